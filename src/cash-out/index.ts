@@ -1,0 +1,2 @@
+/** Cash-out: placeholder barrel, filled in by its own issue. */
+export {};

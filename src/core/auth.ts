@@ -1,0 +1,205 @@
+/**
+ * OAuth 2.0 client credentials. The token is cached until shortly before it expires, and
+ * concurrent callers share one in-flight token request. Each caller can still abort its own
+ * wait without cancelling the shared request the others are waiting on.
+ */
+import * as oidc from 'openid-client';
+import { AuthenticationError, isRecord, scrub } from './errors.ts';
+import type { FetchLike, TokenProvider } from './http.ts';
+
+export interface ClientCredentials {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  /**
+   * `form` (default): the standard `application/x-www-form-urlencoded` request, through
+   * openid-client. `json`: a JSON body in snake_case (`grant_type`, `client_id`,
+   * `client_secret`), as the reference cash-out provider expects; its answer may be camelCase
+   * or snake_case, with 200 or 201.
+   */
+  tokenRequestFormat?: 'form' | 'json';
+  /** How a `form` request authenticates the client: in the body (default) or HTTP Basic. */
+  clientAuthentication?: 'client_secret_post' | 'client_secret_basic';
+}
+
+export interface ClientCredentialsOptions {
+  fetch?: FetchLike;
+  /** Timeout of one token request, in milliseconds. */
+  timeout?: number;
+}
+
+/** Lifetime assumed when the token endpoint does not say (the cash-out provider's is 300 s). */
+export const DEFAULT_TOKEN_LIFETIME_S = 300;
+
+interface CachedToken {
+  value: string;
+  /** Epoch ms after which the token is no longer used. */
+  refreshAt: number;
+}
+
+export class ClientCredentialsProvider implements TokenProvider {
+  readonly #credentials: ClientCredentials;
+  readonly #fetch: FetchLike;
+  readonly #timeout: number;
+  #cached: CachedToken | undefined;
+  #inflight: Promise<CachedToken> | undefined;
+  #oidcConfig: oidc.Configuration | undefined;
+
+  constructor(credentials: ClientCredentials, options: ClientCredentialsOptions = {}) {
+    checkTokenUrl(credentials.tokenUrl);
+    this.#credentials = { ...credentials };
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#timeout = options.timeout ?? 30_000;
+  }
+
+  async getToken(signal?: AbortSignal): Promise<string> {
+    signal?.throwIfAborted();
+    const cached = this.#cached;
+    if (cached && Date.now() < cached.refreshAt) return cached.value;
+    this.#inflight ??= this.#request().finally(() => {
+      this.#inflight = undefined;
+    });
+    const token = await abortable(this.#inflight, signal);
+    return token.value;
+  }
+
+  /** Forgets the token `rejected` (or any cached token) so the next call fetches a new one. */
+  invalidate(rejected?: string): void {
+    if (rejected === undefined || this.#cached?.value === rejected) this.#cached = undefined;
+  }
+
+  async #request(): Promise<CachedToken> {
+    const started = Date.now();
+    const { value, lifetimeS } =
+      this.#credentials.tokenRequestFormat === 'json' ? await this.#requestJson() : await this.#requestForm();
+    // Refresh a little early: 10% of the lifetime, at most a minute.
+    const margin = Math.min(60_000, lifetimeS * 100);
+    const token = { value, refreshAt: started + lifetimeS * 1000 - margin };
+    this.#cached = token;
+    return token;
+  }
+
+  async #requestForm(): Promise<{ value: string; lifetimeS: number }> {
+    const { clientId, clientSecret, scope } = this.#credentials;
+    const config = (this.#oidcConfig ??= this.#configure());
+    try {
+      const response = await oidc.clientCredentialsGrant(config, scope ? { scope } : {});
+      return { value: response.access_token, lifetimeS: response.expiresIn() ?? DEFAULT_TOKEN_LIFETIME_S };
+    } catch (error) {
+      throw authenticationError(error, [clientId, clientSecret]);
+    }
+  }
+
+  #configure(): oidc.Configuration {
+    const { tokenUrl, clientId, clientSecret, clientAuthentication } = this.#credentials;
+    const url = new URL(tokenUrl);
+    const method =
+      clientAuthentication === 'client_secret_basic'
+        ? oidc.ClientSecretBasic(clientSecret)
+        : oidc.ClientSecretPost(clientSecret);
+    const config = new oidc.Configuration({ issuer: url.origin, token_endpoint: tokenUrl }, clientId, undefined, method);
+    config[oidc.customFetch] = (target, init) => this.#fetch(target, init as RequestInit);
+    config.timeout = Math.ceil(this.#timeout / 1000);
+    if (url.protocol === 'http:') oidc.allowInsecureRequests(config);
+    return config;
+  }
+
+  async #requestJson(): Promise<{ value: string; lifetimeS: number }> {
+    const { tokenUrl, clientId, clientSecret, scope } = this.#credentials;
+    const body: Record<string, string> = {
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    };
+    if (scope) body['scope'] = scope;
+    let response: Response;
+    let payload: unknown;
+    try {
+      response = await this.#fetch(tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.#timeout),
+      });
+      const text = await response.text();
+      payload = text === '' ? undefined : (JSON.parse(text) as unknown);
+    } catch (error) {
+      throw authenticationError(error, [clientId, clientSecret]);
+    }
+    if (response.status !== 200 && response.status !== 201) {
+      const title = isRecord(payload) && typeof payload['title'] === 'string' ? `: ${scrub(payload['title'])}` : '';
+      throw new AuthenticationError(`Token endpoint answered ${response.status}${title}`, { status: response.status });
+    }
+    return parseTokenAnswer(payload, response.status);
+  }
+}
+
+/** Reads `{access_token, expires_in}` or `{accessToken, expiresAt}` (spec-facts 9.2). */
+export function parseTokenAnswer(payload: unknown, status: number): { value: string; lifetimeS: number } {
+  if (!isRecord(payload)) {
+    // The provider answers "null" past its limit of 10 token requests a minute.
+    throw new AuthenticationError('Token endpoint answered without a token (rate limited?)', { status });
+  }
+  const value = payload['access_token'] ?? payload['accessToken'];
+  if (typeof value !== 'string' || value === '') {
+    throw new AuthenticationError('Token endpoint answer has no access token', { status });
+  }
+  const expiresIn = payload['expires_in'];
+  const expiresAt = payload['expiresAt'];
+  let lifetimeS = DEFAULT_TOKEN_LIFETIME_S;
+  if (typeof expiresIn === 'number' && expiresIn > 0) lifetimeS = expiresIn;
+  else if (typeof expiresAt === 'number' && expiresAt > 0) lifetimeS = lifetimeFromExpiresAt(expiresAt);
+  return { value, lifetimeS };
+}
+
+/** `expiresAt` is documented without a unit: an epoch (ms or s) or, when small, seconds from now. */
+function lifetimeFromExpiresAt(expiresAt: number): number {
+  const epochMs = expiresAt > 1e12 ? expiresAt : expiresAt > 1e9 ? expiresAt * 1000 : undefined;
+  if (epochMs === undefined) return expiresAt;
+  const seconds = Math.floor((epochMs - Date.now()) / 1000);
+  return seconds > 0 ? seconds : DEFAULT_TOKEN_LIFETIME_S;
+}
+
+function checkTokenUrl(tokenUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(tokenUrl);
+  } catch {
+    throw new AuthenticationError('auth.tokenUrl is not a valid URL');
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new AuthenticationError('auth.tokenUrl must be https (plain http is allowed on loopback only)');
+  }
+}
+
+function authenticationError(error: unknown, secrets: readonly string[]): AuthenticationError {
+  if (error instanceof AuthenticationError) return error;
+  const status = isRecord(error) && typeof error['status'] === 'number' ? error['status'] : undefined;
+  let reason = error instanceof Error ? error.message : 'unknown failure';
+  for (const secret of secrets) if (secret) reason = reason.split(secret).join('[redacted]');
+  const init: { status?: number; cause: unknown } = { cause: error };
+  if (status !== undefined) init.status = status;
+  return new AuthenticationError(`Token request failed: ${scrub(reason)}`, init);
+}
+
+/** Waits for `promise` unless `signal` aborts first (the promise itself goes on). */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

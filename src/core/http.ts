@@ -1,0 +1,248 @@
+/**
+ * The HTTP core: the only module that imports ky. One ky instance per client with a few hooks:
+ * the bearer token before every attempt, retries only where they are safe, one token refresh on
+ * 401, and every failure turned into a typed error.
+ */
+import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance, type Options as KyOptions } from 'ky';
+import {
+  ConnectionError,
+  InstantError,
+  TimeoutError,
+  UnauthorizedError,
+  createApiError,
+  type StatusFallback,
+} from './errors.ts';
+import type { RoutePath } from './path.ts';
+
+/** Anything that can hand out a bearer token. The built-in one wraps OAuth client credentials. */
+export interface TokenProvider {
+  getToken(signal?: AbortSignal): Promise<string>;
+  /**
+   * Drops a cached token the API refused, so the next `getToken` fetches a fresh one. `rejected`
+   * is the token that was refused: a provider that already holds a newer one keeps it.
+   */
+  invalidate?(rejected?: string): void;
+}
+
+/** Where the SDK reports what it does. Only methods, routes, statuses and timings are logged. */
+export interface Logger {
+  debug?(message: string, meta?: Record<string, unknown>): void;
+  warn?(message: string, meta?: Record<string, unknown>): void;
+}
+
+/** Per-call options, always the last argument of a resource method. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Per-attempt timeout in milliseconds. */
+  timeout?: number;
+  /** Overall budget in milliseconds for the call with all its retries. */
+  totalTimeout?: number;
+  maxRetries?: number;
+  headers?: Record<string, string>;
+  /** `false` skips the client-side rules so the service gives its own verdict. */
+  validate?: boolean;
+}
+
+export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface HttpCoreConfig {
+  /** Base URL the paths are appended to (a trailing slash is optional). */
+  baseUrl?: string;
+  fetch?: FetchLike;
+  auth?: TokenProvider;
+  timeout?: number;
+  totalTimeout?: number;
+  maxRetries?: number;
+  logger?: Logger;
+  /** Names the TLS failure behind a dropped connection (Node mTLS transport). */
+  explainConnectionError?: (error: unknown) => unknown;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface CallSpec {
+  method: HttpMethod;
+  /** Built with the `path` template, or an absolute URL built by a caller that checked it. */
+  path: RoutePath;
+  query?: Readonly<Record<string, QueryValue>>;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** A POST carrying this header may be retried: the server deduplicates by it. */
+  idempotencyKey?: { header: string; value: string };
+  /** Class to use for a status when the body names no error type. */
+  fallback?: StatusFallback;
+  accept?: string;
+  options?: RequestOptions | undefined;
+}
+
+export interface HttpResult<T> {
+  data: T;
+  response: Response;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = 2;
+/** Longest Retry-After the SDK waits for; a longer one is cut to this. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+const SAFE_METHODS = ['get', 'put', 'delete'];
+
+interface CallContext {
+  signal: AbortSignal | undefined;
+  /** Holder shared by ky's copies of the context: the token the last attempt sent. */
+  sent: { token?: string };
+  [key: string]: unknown;
+}
+
+export class HttpCore {
+  readonly #ky: KyInstance;
+  readonly #config: HttpCoreConfig;
+
+  constructor(config: HttpCoreConfig) {
+    this.#config = config;
+    const auth = config.auth;
+    const authorize = async ({ request, options }: { request: Request; options: { context: Record<string, unknown> } }) => {
+      if (!auth) return;
+      const context = options.context as CallContext;
+      const token = await auth.getToken(context.signal);
+      context.sent.token = token;
+      request.headers.set('authorization', `Bearer ${token}`);
+    };
+    this.#ky = ky.create({
+      ...(config.baseUrl === undefined ? {} : { prefix: config.baseUrl }),
+      // Looked up at call time, so a mock installed after the client was built still sees it.
+      fetch: (input, init) => (config.fetch ?? globalThis.fetch)(input, init),
+      throwHttpErrors: true,
+      hooks: {
+        beforeRequest: [authorize],
+        beforeRetry: [
+          async (state) => {
+            config.logger?.warn?.('retrying', { retry: state.retryCount, reason: describeRetry(state.error) });
+            await authorize(state);
+          },
+        ],
+      },
+    });
+  }
+
+  /** Sends the call and returns the parsed JSON body (or `undefined` for an empty one). */
+  async json<T>(spec: CallSpec): Promise<T> {
+    return (await this.send<T>(spec)).data;
+  }
+
+  /** Sends the call; on a 401 the token is invalidated and the call replayed exactly once. */
+  async send<T>(spec: CallSpec): Promise<HttpResult<T>> {
+    const sent: CallContext['sent'] = {};
+    try {
+      return await this.#attempt<T>(spec, sent);
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError) || !this.#config.auth?.invalidate) throw error;
+      this.#config.auth.invalidate(sent.token);
+      this.#config.logger?.warn?.('401: token refreshed, replaying once', { route: spec.path.route });
+      return await this.#attempt<T>(spec, {});
+    }
+  }
+
+  async #attempt<T>(spec: CallSpec, sent: CallContext['sent']): Promise<HttpResult<T>> {
+    const config = this.#config;
+    const options = spec.options ?? {};
+    const started = Date.now();
+    const label = `${spec.method} ${spec.path.route}`;
+    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', ...spec.headers, ...options.headers };
+    if (spec.idempotencyKey) headers[spec.idempotencyKey.header] = spec.idempotencyKey.value;
+
+    const kyOptions: KyOptions = {
+      method: spec.method,
+      headers,
+      timeout: options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS,
+      totalTimeout: options.totalTimeout ?? config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
+      retry: {
+        limit: options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
+        methods: spec.idempotencyKey ? [...SAFE_METHODS, 'post'] : SAFE_METHODS,
+        statusCodes: RETRY_STATUSES,
+        afterStatusCodes: RETRY_STATUSES,
+        maxRetryAfter: MAX_RETRY_AFTER_MS,
+        delay: (attempt) => 500 * 2 ** (attempt - 1),
+        backoffLimit: 8_000,
+        jitter: true,
+        retryOnTimeout: true,
+      },
+      context: { signal: options.signal, sent } satisfies CallContext,
+    };
+    if (options.signal) kyOptions.signal = options.signal;
+    if (spec.body !== undefined) kyOptions.json = spec.body;
+    const query = toSearchParams(spec.query);
+    if (query) kyOptions.searchParams = query;
+
+    config.logger?.debug?.('request', { route: label });
+    try {
+      const response = await this.#ky(spec.path.url, kyOptions);
+      const data = (await readBody(response)) as T;
+      config.logger?.debug?.('response', { route: label, status: response.status, ms: Date.now() - started });
+      return { data, response };
+    } catch (error) {
+      const mapped = this.#mapError(error, spec, Date.now() - started);
+      config.logger?.debug?.('failed', { route: label, error: mapped instanceof Error ? mapped.name : 'unknown' });
+      throw mapped;
+    }
+  }
+
+  #mapError(error: unknown, spec: CallSpec, elapsed: number): unknown {
+    if (error instanceof InstantError) return error;
+    if (isHTTPError(error)) {
+      return createApiError(error.response, error.data, spec.fallback);
+    }
+    if (isTimeoutError(error)) {
+      return new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${elapsed} ms`);
+    }
+    if (isNetworkError(error)) {
+      const cause = this.#config.explainConnectionError?.(error.cause) ?? error.cause;
+      return new ConnectionError(`${spec.method} ${spec.path.route} failed: ${reasonOf(cause)}`, { cause });
+    }
+    // A caller's abort stays what it is: the reason the caller gave.
+    if (spec.options?.signal?.aborted) return spec.options.signal.reason;
+    return error;
+  }
+}
+
+/** Reads a body: JSON when it is JSON, text otherwise, `undefined` when empty. */
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  if (/\/(?:.*[.+-])?json\b/i.test(type)) return JSON.parse(text) as unknown;
+  return text;
+}
+
+function toSearchParams(query: CallSpec['query']): URLSearchParams | undefined {
+  if (!query) return undefined;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.append(key, String(value));
+  }
+  return params.size > 0 ? params : undefined;
+}
+
+function describeRetry(error: unknown): string {
+  if (isHTTPError(error)) return `HTTP ${error.response.status}`;
+  if (isTimeoutError(error)) return 'timeout';
+  if (isNetworkError(error)) return 'network error';
+  return error instanceof Error ? error.name : 'unknown';
+}
+
+/** The most specific message in a cause chain ("other side closed", an OpenSSL alert...). */
+function reasonOf(cause: unknown): string {
+  let current = cause;
+  let reason = 'network error';
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    reason = typeof code === 'string' ? `${code}: ${current.message}` : current.message;
+    current = current.cause;
+  }
+  return reason;
+}
+

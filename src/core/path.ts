@@ -1,0 +1,36 @@
+/**
+ * The only way a path with parameters is built. Every interpolated value is percent-encoded
+ * as one segment (`+`, `@`, `/` included); empty, `.` and `..` segments are refused before
+ * anything is sent, so a parameter can never climb out of its resource.
+ */
+import { InstantError } from './errors.ts';
+
+/** A request target: the encoded URL, and its route template for logs (no parameter values). */
+export interface RoutePath {
+  readonly url: string;
+  readonly route: string;
+}
+
+/** A path parameter that would change the path's shape (empty, `.` or `..`). */
+export class PathParameterError extends InstantError {
+  override readonly name: string = 'PathParameterError';
+}
+
+export function path(strings: TemplateStringsArray, ...params: ReadonlyArray<string | number>): RoutePath {
+  let url = strings[0] ?? '';
+  let route = url;
+  for (let i = 0; i < params.length; i++) {
+    const tail = strings[i + 1] ?? '';
+    url += encodeSegment(params[i]!) + tail;
+    route += `{}${tail}`;
+  }
+  return { url, route };
+}
+
+export function encodeSegment(value: string | number): string {
+  const text = String(value);
+  if (text === '' || text === '.' || text === '..') {
+    throw new PathParameterError(`A path parameter cannot be ${text === '' ? 'empty' : `"${text}"`}`);
+  }
+  return encodeURIComponent(text);
+}

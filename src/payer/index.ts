@@ -1,0 +1,2 @@
+/** Payer side: placeholder barrel, filled in by its own issue. */
+export {};

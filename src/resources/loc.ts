@@ -1,0 +1,4 @@
+import { APIResource } from '../core/resource.ts';
+
+/** Placeholder: filled in by its own issue. */
+export class PayloadLocation extends APIResource {}

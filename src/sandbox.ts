@@ -1,0 +1,2 @@
+/** instant-payments/sandbox: the simulator (Node). */
+export {};

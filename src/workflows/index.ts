@@ -1,0 +1,2 @@
+/** Workflows built on the public resource API: placeholder barrel. */
+export {};
