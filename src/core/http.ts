@@ -54,6 +54,8 @@ export interface HttpCoreConfig {
   totalTimeout?: number;
   maxRetries?: number;
   logger?: Logger;
+  /** Longest Retry-After honoured, in milliseconds (default 60 000); a longer one is cut to it. */
+  maxRetryAfter?: number;
   /** Names the TLS failure behind a dropped connection (Node mTLS transport). */
   explainConnectionError?: (error: unknown) => unknown;
 }
@@ -165,7 +167,7 @@ export class HttpCore {
         methods: spec.idempotencyKey ? [...SAFE_METHODS, 'post'] : SAFE_METHODS,
         statusCodes: RETRY_STATUSES,
         afterStatusCodes: RETRY_STATUSES,
-        maxRetryAfter: MAX_RETRY_AFTER_MS,
+        maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
         delay: (attempt) => 500 * 2 ** (attempt - 1),
         backoffLimit: 8_000,
         jitter: true,
@@ -200,7 +202,9 @@ export class HttpCore {
       return new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${elapsed} ms`);
     }
     if (isNetworkError(error)) {
-      const cause = this.#config.explainConnectionError?.(error.cause) ?? error.cause;
+      // Node's fetch wraps the real reason in a generic "fetch failed" TypeError.
+      const root = error.cause instanceof TypeError && error.cause.cause !== undefined ? error.cause.cause : error.cause;
+      const cause = this.#config.explainConnectionError?.(root) ?? root;
       return new ConnectionError(`${spec.method} ${spec.path.route} failed: ${reasonOf(cause)}`, { cause });
     }
     // A caller's abort stays what it is: the reason the caller gave.

@@ -1,0 +1,156 @@
+/**
+ * Cash-out errors. The provider's error body is `{ type, title, detail, instance }` with types
+ * of its own (`<prefix>-0009`), so the class is chosen by status: 400 `RequisicaoInvalida`,
+ * 401 `UnauthorizedError`, 403 `AcessoNegado`, 404 `NaoEncontrado` (`TransferNotFoundError` on
+ * the status query), 409, 412, 422 and 429 the classes below, 500 `ErroInternoDoServidor`,
+ * 503 `ServicoIndisponivel`, 504 `IndisponibilidadePorTempoEsgotado`. The provider's own type
+ * stays readable in `errorType`, its `instance` in `instance`.
+ */
+import {
+  AcessoNegado,
+  ApiError,
+  ErroInternoDoServidor,
+  IndisponibilidadePorTempoEsgotado,
+  InstantError,
+  NaoEncontrado,
+  PermanentementeRemovido,
+  RequisicaoInvalida,
+  ServicoIndisponivel,
+  type ApiErrorClass,
+  type ApiErrorInit,
+  type StatusFallback,
+} from '../core/errors.ts';
+import type { CallSpec, HttpCore } from '../core/http.ts';
+
+/** The balance does not cover the amount: no order was placed. Both figures are decimal strings. */
+export class InsufficientBalanceError extends InstantError {
+  override readonly name: string = 'InsufficientBalanceError';
+  /** The balance's `available` figure when it was read (`"5.00"`). */
+  readonly available: string;
+  /** The amount asked for (`"10.00"`). */
+  readonly amount: string;
+
+  constructor(init: { available: string; amount: string }) {
+    super(`Available balance ${init.available} does not cover ${init.amount}; no order was placed`);
+    this.available = init.available;
+    this.amount = init.amount;
+  }
+}
+
+/**
+ * The order was sent but its fate could not be learnt: the answer was lost (time-out, dropped
+ * connection, 5xx) and neither the status query nor the retries settled it. The order may exist.
+ * Query `payments.getByIdempotencyKey(error.idempotencyKey)` later, or call `pay()` again with
+ * the same `idempotencyKey` (it looks the order up before placing anything). `cause` holds the
+ * last failure.
+ */
+export class PaymentOutcomeUnknownError extends InstantError {
+  override readonly name: string = 'PaymentOutcomeUnknownError';
+  readonly idempotencyKey: string;
+
+  constructor(init: { idempotencyKey: string; cause: unknown }) {
+    super('The payment order was sent but its outcome is unknown; query it by its idempotency key', {
+      cause: init.cause,
+    });
+    this.idempotencyKey = init.idempotencyKey;
+  }
+}
+
+/** A notification body the SDK cannot read (not JSON, no `data`, no idempotency key or status). */
+export class InvalidNotificationError extends InstantError {
+  override readonly name: string = 'InvalidNotificationError';
+}
+
+/** The provider answered with success but with a body the SDK cannot read. */
+export class CashOutResponseError extends InstantError {
+  override readonly name: string = 'CashOutResponseError';
+}
+
+/** 404 on the status query: the provider knows no transfer with that idempotency key. */
+export class TransferNotFoundError extends ApiError {
+  static readonly errorType = 'TransferNotFoundError';
+  override readonly name = 'TransferNotFoundError';
+  constructor(init: ApiErrorInit = {}) {
+    super({ status: 404, ...init });
+  }
+}
+
+/** 409 from the provider; also thrown by `pay()` when a reused idempotency key names another order. */
+export class CashOutConflictError extends ApiError {
+  static readonly errorType = 'CashOutConflictError';
+  override readonly name = 'CashOutConflictError';
+  constructor(init: ApiErrorInit = {}) {
+    super({ status: 409, ...init });
+  }
+}
+
+/** 412 from the provider (undocumented precondition; `detail` says which). */
+export class CashOutPreconditionFailedError extends ApiError {
+  static readonly errorType = 'CashOutPreconditionFailedError';
+  override readonly name = 'CashOutPreconditionFailedError';
+  constructor(init: ApiErrorInit = {}) {
+    super({ status: 412, ...init });
+  }
+}
+
+/** 422 from the provider: the order is well formed but cannot be carried out (`detail` says why). */
+export class CashOutUnprocessableError extends ApiError {
+  static readonly errorType = 'CashOutUnprocessableError';
+  override readonly name = 'CashOutUnprocessableError';
+  constructor(init: ApiErrorInit = {}) {
+    super({ status: 422, ...init });
+  }
+}
+
+/** 429 from the provider, after the SDK's own retries (Retry-After honoured) ran out. */
+export class CashOutRateLimitedError extends ApiError {
+  static readonly errorType = 'CashOutRateLimitedError';
+  override readonly name = 'CashOutRateLimitedError';
+  constructor(init: ApiErrorInit = {}) {
+    super({ status: 429, ...init });
+  }
+}
+
+/** Class per status for the cash-out provider's answers. */
+const CASH_OUT_BY_STATUS: StatusFallback = {
+  400: RequisicaoInvalida,
+  403: AcessoNegado,
+  404: NaoEncontrado,
+  409: CashOutConflictError,
+  410: PermanentementeRemovido,
+  412: CashOutPreconditionFailedError,
+  422: CashOutUnprocessableError,
+  429: CashOutRateLimitedError,
+  500: ErroInternoDoServidor,
+  503: ServicoIndisponivel,
+  504: IndisponibilidadePorTempoEsgotado,
+};
+
+/**
+ * Sends a cash-out call and returns its parsed body. The core picks a class from the body's
+ * `type` when it is a catalogue name, else from `fallback`; the provider's types are its own,
+ * so a plain `ApiError` for a known status is retyped here by status (`extra` first).
+ */
+export async function cashOutCall<T>(http: HttpCore, spec: CallSpec, extra?: StatusFallback): Promise<T> {
+  const fallback: StatusFallback = { ...CASH_OUT_BY_STATUS, ...extra };
+  try {
+    return await http.json<T>({ ...spec, fallback });
+  } catch (error) {
+    throw retype(error, fallback);
+  }
+}
+
+function retype(error: unknown, fallback: StatusFallback): unknown {
+  if (!(error instanceof ApiError) || error.constructor !== ApiError) return error;
+  const Class: ApiErrorClass<string> | undefined = fallback[error.status];
+  if (Class === undefined) return error;
+  const init: ApiErrorInit = { status: error.status, violacoes: error.violacoes, sentRequest: error.sentRequest };
+  if (error.type !== undefined) init.type = error.type;
+  if (error.title !== undefined) init.title = error.title;
+  if (error.detail !== undefined) init.detail = error.detail;
+  if (error.correlationId !== undefined) init.correlationId = error.correlationId;
+  if (error.instance !== undefined) init.instance = error.instance;
+  if (error.response !== undefined) init.response = error.response;
+  if (error.cause !== undefined) init.cause = error.cause;
+  return new Class(init);
+}
