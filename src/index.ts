@@ -7,10 +7,20 @@ export {
   type ClientCredentials,
   type ClientCredentialsOptions,
 } from './core/auth.ts';
-export type { TokenProvider, Logger, RequestOptions, FetchLike } from './core/http.ts';
+export {
+  HttpCore,
+  type CallSpec,
+  type HttpResult,
+  type HttpMethod,
+  type QueryValue,
+  type TokenProvider,
+  type Logger,
+  type RequestOptions,
+  type FetchLike,
+} from './core/http.ts';
+export { path, PathParameterError, type RoutePath } from './core/path.ts';
 export { PagePromise, type Page, type PageParametros, type Paginacao } from './core/pagination.ts';
 export * from './core/errors.ts';
-export { PathParameterError } from './core/path.ts';
 export * from './resources/cob.ts';
 export * from './resources/cobv.ts';
 export * from './resources/lotecobv.ts';

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { PagePromise, toPage, type Page, type PageParametros } from '../../src/core/pagination.ts';
+
+/** A fake service of `total` items, `size` a page, counting the pages asked for. */
+function service(total: number, size: number) {
+  const asked: Array<number | undefined> = [];
+  const load = async (paginaAtual: number | undefined): Promise<Page<number, PageParametros>> => {
+    asked.push(paginaAtual);
+    const current = paginaAtual ?? 0;
+    const items = Array.from({ length: Math.max(0, Math.min(size, total - current * size)) }, (_, i) => current * size + i);
+    const body = {
+      parametros: { inicio: 'a', fim: 'b', paginacao: { paginaAtual: current, itensPorPagina: size, quantidadeDePaginas: Math.max(1, Math.ceil(total / size)), quantidadeTotalDeItens: total } },
+      cobs: items,
+    };
+    return toPage<number, PageParametros>(body, 'cobs', load);
+  };
+  return { asked, list: () => new PagePromise(load) };
+}
+
+describe('PagePromise', () => {
+  it('await gives the first page only', async () => {
+    const { asked, list } = service(250, 100);
+    const page = await list();
+    expect(page.items).toHaveLength(100);
+    expect(page.parametros.paginacao.quantidadeDePaginas).toBe(3);
+    expect(page.hasNextPage()).toBe(true);
+    expect(asked).toEqual([undefined]);
+  });
+
+  it('for await walks every item across pages, in order', async () => {
+    const { asked, list } = service(250, 100);
+    const seen: number[] = [];
+    for await (const item of list()) seen.push(item);
+    expect(seen).toEqual(Array.from({ length: 250 }, (_, i) => i));
+    expect(asked).toEqual([undefined, 1, 2]);
+  });
+
+  it('stops on an empty list and refuses a page past the last', async () => {
+    const { list } = service(0, 100);
+    const page = await list();
+    expect(page.items).toEqual([]);
+    expect(page.hasNextPage()).toBe(false);
+    await expect(page.getNextPage()).rejects.toBeInstanceOf(RangeError);
+    const all: number[] = [];
+    for await (const item of list()) all.push(item);
+    expect(all).toEqual([]);
+  });
+
+  it('passes a failed page load to the caller', async () => {
+    const failing = new PagePromise<number>(async () => {
+      throw new Error('boom');
+    });
+    await expect(failing).rejects.toThrow('boom');
+    await expect(failing.catch((e: Error) => e.message)).resolves.toBe('boom');
+  });
+
+  it('keeps the other fields of the answer on the page', async () => {
+    const page = toPage({ parametros: { paginacao: { paginaAtual: 0, itensPorPagina: 1, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 } }, lotes: [1], extra: 'x' }, 'lotes', async () => {
+      throw new Error('unused');
+    });
+    expect(page.items).toEqual([1]);
+    expect((page as unknown as Record<string, unknown>)['extra']).toBe('x');
+  });
+});

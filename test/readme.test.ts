@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { withTable } from '../scripts/readme-errors.ts';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+describe('README', () => {
+  it('has the error table of ERROR_CATALOGUE (run `node scripts/readme-errors.ts` after changing it)', () => {
+    expect(readme).toBe(withTable(readme));
+  });
+
+  it('tells a new user the two commands, and CI runs exactly the test one', () => {
+    expect(readme).toContain('npm install');
+    expect(readme).toContain('npm test');
+    const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
+    expect(ci).toMatch(/^npm install$/m);
+    expect(ci).toMatch(/^npm test$/m);
+  });
+});
