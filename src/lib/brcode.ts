@@ -25,6 +25,10 @@ export class BrCodeError extends InstantError {
   }
 }
 
+function fail(message: string, field?: string): never {
+  throw new BrCodeError(message, field === undefined ? {} : { field });
+}
+
 /** One TLV field; templates (26–51, 62, 64, 80–99) that parse as TLV carry their children. */
 export interface BrCodeField {
   readonly id: string;
@@ -188,33 +192,33 @@ const carriesGui = (field: BrCodeField): boolean =>
  * GUI, 52, 53, 58, 59, 60 and 63 (last).
  */
 export function parseBrCode(text: string): BrCode {
-  if (typeof text !== 'string') throw new BrCodeError('a BR Code must be a string');
+  if (typeof text !== 'string') fail('a BR Code must be a string');
   const code = text.trim();
   const top = splitTlv(code);
-  if (top === undefined || top.length === 0) throw new BrCodeError('malformed BR Code: not a sequence of TLV fields');
-  if (top[0]?.id !== '00') throw new BrCodeError('missing field 00 (payload format) at the start', { field: '00' });
-  if (top[0].value !== '01') throw new BrCodeError('unsupported payload format (00 must be "01")', { field: '00' });
+  if (top === undefined || top.length === 0) fail('malformed BR Code: not a sequence of TLV fields');
+  if (top[0]?.id !== '00') fail('missing field 00 (payload format) at the start', '00');
+  if (top[0].value !== '01') fail('unsupported payload format (00 must be "01")', '00');
   const last = top[top.length - 1];
   if (last?.id !== '63' || !HEX4.test(last.value)) {
-    throw new BrCodeError('missing field 63 (CRC, 4 hex digits) at the end', { field: '63' });
+    fail('missing field 63 (CRC, 4 hex digits) at the end', '63');
   }
   const duplicate = findDuplicate(top);
-  if (duplicate !== undefined) throw new BrCodeError(`field ${duplicate} appears twice`, { field: duplicate });
+  if (duplicate !== undefined) fail(`field ${duplicate} appears twice`, duplicate);
   const crc = last.value.toUpperCase();
   const expected = crc16(code.slice(0, -4));
-  if (crc !== expected) throw new BrCodeError(`CRC mismatch: the code says ${crc}, its content gives ${expected}`, { field: '63' });
+  if (crc !== expected) fail(`CRC mismatch: the code says ${crc}, its content gives ${expected}`, '63');
 
   const fields = top.map((field): BrCodeField => {
     if (!isTemplateId(field.id)) return field;
     const children = splitTlv(field.value);
     if (children === undefined) {
       // Other schemes' templates may hold anything; 62 must be TLV.
-      if (field.id === '62') throw new BrCodeError('malformed field 62 (additional data)', { field: '62' });
+      if (field.id === '62') fail('malformed field 62 (additional data)', '62');
       return field;
     }
     const repeated = findDuplicate(children);
     if (repeated !== undefined && field.id === '62') {
-      throw new BrCodeError(`field 62-${repeated} appears twice`, { field: `62-${repeated}` });
+      fail(`field 62-${repeated} appears twice`, `62-${repeated}`);
     }
     return { ...field, children };
   });
@@ -222,15 +226,16 @@ export function parseBrCode(text: string): BrCode {
 
   const account = fields.find(carriesGui);
   if (account === undefined) {
-    throw new BrCodeError('missing merchant account template (26) with the scheme GUI', { field: '26' });
+    fail('missing merchant account template (26) with the scheme GUI', '26');
   }
   const accountDuplicate = findDuplicate(account.children ?? []);
   if (accountDuplicate !== undefined) {
-    throw new BrCodeError(`field ${account.id}-${accountDuplicate} appears twice`, { field: `${account.id}-${accountDuplicate}` });
+    const at = `${account.id}-${accountDuplicate}`;
+    fail(`field ${at} appears twice`, at);
   }
   const required = (id: string, name: string): string => {
     const value = byId.get(id)?.value;
-    if (value === undefined) throw new BrCodeError(`missing field ${id} (${name})`, { field: id });
+    if (value === undefined) fail(`missing field ${id} (${name})`, id);
     return value;
   };
 
@@ -258,7 +263,7 @@ export function parseBrCode(text: string): BrCode {
   if (amount !== undefined) {
     // EMV allows "10" or "10.5"; report the wire form.
     const m = EMV_AMOUNT.exec(amount);
-    if (m === null) throw new BrCodeError('malformed amount in field 54', { field: '54' });
+    if (m === null) fail('malformed amount in field 54', '54');
     result.amount = `${String(Number(m[1]))}.${(m[2] ?? '').padEnd(2, '0')}`;
   }
   const postalCode = byId.get('61')?.value;
@@ -279,14 +284,14 @@ function plainAscii(s: string): string {
 }
 
 function merchantText(value: unknown, max: number, field: string, name: string): string {
-  if (typeof value !== 'string') throw new BrCodeError(`${name} must be a string`, { field });
+  if (typeof value !== 'string') fail(`${name} must be a string`, field);
   const text = plainAscii(value).toUpperCase().slice(0, max).trimEnd();
-  if (text === '') throw new BrCodeError(`${name} is empty once reduced to plain ASCII`, { field });
+  if (text === '') fail(`${name} is empty once reduced to plain ASCII`, field);
   return text;
 }
 
 function tlv(id: string, value: string): string {
-  if (value.length > 99) throw new BrCodeError(`field ${id} would be ${value.length} characters long (at most 99)`, { field: id });
+  if (value.length > 99) fail(`field ${id} would be ${value.length} characters long (at most 99)`, id);
   return id + String(value.length).padStart(2, '0') + value;
 }
 
@@ -305,10 +310,10 @@ function tlv(id: string, value: string): string {
  * key plus infoAdicional over the template's 99 characters.
  */
 export function buildBrCode(input: BrCodeBuildInput): string {
-  if (typeof input !== 'object' || input === null) throw new BrCodeError('build input must be an object');
+  if (typeof input !== 'object' || input === null) fail('build input must be an object');
   const { key, url } = input as { key?: unknown; url?: unknown };
   if ((key === undefined) === (url === undefined)) {
-    throw new BrCodeError('give exactly one of key (static code) or url (dynamic code)', { field: '26' });
+    fail('give exactly one of key (static code) or url (dynamic code)', '26');
   }
   const name = merchantText(input.merchantName, 25, '59', 'merchantName');
   const city = merchantText(input.merchantCity, 15, '60', 'merchantCity');
@@ -323,40 +328,39 @@ export function buildBrCode(input: BrCodeBuildInput): string {
     if (infoAdicional !== undefined) {
       const info = typeof infoAdicional === 'string' ? plainAscii(infoAdicional) : '';
       if (typeof infoAdicional !== 'string' || info.length > 72) {
-        throw new BrCodeError('infoAdicional must be a string of at most 72 plain ASCII characters', { field: '26-02' });
+        fail('infoAdicional must be a string of at most 72 plain ASCII characters', '26-02');
       }
       if (info !== '') account += tlv('02', info);
     }
     if (amount !== undefined) {
       if (!isValidAmount(amount) || toCents(amount) === 0) {
-        throw new BrCodeError('amount must be a wire amount above zero ("10.00"); omit it to let the payer choose', { field: '54' });
+        fail('amount must be a wire amount above zero ("10.00"); omit it to let the payer type one', '54');
       }
       amountField = tlv('54', amount);
     }
     const given = (input as BrCodeStaticInput).txid;
     if (given !== undefined) {
       if (typeof given !== 'string' || !STATIC_TXID.test(given)) {
-        throw new BrCodeError('a static txid is 1 to 25 alphanumerics, or ***', { field: '62-05' });
+        fail('a static txid is 1 to 25 alphanumerics, or ***', '62-05');
       }
       txid = given;
     }
   } else if (key !== undefined) {
-    throw new BrCodeError('key is not a valid directory key', { field: '26-01' });
+    fail('key is not a valid directory key', '26-01');
   } else {
     if (typeof url !== 'string' || url.length > 77 || !URL_CHARS.test(url) || HAS_SCHEME.test(url)) {
-      throw new BrCodeError('url must be the location without scheme: 1 to 77 printable characters', { field: '26-25' });
+      fail('url must be the location without scheme: 1 to 77 printable characters', '26-25');
     }
     const extra = input as { amount?: unknown; txid?: unknown; infoAdicional?: unknown };
-    if (extra.amount !== undefined) throw new BrCodeError('a dynamic code carries no amount', { field: '54' });
-    if (extra.txid !== undefined && extra.txid !== '***') throw new BrCodeError('a dynamic code carries no txid', { field: '62-05' });
-    if (extra.infoAdicional !== undefined) throw new BrCodeError('a dynamic code carries no infoAdicional', { field: '26-02' });
+    if (extra.amount !== undefined) fail('a dynamic code carries no amount', '54');
+    if (extra.txid !== undefined && extra.txid !== '***') fail('a dynamic code carries no txid', '62-05');
+    if (extra.infoAdicional !== undefined) fail('a dynamic code carries no infoAdicional', '26-02');
     account += tlv('25', url);
     initiation = tlv('01', '12');
   }
   if (account.length > 99) {
-    throw new BrCodeError(`key and infoAdicional make the merchant account template ${account.length} characters long (at most 99)`, {
-      field: '26',
-    });
+    const length = account.length;
+    fail(`key and infoAdicional make the merchant account template ${length} characters long (at most 99)`, '26');
   }
 
   const payload =

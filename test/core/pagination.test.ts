@@ -51,7 +51,7 @@ describe('PagePromise', () => {
       throw new Error('boom');
     });
     await expect(failing).rejects.toThrow('boom');
-    await expect(failing.catch((e: Error) => e.message)).resolves.toBe('boom');
+    await expect(failing.catch((e: unknown) => (e as Error).message)).resolves.toBe('boom');
   });
 
   it('keeps the other fields of the answer on the page', async () => {

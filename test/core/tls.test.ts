@@ -26,7 +26,7 @@ async function startMtlsServer(maxVersion?: 'TLSv1.2' | 'TLSv1.3') {
   return server;
 }
 
-function client(url: string, tls: ConstructorParameters<typeof InstantClient>[0]['tls']) {
+function client(url: string, tls: NonNullable<ConstructorParameters<typeof InstantClient>[0]['tls']>) {
   const c = new InstantClient({ baseUrl: url, tls, maxRetries: 0, auth: { tokenUrl: `${url}/oauth/token`, clientId: 'c', clientSecret: 's' } });
   clients.push(c);
   return c;
