@@ -22,8 +22,11 @@ export interface PayerSize {
 
 const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
-/** Bundles the payer entry and measures it; throws if a Node built-in is reachable from it. */
-export async function measurePayerBundle(): Promise<PayerSize> {
+/**
+ * Bundles the payer entry (or `entry`) and measures it; throws if a Node built-in is reachable
+ * from it.
+ */
+export async function measurePayerBundle(entry = fileURLToPath(new URL('../src/payer.ts', import.meta.url))): Promise<PayerSize> {
   const builtinImports: string[] = [];
   const detectBuiltins: Plugin = {
     name: 'detect-node-builtins',
@@ -39,7 +42,7 @@ export async function measurePayerBundle(): Promise<PayerSize> {
     },
   };
   const result = await build({
-    entryPoints: [fileURLToPath(new URL('../src/payer.ts', import.meta.url))],
+    entryPoints: [entry],
     bundle: true,
     minify: true,
     format: 'esm',

@@ -29,3 +29,5 @@ export * from './resources/instant.ts';
 export * from './resources/webhook.ts';
 export * from './cash-out/index.ts';
 export * from './workflows/index.ts';
+export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler } from './node/adapter.ts';
+export * from './lib/index.ts';

@@ -18,3 +18,4 @@ export {
   type PayloadVerificationReason,
 } from './errors.ts';
 export { LOCATION_MAX_LENGTH } from './location.ts';
+export * from '../lib/index.ts';

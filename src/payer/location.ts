@@ -6,6 +6,9 @@
  *
  * `allowPrivateHosts` (sandbox and development only) lets loopback, private and link-local
  * hosts through, on any port and over plain `http://` too; public hosts keep every rule.
+ *
+ * Host names are judged by their text: a public name whose DNS answer is a private address
+ * cannot be told apart in a browser (the platform resolves it), so that is left to the network.
  */
 import { InvalidLocationError } from './errors.ts';
 
@@ -34,9 +37,10 @@ export function resolveLocation(location: string, allowPrivateHosts: boolean): R
   if (withScheme) {
     scheme = withScheme[1]!.toLowerCase();
     rest = location.slice(withScheme[0].length);
-  } else if (OPAQUE_SCHEME.test(location)) {
-    throw refused('scheme', 'only https locations are fetched');
   }
+  const authority = rest.split('/', 1)[0] ?? '';
+  if (authority.includes('@')) throw refused('userinfo', 'a location carries no user name or password');
+  if (!withScheme && OPAQUE_SCHEME.test(location)) throw refused('scheme', 'only https locations are fetched');
   if (scheme !== 'https' && scheme !== 'http') throw refused('scheme', 'only https locations are fetched');
   if (rest.length > LOCATION_MAX_LENGTH) {
     throw refused('too-long', `a location has at most ${LOCATION_MAX_LENGTH} characters`);
@@ -44,8 +48,6 @@ export function resolveLocation(location: string, allowPrivateHosts: boolean): R
   if (UNSAFE_CHARACTERS.test(rest) || /[?#]/.test(rest)) {
     throw refused('malformed', 'a location has no spaces, backslashes, query or fragment');
   }
-  const authority = rest.split('/', 1)[0] ?? '';
-  if (authority.includes('@')) throw refused('userinfo', 'a location carries no user name or password');
   let url: URL;
   try {
     url = new URL(`${scheme}://${rest}`);
@@ -55,9 +57,8 @@ export function resolveLocation(location: string, allowPrivateHosts: boolean): R
   if (url.username !== '' || url.password !== '') throw refused('userinfo', 'a location carries no user name or password');
 
   const kind = classifyHost(url.hostname);
-  const privateAllowed = allowPrivateHosts && kind !== 'public-ip';
   if (kind === 'public-ip') throw refused('ip-literal', 'a location names its host, not an IP address');
-  if (kind === 'private' && !privateAllowed) {
+  if (kind === 'private' && !allowPrivateHosts) {
     throw refused('private-host', 'loopback, private and local hosts are refused (allowPrivateHosts is for sandboxes)');
   }
   if (kind === 'public') {

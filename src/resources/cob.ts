@@ -1,4 +1,293 @@
+/**
+ * Immediate charges (tag Cob): create with or without a txid, revise, remove, fetch, list.
+ * Requests are judged against the rules of spec section 7.3 before anything is sent.
+ */
+import { CobConsultaInvalida, CobNaoEncontrado, CobOperacaoInvalida } from '../core/errors.ts';
+import type { RequestOptions } from '../core/http.ts';
+import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
+import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
+import { refuse, shouldValidate } from '../core/validation.ts';
+import {
+  REMOVAL_STATUS,
+  checkCob,
+  checkListQuery,
+  checkRevisao,
+  checkTxid,
+  listPages,
+  normalizeCharge,
+  ruleContext,
+} from './charge-rules.ts';
 
-/** Placeholder: filled in by its own issue. */
-export class Cob extends APIResource {}
+const WRITE_FALLBACK = { 400: CobOperacaoInvalida, 404: CobNaoEncontrado };
+const READ_FALLBACK = { 400: CobConsultaInvalida, 404: CobNaoEncontrado };
+
+export class Cob extends APIResource {
+  /**
+   * `POST /cob`: the service assigns the txid. Never retried automatically (a retry could
+   * create a second charge); use `create(txid, body)` for an idempotent create.
+   */
+  create(body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
+  /** `PUT /cob/{txid}`: creates the charge with your txid (or alters it while ATIVA). Safe to retry. */
+  create(txid: string, body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
+  async create(
+    first: string | CobSolicitada,
+    second?: CobSolicitada | RequestOptions,
+    third?: RequestOptions,
+  ): Promise<CobGerada> {
+    const withTxid = typeof first === 'string';
+    const body = (withTxid ? second : first) as CobSolicitada;
+    const options = withTxid ? third : (second as RequestOptions | undefined);
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      const ctx = ruleContext(this.client.ownKeys);
+      if (withTxid) checkTxid(first, ctx);
+      checkCob(body, 'cob', ctx, 'create');
+      refuse(CobOperacaoInvalida, ctx.out);
+    }
+    return normalizeCharge(
+      await this.client.http.json<CobGerada>({
+        method: withTxid ? 'PUT' : 'POST',
+        path: withTxid ? path`/cob/${first}` : path`/cob`,
+        body,
+        fallback: WRITE_FALLBACK,
+        options,
+      }),
+    );
+  }
+
+  /**
+   * `PATCH /cob/{txid}`: revises an ATIVA charge (`revisao` + 1). To remove it, use `remove`:
+   * `status` cannot be combined with other changes.
+   */
+  async update(txid: string, patch: CobRevisada, options?: RequestOptions): Promise<CobGerada> {
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      const ctx = ruleContext(this.client.ownKeys);
+      checkTxid(txid, ctx);
+      checkCob(patch, 'cob', ctx, 'revise');
+      refuse(CobOperacaoInvalida, ctx.out);
+    }
+    return normalizeCharge(
+      await this.client.http.json<CobGerada>({ method: 'PATCH', path: path`/cob/${txid}`, body: patch, fallback: WRITE_FALLBACK, options }),
+    );
+  }
+
+  /** `PATCH /cob/{txid}` with only `status: REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
+  remove(txid: string, options?: RequestOptions): Promise<CobGerada> {
+    return this.update(txid, { status: REMOVAL_STATUS }, options);
+  }
+
+  /** `GET /cob/{txid}`, optionally at an earlier `revisao`. */
+  async get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): Promise<CobCompleta> {
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      const ctx = ruleContext(undefined);
+      checkTxid(txid, ctx);
+      checkRevisao(query.revisao, ctx);
+      refuse(CobConsultaInvalida, ctx.out);
+    }
+    return normalizeCharge(
+      await this.client.http.json<CobCompleta>({
+        method: 'GET',
+        path: path`/cob/${txid}`,
+        query: { revisao: query.revisao },
+        fallback: READ_FALLBACK,
+        options,
+      }),
+    );
+  }
+
+  /**
+   * `GET /cob`: `await` gives the first page (`items`, `parametros`); `for await` walks every
+   * charge across pages.
+   */
+  list(query: CobListQuery, options?: RequestOptions): PagePromise<CobCompleta, ParametrosConsultaCob> {
+    const validate = shouldValidate(this.client.validate, options?.validate);
+    return listPages({
+      http: this.client.http,
+      path: path`/cob`,
+      query,
+      listKey: 'cobs',
+      fallback: { 400: CobConsultaInvalida },
+      options,
+      check: validate ? () => checkListQuery(query, CobConsultaInvalida) : undefined,
+      normalize: normalizeCharge,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types shared by immediate and due-date charges
+
+/** Status of a charge record. New values may appear: compare with the known ones. */
+export type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP' | (string & {});
+
+/** A person: `cpf` is 11 digits with valid check digits. */
+export interface PessoaFisica {
+  cpf: string;
+  nome: string;
+  cnpj?: never;
+}
+
+/** A company: `cnpj` is 14 characters of `[0-9A-Z]` (numeric or alphanumeric) with valid check digits. */
+export interface PessoaJuridica {
+  cnpj: string;
+  nome: string;
+  cpf?: never;
+}
+
+/** The debtor of an immediate charge: a person or a company, never both. */
+export type Devedor = PessoaFisica | PessoaJuridica;
+
+/** One additional piece of information shown to the payer (at most 50 per charge). */
+export interface InfoAdicional {
+  /** At most 50 characters. */
+  nome: string;
+  /** At most 200 characters. */
+  valor: string;
+}
+
+/** A location to link the charge to (`POST /loc` creates one). */
+export interface LocSolicitada {
+  id: number;
+}
+
+/** The location linked to a charge, as the service returns it. */
+export interface CobLocation {
+  id: number;
+  /** Without scheme, e.g. `instant.example.com/qr/v2/…`. */
+  location: string;
+  tipoCob: 'cob' | 'cobv' | (string & {});
+  criacao?: string;
+  [key: string]: unknown;
+}
+
+/** Paging of a list query, sent as `paginacao.paginaAtual` and `paginacao.itensPorPagina`. */
+export interface PaginacaoQuery {
+  /** Page to fetch, from 0 (default 0). */
+  paginaAtual?: number;
+  /** 1 to 1000 (default 100). */
+  itensPorPagina?: number;
+}
+
+/** A payment received for a charge (`instant[]` of a fetched charge); fields beyond these pass through. */
+export interface ChargePayment {
+  endToEndId: string;
+  txid?: string;
+  /** Money: a decimal string. */
+  valor: string;
+  chave?: string;
+  horario: string;
+  infoPagador?: string;
+  componentesValor?: Record<string, unknown>;
+  devolucoes?: Record<string, unknown>[];
+  [key: string]: unknown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Immediate charge types
+
+/** Withdrawal (`saque`) or change (`troco`) details of an immediate charge. */
+export interface RetiradaDetalhe {
+  /** Money: a decimal string. */
+  valor: string;
+  /** 1: the payer may change the amount. */
+  modalidadeAlteracao?: 0 | 1;
+  /** saque: AGTEC, AGTOT or AGPSS; troco: AGTEC or AGTOT. */
+  modalidadeAgente: 'AGTEC' | 'AGTOT' | 'AGPSS' | (string & {});
+  /** ISPB of the withdrawal service provider: 8 of `[0-9A-Z]`. */
+  prestadorDoServicoDeSaque: string;
+}
+
+export type Retirada = { saque: RetiradaDetalhe; troco?: never } | { troco: RetiradaDetalhe; saque?: never };
+
+export interface CobValor {
+  /**
+   * Money: `^\d{1,10}\.\d{2}$`, not zero, except with `modalidadeAlteracao: 1` (the payer sets
+   * the amount) or a withdrawal (`retirada.saque`, where it must be "0.00").
+   */
+  original: string;
+  /** 1: the payer may change the amount (default 0). */
+  modalidadeAlteracao?: 0 | 1;
+  retirada?: Retirada;
+}
+
+/** Body of `POST /cob` and `PUT /cob/{txid}`. */
+export interface CobSolicitada {
+  /** `expiracao`: seconds of life after creation, greater than zero (service default 86400). */
+  calendario?: { expiracao?: number };
+  devedor?: Devedor;
+  loc?: LocSolicitada;
+  valor: CobValor;
+  /** A directory key of the receiving user. */
+  chave: string;
+  /** At most 140 characters. */
+  solicitacaoPagador?: string;
+  infoAdicionais?: InfoAdicional[];
+}
+
+/** A revision: any fields of the charge, without `status`. */
+export interface CobAlteracao {
+  calendario?: { expiracao?: number };
+  devedor?: Devedor;
+  loc?: LocSolicitada;
+  valor?: Partial<CobValor>;
+  chave?: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: InfoAdicional[];
+  status?: never;
+}
+
+/** A removal: the status alone. */
+export type CobRemocao = { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } & { [K in Exclude<keyof CobAlteracao, 'status'>]?: never };
+
+/** Body of `PATCH /cob/{txid}`: either changes, or the removal alone. */
+export type CobRevisada = CobAlteracao | CobRemocao;
+
+/** The charge as created or revised. */
+export interface CobGerada {
+  txid: string;
+  calendario: { criacao: string; expiracao: number; [key: string]: unknown };
+  /** Starts at 0; + 1 on every change except a change of `loc` alone. */
+  revisao: number;
+  status: CobStatus;
+  valor: CobValor;
+  chave: string;
+  loc?: CobLocation;
+  location?: string;
+  devedor?: Devedor;
+  solicitacaoPagador?: string;
+  infoAdicionais?: InfoAdicional[];
+  /** The copy-and-paste code of the charge (at most 512 characters). */
+  instantCopiaECola?: string;
+  [key: string]: unknown;
+}
+
+/** The charge as fetched, with the payments it received. */
+export interface CobCompleta extends CobGerada {
+  instant?: ChargePayment[];
+}
+
+/** Query of `GET /cob` (and, with `loteCobVId`, of `GET /cobv`). */
+export interface CobListQuery {
+  /** RFC 3339 date-time: created at or after. */
+  inicio: string;
+  /** RFC 3339 date-time: created at or before; not earlier than `inicio`. */
+  fim: string;
+  /** Debtor's CPF (11 digits); not together with `cnpj`. */
+  cpf?: string;
+  /** Debtor's CNPJ (14 of `[0-9A-Z]`). */
+  cnpj?: string;
+  status?: CobStatus;
+  locationPresente?: boolean;
+  paginacao?: PaginacaoQuery;
+}
+
+/** `parametros` of a charge list page. */
+export interface ParametrosConsultaCob extends PageParametros {
+  inicio: string;
+  fim: string;
+  cpf?: string;
+  cnpj?: string;
+  locationPresente?: boolean;
+  status?: string;
+  paginacao: Paginacao;
+}

@@ -1,4 +1,266 @@
+/**
+ * Due-date charges (tag CobV): create with a txid, revise, remove, fetch, list. Requests are
+ * judged against the rules of spec section 7.3 before anything is sent.
+ */
+import { CobVConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida } from '../core/errors.ts';
+import type { RequestOptions } from '../core/http.ts';
+import type { PagePromise } from '../core/pagination.ts';
+import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
+import { refuse, shouldValidate, violation } from '../core/validation.ts';
+import { todayInBrasilia } from '../lib/dates.ts';
+import {
+  REMOVAL_STATUS,
+  checkCobV,
+  checkRevisao,
+  checkTxid,
+  collectListQuery,
+  listPages,
+  normalizeCharge,
+  ruleContext,
+} from './charge-rules.ts';
+import type {
+  ChargePayment,
+  CobListQuery,
+  CobLocation,
+  CobStatus,
+  InfoAdicional,
+  LocSolicitada,
+  ParametrosConsultaCob,
+  PessoaFisica,
+  PessoaJuridica,
+} from './cob.ts';
 
-/** Placeholder: filled in by its own issue. */
-export class CobV extends APIResource {}
+const WRITE_FALLBACK = { 400: CobVOperacaoInvalida, 404: CobVNaoEncontrada };
+const READ_FALLBACK = { 400: CobVConsultaInvalida, 404: CobVNaoEncontrada };
+
+export class CobV extends APIResource {
+  /**
+   * `PUT /cobv/{txid}`: creates the due-date charge (or alters it while ATIVA). Safe to retry.
+   * A charge created this way can never join a batch. `dataDeVencimento` must not be before
+   * today in Brasília (the creation date).
+   */
+  async create(txid: string, body: CobVSolicitada, options?: RequestOptions): Promise<CobVGerada> {
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      const ctx = ruleContext(this.client.ownKeys);
+      checkTxid(txid, ctx);
+      checkCobV(body, 'cobv', ctx, 'create', todayInBrasilia());
+      refuse(CobVOperacaoInvalida, ctx.out);
+    }
+    return normalizeCharge(
+      await this.client.http.json<CobVGerada>({ method: 'PUT', path: path`/cobv/${txid}`, body, fallback: WRITE_FALLBACK, options }),
+    );
+  }
+
+  /** `PATCH /cobv/{txid}`: revises an ATIVA charge. To remove it, use `remove`. */
+  async update(txid: string, patch: CobVRevisada, options?: RequestOptions): Promise<CobVGerada> {
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      const ctx = ruleContext(this.client.ownKeys);
+      checkTxid(txid, ctx);
+      checkCobV(patch, 'cobv', ctx, 'revise', undefined);
+      refuse(CobVOperacaoInvalida, ctx.out);
+    }
+    return normalizeCharge(
+      await this.client.http.json<CobVGerada>({ method: 'PATCH', path: path`/cobv/${txid}`, body: patch, fallback: WRITE_FALLBACK, options }),
+    );
+  }
+
+  /** `PATCH /cobv/{txid}` with only `status: REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
+  remove(txid: string, options?: RequestOptions): Promise<CobVGerada> {
+    return this.update(txid, { status: REMOVAL_STATUS }, options);
+  }
+
+  /** `GET /cobv/{txid}`, optionally at an earlier `revisao`. */
+  async get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): Promise<CobVCompleta> {
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      const ctx = ruleContext(undefined);
+      checkTxid(txid, ctx);
+      checkRevisao(query.revisao, ctx);
+      refuse(CobVConsultaInvalida, ctx.out);
+    }
+    return normalizeCharge(
+      await this.client.http.json<CobVCompleta>({
+        method: 'GET',
+        path: path`/cobv/${txid}`,
+        query: { revisao: query.revisao },
+        fallback: READ_FALLBACK,
+        options,
+      }),
+    );
+  }
+
+  /**
+   * `GET /cobv` (the answer's array is `cobs`): `await` gives the first page, `for await`
+   * every charge across pages.
+   */
+  list(query: CobVListQuery, options?: RequestOptions): PagePromise<CobVCompleta, ParametrosConsultaCob> {
+    const validate = shouldValidate(this.client.validate, options?.validate);
+    const check = () => {
+      const ctx = ruleContext(undefined);
+      collectListQuery(query, ctx);
+      const lote = query.loteCobVId;
+      if (lote !== undefined && !(Number.isInteger(lote) && lote >= 0 && lote <= 2_147_483_647)) {
+        ctx.out.push(violation('loteCobVId', 'loteCobVId must be an integer, zero or more', lote));
+      }
+      refuse(CobVConsultaInvalida, ctx.out);
+    };
+    return listPages({
+      http: this.client.http,
+      path: path`/cobv`,
+      query,
+      listKey: 'cobs',
+      fallback: { 400: CobVConsultaInvalida },
+      options,
+      check: validate ? check : undefined,
+      normalize: normalizeCharge,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
+/** Optional address and e-mail of a due-date charge's debtor. */
+export interface DadosComplementares {
+  email?: string;
+  /** At most 200 characters. */
+  logradouro?: string;
+  /** At most 200 characters. */
+  cidade?: string;
+  /** At most 2 characters. */
+  uf?: string;
+  /** At most 8 characters. */
+  cep?: string;
+}
+
+/** The debtor of a due-date charge (required): a person or a company, plus optional address. */
+export type DevedorCobV = (PessoaFisica | PessoaJuridica) & DadosComplementares;
+
+/** The receiving user as the service fills it in a due-date charge. */
+export interface Recebedor {
+  cpf?: string;
+  cnpj?: string;
+  nome: string;
+  nomeFantasia?: string;
+  logradouro: string;
+  cidade: string;
+  uf: string;
+  cep: string;
+  [key: string]: unknown;
+}
+
+export interface CobVCalendario {
+  /** `YYYY-MM-DD`; payable up to and including that day; not before the creation date. */
+  dataDeVencimento: string;
+  /** Calendar days the charge stays payable after the due date, zero or more (default 30). */
+  validadeAposVencimento?: number;
+}
+
+/** Fine: 1 fixed amount, 2 percentage. */
+export interface Multa {
+  modalidade: 1 | 2;
+  /** Money or percentage string: `^\d{1,10}\.\d{2}$`. */
+  valorPerc: string;
+}
+
+/**
+ * Interest: 1 amount per calendar day, 2 % per day, 3 % per month, 4 % per year (calendar days);
+ * 5 to 8 the same on business days.
+ */
+export interface Juros {
+  modalidade: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  valorPerc: string;
+}
+
+/** Rebate: 1 fixed amount (below `original`), 2 percentage (below 100). */
+export interface Abatimento {
+  modalidade: 1 | 2;
+  valorPerc: string;
+}
+
+/** A fixed-date discount: `valorPerc` when paid on or before `data` (not after the due date). */
+export interface DescontoDataFixa {
+  data: string;
+  valorPerc: string;
+}
+
+/**
+ * Discount. 1: fixed amount until each date, 2: percentage until each date (1 to 3
+ * `descontoDataFixa`); 3/4: amount per day paid early (calendar/business days), 5/6: percentage
+ * per day paid early (`valorPerc`). Amounts stay below `original`, percentages below 100.
+ */
+export type Desconto =
+  | { modalidade: 1 | 2; descontoDataFixa: DescontoDataFixa[]; valorPerc?: never }
+  | { modalidade: 3 | 4 | 5 | 6; valorPerc: string; descontoDataFixa?: never };
+
+export interface CobVValor {
+  /** Money: `^\d{1,10}\.\d{2}$`, not zero. */
+  original: string;
+  multa?: Multa;
+  juros?: Juros;
+  abatimento?: Abatimento;
+  desconto?: Desconto;
+}
+
+/** Body of `PUT /cobv/{txid}`. */
+export interface CobVSolicitada {
+  calendario: CobVCalendario;
+  devedor: DevedorCobV;
+  loc?: LocSolicitada;
+  valor: CobVValor;
+  /** A directory key of the receiving user. */
+  chave: string;
+  /** At most 140 characters. */
+  solicitacaoPagador?: string;
+  infoAdicionais?: InfoAdicional[];
+}
+
+/** A revision: any fields of the charge, without `status`. */
+export interface CobVAlteracao {
+  calendario?: Partial<CobVCalendario>;
+  devedor?: DevedorCobV;
+  loc?: LocSolicitada;
+  valor?: Partial<CobVValor>;
+  chave?: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: InfoAdicional[];
+  status?: never;
+}
+
+/** A removal: the status alone. */
+export type CobVRemocao = { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } & {
+  [K in Exclude<keyof CobVAlteracao, 'status'>]?: never;
+};
+
+/** Body of `PATCH /cobv/{txid}`: either changes, or the removal alone. */
+export type CobVRevisada = CobVAlteracao | CobVRemocao;
+
+/** The due-date charge as created or revised. */
+export interface CobVGerada {
+  txid: string;
+  calendario: { criacao: string; dataDeVencimento: string; validadeAposVencimento: number; [key: string]: unknown };
+  revisao: number;
+  status: CobStatus;
+  devedor: DevedorCobV;
+  recebedor: Recebedor;
+  valor: CobVValor;
+  chave: string;
+  loc?: CobLocation;
+  location?: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: InfoAdicional[];
+  /** The copy-and-paste code of the charge (at most 512 characters). */
+  instantCopiaECola?: string;
+  [key: string]: unknown;
+}
+
+/** The due-date charge as fetched, with the payments it received. */
+export interface CobVCompleta extends CobVGerada {
+  instant?: ChargePayment[];
+}
+
+/** Query of `GET /cobv`. */
+export interface CobVListQuery extends CobListQuery {
+  /** Only the charges of this batch. */
+  loteCobVId?: number;
+}

@@ -1,4 +1,177 @@
+/**
+ * Batches of due-date charges (tag LoteCobV). A batch's set of charges is fixed when it is
+ * created: `alter` (PUT) must list exactly the original txids and `update` (PATCH) a subset.
+ * `alter` and `update(…, { checkBatch: true })` read the batch first and refuse, before
+ * sending, a body that adds or drops charges.
+ */
+import { LoteCobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida, type Violacao } from '../core/errors.ts';
+import type { RequestOptions } from '../core/http.ts';
+import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
+import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
+import { refuse, shouldValidate } from '../core/validation.ts';
+import { todayInBrasilia } from '../lib/dates.ts';
+import {
+  brasiliaDateOf,
+  checkBatchMembership,
+  checkListQuery,
+  checkLoteCobV,
+  listPages,
+  ruleContext,
+  type ChargeMode,
+} from './charge-rules.ts';
+import type { PaginacaoQuery } from './cob.ts';
+import type { CobVRevisada, CobVSolicitada } from './cobv.ts';
 
-/** Placeholder: filled in by its own issue. */
-export class LoteCobV extends APIResource {}
+const WRITE_FALLBACK = { 400: LoteCobVOperacaoInvalida, 404: LoteCobVNaoEncontrado };
+const READ_FALLBACK = { 400: LoteCobVConsultaInvalida, 404: LoteCobVNaoEncontrado };
+
+/** Options of `update`: `checkBatch` reads the batch first and refuses txids not in it. */
+export interface LoteCobVUpdateOptions extends RequestOptions {
+  checkBatch?: boolean;
+}
+
+export class LoteCobV extends APIResource {
+  /**
+   * `PUT /lotecobv/{id}`: creates the batch, or alters it with exactly its original charges
+   * (answered 202: the charges are processed asynchronously; follow them with `get`). Items are
+   * judged as creations (due date not before today in Brasília); to alter an existing batch,
+   * `alter` judges them against their creation dates instead and checks the set of charges.
+   */
+  async put(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      const today = todayInBrasilia();
+      this.#judge(body, 'create', () => today);
+    }
+    await this.client.http.json<undefined>({ method: 'PUT', path: path`/lotecobv/${id}`, body, fallback: WRITE_FALLBACK, options });
+  }
+
+  /**
+   * Alters an existing batch with `PUT /lotecobv/{id}` after reading it with `GET`: refuses
+   * (`LoteCobVOperacaoInvalida`, nothing written) a body that adds or removes charges, or moves
+   * a due date before its charge's creation date. With `validate: false` it is a plain `put`.
+   */
+  async alter(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
+    if (shouldValidate(this.client.validate, options?.validate)) await this.#judgeAgainstBatch(id, body, 'create', options);
+    await this.client.http.json<undefined>({ method: 'PUT', path: path`/lotecobv/${id}`, body, fallback: WRITE_FALLBACK, options });
+  }
+
+  /**
+   * `PATCH /lotecobv/{id}`: revises some charges of the batch (202, no body). With
+   * `checkBatch: true` the batch is read first and a txid that is not in it is refused.
+   */
+  async update(id: string | number, body: LoteCobVRevisado, options?: LoteCobVUpdateOptions): Promise<void> {
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      if (options?.checkBatch) await this.#judgeAgainstBatch(id, body, 'revise', options);
+      else this.#judge(body, 'revise', () => undefined);
+    }
+    await this.client.http.json<undefined>({ method: 'PATCH', path: path`/lotecobv/${id}`, body, fallback: WRITE_FALLBACK, options });
+  }
+
+  /** `GET /lotecobv/{id}`: the batch with each charge request's status (`problema` when NEGADA). */
+  get(id: string | number, options?: RequestOptions): Promise<LoteCobVConsultado> {
+    return this.client.http.json<LoteCobVConsultado>({ method: 'GET', path: path`/lotecobv/${id}`, fallback: READ_FALLBACK, options });
+  }
+
+  /** `GET /lotecobv` (array `lotes`): `await` gives the first page, `for await` every batch. */
+  list(query: LoteCobVListQuery, options?: RequestOptions): PagePromise<LoteCobVConsultado, ParametrosConsultaLote> {
+    const validate = shouldValidate(this.client.validate, options?.validate);
+    return listPages({
+      http: this.client.http,
+      path: path`/lotecobv`,
+      query,
+      listKey: 'lotes',
+      fallback: { 400: LoteCobVConsultaInvalida },
+      options,
+      check: validate ? () => checkListQuery(query, LoteCobVConsultaInvalida) : undefined,
+    });
+  }
+
+  /** Judges `body`; with `original` (the batch's txids) also that it keeps the batch's set of charges. */
+  #judge(body: unknown, mode: ChargeMode, notBefore: (txid: string) => string | undefined, original?: ReadonlySet<string>): void {
+    const ctx = ruleContext(this.client.ownKeys);
+    checkLoteCobV(body, ctx, mode, notBefore);
+    if (original) checkBatchMembership(body, original, mode === 'create', ctx);
+    refuse(LoteCobVOperacaoInvalida, ctx.out);
+  }
+
+  /** Reads the batch, then judges `body` against its charges and their creation dates. */
+  async #judgeAgainstBatch(id: string | number, body: unknown, mode: ChargeMode, options: RequestOptions | undefined): Promise<void> {
+    const lote = await this.get(id, options);
+    const batchDate = brasiliaDateOf(lote.criacao);
+    const created = new Map<string, string | undefined>();
+    for (const item of Array.isArray(lote.cobsv) ? lote.cobsv : []) created.set(item.txid, brasiliaDateOf(item.criacao) ?? batchDate);
+    this.#judge(body, mode, (txid) => created.get(txid), new Set(created.keys()));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
+/** One charge of a batch: a due-date charge and its txid. */
+export type LoteCobVCobSolicitada = CobVSolicitada & { txid: string };
+
+/** Body of `PUT /lotecobv/{id}`. */
+export interface LoteCobVSolicitado {
+  descricao: string;
+  /** At least one charge; no txid twice. */
+  cobsv: LoteCobVCobSolicitada[];
+}
+
+/** One charge revision in a batch PATCH. */
+export type LoteCobVCobRevisada = CobVRevisada & { txid: string };
+
+/** Body of `PATCH /lotecobv/{id}`: any subset of the batch's charges. */
+export interface LoteCobVRevisado {
+  descricao?: string;
+  cobsv?: LoteCobVCobRevisada[];
+}
+
+/** Status of a charge request inside a batch. EM_PROCESSAMENTO and NEGADA are not (yet) charges. */
+export type LoteCobVCobStatus = 'EM_PROCESSAMENTO' | 'CRIADA' | 'NEGADA' | (string & {});
+
+/** An error body as the service sends it (RFC 7807), e.g. why a batch charge was NEGADA. */
+export interface Problema {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  correlationId?: string;
+  violacoes?: Violacao[];
+  [key: string]: unknown;
+}
+
+/** One charge request of a fetched batch. */
+export interface LoteCobVCob {
+  txid: string;
+  status: LoteCobVCobStatus;
+  /** Filled when NEGADA, with the same rules as PUT/PATCH /cobv errors. */
+  problema?: Problema;
+  criacao?: string;
+  [key: string]: unknown;
+}
+
+/** A batch as fetched. */
+export interface LoteCobVConsultado {
+  id: number;
+  descricao: string;
+  criacao: string;
+  cobsv: LoteCobVCob[];
+  [key: string]: unknown;
+}
+
+/** Query of `GET /lotecobv`. */
+export interface LoteCobVListQuery {
+  /** RFC 3339 date-time. */
+  inicio: string;
+  /** RFC 3339 date-time, not earlier than `inicio`. */
+  fim: string;
+  paginacao?: PaginacaoQuery;
+}
+
+/** `parametros` of a batch list page. */
+export interface ParametrosConsultaLote extends PageParametros {
+  inicio: string;
+  fim: string;
+  paginacao: Paginacao;
+}

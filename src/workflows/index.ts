@@ -1,2 +1,3 @@
-/** Workflows built on the public resource API: placeholder barrel. */
-export {};
+/** Workflows built on the public resource API. */
+export * from './cash-out.ts';
+export * from './received-payments.ts';

@@ -9,8 +9,8 @@
  */
 import { HttpResponse } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import { InstantClient, type InstantClientOptions } from '../../src/index.ts';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { InstantClient, type ApiError, type InstantClientOptions } from '../../src/index.ts';
 
 /** The API base URL every test client uses (a neutral, non-resolvable host). */
 export const BASE_URL = 'https://api.psp.example/v2';
@@ -26,7 +26,8 @@ export function useMsw(): MswHarness {
   const server = setupServer();
   const requests: Request[] = [];
   server.events.on('request:start', ({ request }) => {
-    requests.push(request);
+    // A copy, so a test can read the body the handler consumes.
+    requests.push(request.clone());
   });
   beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   afterEach(() => {
@@ -45,4 +46,24 @@ export function testClient(options: Partial<InstantClientOptions> = {}): Instant
 /** A problem+json answer, as the service sends its errors. */
 export function problem(body: Record<string, unknown>, status = Number(body['status'] ?? 400)) {
   return HttpResponse.json(body, { status, headers: { 'content-type': 'application/problem+json' } });
+}
+
+/**
+ * Asserts a client-side refusal: `promise` rejects with `ErrorClass`, `sentRequest` false, a
+ * single violation named `propriedade`, and no request left the client.
+ */
+export async function expectRefused(
+  net: MswHarness,
+  promise: PromiseLike<unknown>,
+  ErrorClass: abstract new (...args: never[]) => ApiError,
+  propriedade: string,
+): Promise<ApiError> {
+  const error: unknown = await Promise.resolve(promise).then(
+    () => new Error('expected the call to be refused'),
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ErrorClass);
+  expect(error).toMatchObject({ sentRequest: false, violacoes: [expect.objectContaining({ propriedade })] });
+  expect(net.requests).toHaveLength(0);
+  return error as ApiError;
 }

@@ -1,0 +1,94 @@
+/**
+ * The cash-out client: its own host, credentials and client certificate, independent of
+ * `InstantClient`. Resources `balance` and `payments`; workflows `pay`, `verifyNotification` and
+ * `notificationHandler`.
+ */
+import type { ClientCredentials } from '../core/auth.ts';
+import type { HttpCore, RequestOptions, TokenProvider } from '../core/http.ts';
+import type { ClientContext } from '../core/resource.ts';
+import { connect, type ConnectionOptions } from '../internal/setup.ts';
+import {
+  createTransferNotificationHandler,
+  payCashOut,
+  verifyTransferNotification,
+  type NotificationVerification,
+  type PayParams,
+  type PayResult,
+  type TransferNotificationHandler,
+  type TransferNotificationHandlerOptions,
+} from '../workflows/cash-out.ts';
+import { CashOutBalance } from './balance.ts';
+import { CashOutPayments } from './payments.ts';
+
+/** The provider's client credentials; `tokenUrl` defaults to `{baseUrl}/api/v2/oauth/token`. */
+export type CashOutCredentials = Omit<ClientCredentials, 'tokenUrl'> & { tokenUrl?: string };
+
+export interface CashOutClientOptions extends Omit<ConnectionOptions, 'auth'> {
+  /** The host root (`https://accounts.psp.example`); the SDK adds `/api/v2/...`. */
+  baseUrl: string;
+  /**
+   * Client credentials for the provider's JSON token endpoint (token cached and shared by
+   * concurrent calls: the provider accepts 10 token requests a minute), or any
+   * `{ getToken(signal) }` provider.
+   */
+  auth: CashOutCredentials | TokenProvider;
+  /** Check requests before sending (default true); `pay()` always parses the amount. */
+  validate?: boolean;
+}
+
+/** Where the provider's token endpoint is when `auth.tokenUrl` is not given. */
+export const CASH_OUT_TOKEN_PATH = '/api/v2/oauth/token';
+
+export class CashOutClient implements ClientContext {
+  readonly http: HttpCore;
+  readonly validate: boolean;
+  readonly ownKeys: undefined = undefined;
+  readonly #close: () => Promise<void>;
+
+  /** `GET /api/v2/accounts/balances/`. */
+  readonly balance: CashOutBalance;
+  /** `POST /api/v2/instant/payments/dict`, `GET /api/v2/instant/payments/idempotencyKey/{key}`. */
+  readonly payments: CashOutPayments;
+
+  constructor(options: CashOutClientOptions) {
+    const { auth, validate, ...connection } = options;
+    if (typeof auth !== 'object' || auth === null) throw new TypeError('auth is required: client credentials or a token provider');
+    const withTokenUrl =
+      'getToken' in auth && typeof auth.getToken === 'function'
+        ? (auth as TokenProvider)
+        : { ...(auth as CashOutCredentials), tokenUrl: (auth as CashOutCredentials).tokenUrl ?? defaultTokenUrl(options.baseUrl) };
+    const { http, close } = connect({ ...connection, auth: withTokenUrl }, 'json');
+    this.http = http;
+    this.#close = close;
+    this.validate = validate ?? true;
+    this.balance = new CashOutBalance(this);
+    this.payments = new CashOutPayments(this);
+  }
+
+  /**
+   * Pays to a destination key after checking the balance (`InsufficientBalanceError`, no order
+   * placed); never places a second order for one call (see `payCashOut`).
+   */
+  pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
+    return payCashOut(this, params, options);
+  }
+
+  /** Verifies a transfer-confirmation notification against the provider's status query. */
+  verifyNotification(body: unknown, options?: RequestOptions): Promise<NotificationVerification> {
+    return verifyTransferNotification(this, body, options);
+  }
+
+  /** A web-standard handler for `POST /webhook/transfer-confirmation`. */
+  notificationHandler(handlers: TransferNotificationHandlerOptions): TransferNotificationHandler {
+    return createTransferNotificationHandler(this, handlers);
+  }
+
+  /** Closes the client's keep-alive connections (mTLS). */
+  close(): Promise<void> {
+    return this.#close();
+  }
+}
+
+function defaultTokenUrl(baseUrl: string): string {
+  return `${String(baseUrl).replace(/\/+$/, '')}${CASH_OUT_TOKEN_PATH}`;
+}

@@ -1,0 +1,189 @@
+/**
+ * Received-payment notifications: what the service POSTs to a registered webhook
+ * (`webhookUrl` + `/<list name>`), `{ "<list name>": [payment, ...] }`, the list named after
+ * the payment scheme. The parser does not spell that name: it takes the body's one
+ * array-valued property.
+ *
+ * The notification is not signed, so the handler trusts none of it: each payment is fetched
+ * again with `api.instant.get(e2eid)` and only a payment the service confirms (same e2eid,
+ * same amount, same txid) reaches `onPayment`, with the fetched data. Duplicates are dropped
+ * within the process. Uses the public resource API only.
+ */
+import { ApiError, InstantError, isRecord } from '../core/errors.ts';
+import type { RequestOptions } from '../core/http.ts';
+import { PathParameterError } from '../core/path.ts';
+import { isValidAmount, toCents } from '../lib/money.ts';
+import { listKeyOf, normalizePayment, type Instant, type InstantPayment } from '../resources/instant.ts';
+
+/** The body is not a received-payment notification. */
+export class MalformedNotificationError extends InstantError {
+  override readonly name: string = 'MalformedNotificationError';
+}
+
+/**
+ * The payments of a notification body (a JSON string or the parsed value). Throws
+ * `MalformedNotificationError` unless the body is an object with exactly one array-valued
+ * property whose items each have a string `endToEndId` and a string `valor`. Items are read
+ * leniently: unknown fields pass through, a lone `devolucoes` object becomes an array.
+ */
+export function parseReceivedPayments(body: unknown): InstantPayment[] {
+  let value = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body) as unknown;
+    } catch {
+      throw new MalformedNotificationError('The notification body is not JSON');
+    }
+  }
+  const key = listKeyOf(value);
+  if (key === undefined || !isRecord(value)) {
+    throw new MalformedNotificationError('The notification body is not an object with one list of payments');
+  }
+  const items = value[key] as unknown[];
+  return items.map((item, index) => {
+    if (!isRecord(item) || typeof item['endToEndId'] !== 'string' || item['endToEndId'] === '' || typeof item['valor'] !== 'string') {
+      throw new MalformedNotificationError(`Payment ${index} of the notification has no endToEndId or valor`);
+    }
+    return normalizePayment(item as InstantPayment);
+  });
+}
+
+/** What the handler needs of the client: the received-payment query. */
+export interface ReceivedPaymentsApi {
+  readonly instant: Pick<Instant, 'get'>;
+}
+
+/** Why a notified payment was not handed to `onPayment`. */
+export type UnconfirmedReason =
+  /** The service knows no payment with that e2eid (404), or the e2eid is malformed. */
+  | 'not-found'
+  /** The service's payment differs from the notified one (valor, or txid when both have one). */
+  | 'mismatch';
+
+export interface UnconfirmedPayment {
+  reason: UnconfirmedReason;
+  /** What the notification claimed. Not trustworthy. */
+  notified: InstantPayment;
+  /** What the service answered, for a mismatch. */
+  actual?: InstantPayment;
+}
+
+export interface ReceivedPaymentsHandlerOptions {
+  /**
+   * A confirmed payment: the service's own record (`payment`) and the notified one. Called once
+   * per e2eid and refund state within the process; called again for the same e2eid when its
+   * refunds changed (the service notifies when a refund reaches a final status). A throw (or
+   * rejection) answers 500, so the service sends the notification again.
+   */
+  onPayment(payment: InstantPayment, context: { notified: InstantPayment }): void | Promise<void>;
+  /** A notified payment the service does not confirm (forged or mistaken). A throw answers 500. */
+  onUnconfirmed?(event: UnconfirmedPayment): void | Promise<void>;
+  /** How many delivered payments are remembered to drop duplicates (default 10 000, least recent dropped first). */
+  maxRemembered?: number;
+  /** Options for the confirming `api.instant.get` calls (timeouts, retries). */
+  requestOptions?: RequestOptions;
+}
+
+/**
+ * A web-standard handler for the received-payment notifications (any path: the service
+ * appends the list name to the registered URL). Answers 200 once every payment was handled
+ * (confirmed ones delivered, duplicates and unconfirmed ones set aside), 400 for a body that
+ * is not a notification, 405 for a method other than POST, and 500 when a callback threw or
+ * the confirmation query failed (network, 5xx), so that the service sends again. Never throws.
+ * For Node, wrap it with `toNodeHandler`.
+ */
+export function receivedPaymentsHandler(
+  api: ReceivedPaymentsApi,
+  options: ReceivedPaymentsHandlerOptions,
+): (request: Request) => Promise<Response> {
+  const delivered = new RecentSet(options.maxRemembered ?? 10_000);
+  const inFlight = new Map<string, Promise<void>>();
+
+  const confirmAndDeliver = async (notified: InstantPayment, signal: AbortSignal): Promise<void> => {
+    let actual: InstantPayment;
+    try {
+      actual = await api.instant.get(notified.endToEndId, { ...options.requestOptions, signal });
+    } catch (error) {
+      // 404, or an e2eid the client refuses before asking: no such payment.
+      if ((error instanceof ApiError && (error.status === 404 || !error.sentRequest)) || error instanceof PathParameterError) {
+        return options.onUnconfirmed?.({ reason: 'not-found', notified });
+      }
+      throw error;
+    }
+    if (!sameAmount(actual.valor, notified.valor) || actual.endToEndId !== notified.endToEndId || !sameTxid(actual, notified)) {
+      return options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
+    }
+    const key = deliveryKey(actual);
+    if (delivered.has(key)) return;
+    await options.onPayment(actual, { notified });
+    delivered.add(key);
+    delivered.add(deliveryKey(notified));
+  };
+
+  const handle = (notified: InstantPayment, signal: AbortSignal): Promise<void> => {
+    const key = deliveryKey(notified);
+    if (delivered.has(key)) return Promise.resolve();
+    // The same payment in two concurrent deliveries is confirmed and delivered once.
+    const running = inFlight.get(key);
+    if (running) return running;
+    const task = confirmAndDeliver(notified, signal).finally(() => inFlight.delete(key));
+    inFlight.set(key, task);
+    return task;
+  };
+
+  return async (request) => {
+    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    let payments: InstantPayment[];
+    try {
+      payments = parseReceivedPayments(await request.text());
+    } catch {
+      return new Response('Malformed notification', { status: 400 });
+    }
+    try {
+      for (const payment of payments) await handle(payment, request.signal);
+      return new Response(null, { status: 200 });
+    } catch {
+      return new Response(null, { status: 500 });
+    }
+  };
+}
+
+/** e2eid plus the refunds' ids and statuses: a refund reaching a final status is news. */
+function deliveryKey(payment: InstantPayment): string {
+  const refunds = Array.isArray(payment.devolucoes)
+    ? payment.devolucoes
+        .map((d) => `${String(d?.id)}:${String(d?.status)}`)
+        .sort()
+        .join(',')
+    : '';
+  return `${payment.endToEndId}|${refunds}`;
+}
+
+function sameAmount(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  return isValidAmount(a) && isValidAmount(b) ? toCents(a) === toCents(b) : a === b;
+}
+
+function sameTxid(actual: InstantPayment, notified: InstantPayment): boolean {
+  return notified.txid === undefined || actual.txid === undefined || notified.txid === actual.txid;
+}
+
+/** A set that forgets its least recently added entries beyond `max`. */
+class RecentSet {
+  readonly #max: number;
+  readonly #entries = new Set<string>();
+
+  constructor(max: number) {
+    this.#max = Math.max(1, max);
+  }
+
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  add(key: string): void {
+    this.#entries.delete(key);
+    this.#entries.add(key);
+    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.values().next().value!);
+  }
+}
