@@ -13,8 +13,10 @@ export type WebHandler = (request: Request) => Promise<Response>;
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export interface NodeHandlerOptions {
-  /** Largest request body accepted, in bytes (default 1 MiB); a larger one is answered 413. */
+  /** Largest request body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Status answered to a larger body (default 413; a handler whose contract says 400 sets it). */
+  tooLargeStatus?: 400 | 413;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -25,7 +27,10 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
   return async (req, res) => {
     try {
       const body = await readBody(req, maxBodyBytes);
-      if (body === 'too-large') return plain(res, 413, 'Payload Too Large', true);
+      if (body === 'too-large') {
+        const status = options.tooLargeStatus ?? 413;
+        return plain(res, status, status === 413 ? 'Payload Too Large' : 'Bad Request', true);
+      }
       const controller = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) controller.abort();

@@ -115,14 +115,15 @@ export async function payCashOut(api: CashOutApi, params: PayParams, options: Re
     }
     const uncertain = isOutcomeUnknown(failure);
     if (!uncertain && !isRateLimited(failure)) throw failure;
+    const last = attempt >= maxRetries;
+    if (!uncertain && last) throw failure;
+    // A pause before asking too, so an order still in flight at the provider can land.
     await sleep(pause(attempt, failure), signal);
     if (uncertain) {
       // Never a second order: ask first, and send again only when the provider has none.
       const existing = await lookup(api, idempotencyKey, options);
       if (existing !== undefined) return { idempotencyKey, transfer: existing };
-    }
-    if (attempt >= maxRetries) {
-      throw uncertain ? new PaymentOutcomeUnknownError({ idempotencyKey, cause: failure }) : failure;
+      if (last) throw new PaymentOutcomeUnknownError({ idempotencyKey, cause: failure });
     }
   }
 }
@@ -391,8 +392,8 @@ export interface TransferNotificationHandler {
   (request: Request): Promise<Response>;
   /**
    * The same handler as a Node `(req, res)` listener (`http.createServer`, Express...), through
-   * `toNodeHandler` with the same body limit. A body over the limit is answered 413 there (the
-   * Node adapter stops reading it); the web handler answers 400.
+   * `toNodeHandler` with the same body limit. A body over the limit is answered 400 on both
+   * paths (the Node adapter stops reading it).
    */
   readonly node: NodeHandler;
 }
@@ -449,7 +450,7 @@ export function createTransferNotificationHandler(
       return fail(500, error);
     }
   };
-  return Object.assign(web, { node: toNodeHandler(web, { maxBodyBytes: maxBytes }) });
+  return Object.assign(web, { node: toNodeHandler(web, { maxBodyBytes: maxBytes, tooLargeStatus: 400 }) });
 }
 
 /** The body as bytes, or `undefined` when it is larger than `maxBytes`. */
