@@ -17,6 +17,7 @@ import {
   RequisicaoInvalida,
   ServicoIndisponivel,
   type ApiErrorClass,
+  defineApiError,
   type ApiErrorInit,
   type StatusFallback,
 } from '../core/errors.ts';
@@ -67,49 +68,20 @@ export class CashOutResponseError extends InstantError {
 }
 
 /** 404 on the status query: the provider knows no transfer with that idempotency key. */
-export class TransferNotFoundError extends ApiError {
-  static readonly errorType = 'TransferNotFoundError';
-  override readonly name = 'TransferNotFoundError';
-  constructor(init: ApiErrorInit = {}) {
-    super({ status: 404, ...init });
-  }
-}
-
+export const TransferNotFoundError = defineApiError('TransferNotFoundError', 404);
+export type TransferNotFoundError = InstanceType<typeof TransferNotFoundError>;
 /** 409 from the provider; also thrown by `pay()` when a reused idempotency key names another order. */
-export class CashOutConflictError extends ApiError {
-  static readonly errorType = 'CashOutConflictError';
-  override readonly name = 'CashOutConflictError';
-  constructor(init: ApiErrorInit = {}) {
-    super({ status: 409, ...init });
-  }
-}
-
+export const CashOutConflictError = defineApiError('CashOutConflictError', 409);
+export type CashOutConflictError = InstanceType<typeof CashOutConflictError>;
 /** 412 from the provider (undocumented precondition; `detail` says which). */
-export class CashOutPreconditionFailedError extends ApiError {
-  static readonly errorType = 'CashOutPreconditionFailedError';
-  override readonly name = 'CashOutPreconditionFailedError';
-  constructor(init: ApiErrorInit = {}) {
-    super({ status: 412, ...init });
-  }
-}
-
+export const CashOutPreconditionFailedError = defineApiError('CashOutPreconditionFailedError', 412);
+export type CashOutPreconditionFailedError = InstanceType<typeof CashOutPreconditionFailedError>;
 /** 422 from the provider: the order is well formed but cannot be carried out (`detail` says why). */
-export class CashOutUnprocessableError extends ApiError {
-  static readonly errorType = 'CashOutUnprocessableError';
-  override readonly name = 'CashOutUnprocessableError';
-  constructor(init: ApiErrorInit = {}) {
-    super({ status: 422, ...init });
-  }
-}
-
+export const CashOutUnprocessableError = defineApiError('CashOutUnprocessableError', 422);
+export type CashOutUnprocessableError = InstanceType<typeof CashOutUnprocessableError>;
 /** 429 from the provider, after the SDK's own retries (Retry-After honoured) ran out. */
-export class CashOutRateLimitedError extends ApiError {
-  static readonly errorType = 'CashOutRateLimitedError';
-  override readonly name = 'CashOutRateLimitedError';
-  constructor(init: ApiErrorInit = {}) {
-    super({ status: 429, ...init });
-  }
-}
+export const CashOutRateLimitedError = defineApiError('CashOutRateLimitedError', 429);
+export type CashOutRateLimitedError = InstanceType<typeof CashOutRateLimitedError>;
 
 /** Class per status for the cash-out provider's answers. */
 const CASH_OUT_BY_STATUS: StatusFallback = {

@@ -153,8 +153,11 @@ export interface ApiErrorClass<N extends string> {
   readonly errorType: N;
 }
 
-function defineApiError<N extends CatalogueErrorType>(errorType: N): ApiErrorClass<N> {
-  const defaultStatus = ERROR_CATALOGUE[errorType].status[0];
+/**
+ * Makes a named `ApiError` class: a literal `name`, a default status, and (for errors the SDK
+ * raises itself) a default type under `CLIENT_ERROR_BASE`.
+ */
+export function defineApiError<N extends string>(errorType: N, defaultStatus: number): ApiErrorClass<N> {
   const named = {
     [errorType]: class extends ApiError {
       static readonly errorType = errorType;
@@ -167,61 +170,65 @@ function defineApiError<N extends CatalogueErrorType>(errorType: N): ApiErrorCla
   return named[errorType] as unknown as ApiErrorClass<N>;
 }
 
-export const RequisicaoInvalida = defineApiError('RequisicaoInvalida');
+function catalogueError<N extends CatalogueErrorType>(errorType: N): ApiErrorClass<N> {
+  return defineApiError(errorType, ERROR_CATALOGUE[errorType].status[0]);
+}
+
+export const RequisicaoInvalida = catalogueError('RequisicaoInvalida');
 export type RequisicaoInvalida = InstanceType<typeof RequisicaoInvalida>;
-export const AcessoNegado = defineApiError('AcessoNegado');
+export const AcessoNegado = catalogueError('AcessoNegado');
 export type AcessoNegado = InstanceType<typeof AcessoNegado>;
-export const NaoEncontrado = defineApiError('NaoEncontrado');
+export const NaoEncontrado = catalogueError('NaoEncontrado');
 export type NaoEncontrado = InstanceType<typeof NaoEncontrado>;
-export const PermanentementeRemovido = defineApiError('PermanentementeRemovido');
+export const PermanentementeRemovido = catalogueError('PermanentementeRemovido');
 export type PermanentementeRemovido = InstanceType<typeof PermanentementeRemovido>;
-export const ErroInternoDoServidor = defineApiError('ErroInternoDoServidor');
+export const ErroInternoDoServidor = catalogueError('ErroInternoDoServidor');
 export type ErroInternoDoServidor = InstanceType<typeof ErroInternoDoServidor>;
-export const ServicoIndisponivel = defineApiError('ServicoIndisponivel');
+export const ServicoIndisponivel = catalogueError('ServicoIndisponivel');
 export type ServicoIndisponivel = InstanceType<typeof ServicoIndisponivel>;
-export const IndisponibilidadePorTempoEsgotado = defineApiError('IndisponibilidadePorTempoEsgotado');
+export const IndisponibilidadePorTempoEsgotado = catalogueError('IndisponibilidadePorTempoEsgotado');
 export type IndisponibilidadePorTempoEsgotado = InstanceType<typeof IndisponibilidadePorTempoEsgotado>;
-export const CobPayloadNaoEncontrado = defineApiError('CobPayloadNaoEncontrado');
+export const CobPayloadNaoEncontrado = catalogueError('CobPayloadNaoEncontrado');
 export type CobPayloadNaoEncontrado = InstanceType<typeof CobPayloadNaoEncontrado>;
-export const CobPayloadOperacaoInvalida = defineApiError('CobPayloadOperacaoInvalida');
+export const CobPayloadOperacaoInvalida = catalogueError('CobPayloadOperacaoInvalida');
 export type CobPayloadOperacaoInvalida = InstanceType<typeof CobPayloadOperacaoInvalida>;
-export const CobNaoEncontrado = defineApiError('CobNaoEncontrado');
+export const CobNaoEncontrado = catalogueError('CobNaoEncontrado');
 export type CobNaoEncontrado = InstanceType<typeof CobNaoEncontrado>;
-export const CobOperacaoInvalida = defineApiError('CobOperacaoInvalida');
+export const CobOperacaoInvalida = catalogueError('CobOperacaoInvalida');
 export type CobOperacaoInvalida = InstanceType<typeof CobOperacaoInvalida>;
-export const CobConsultaInvalida = defineApiError('CobConsultaInvalida');
+export const CobConsultaInvalida = catalogueError('CobConsultaInvalida');
 export type CobConsultaInvalida = InstanceType<typeof CobConsultaInvalida>;
-export const CobVNaoEncontrada = defineApiError('CobVNaoEncontrada');
+export const CobVNaoEncontrada = catalogueError('CobVNaoEncontrada');
 export type CobVNaoEncontrada = InstanceType<typeof CobVNaoEncontrada>;
-export const CobVOperacaoInvalida = defineApiError('CobVOperacaoInvalida');
+export const CobVOperacaoInvalida = catalogueError('CobVOperacaoInvalida');
 export type CobVOperacaoInvalida = InstanceType<typeof CobVOperacaoInvalida>;
-export const CobVConsultaInvalida = defineApiError('CobVConsultaInvalida');
+export const CobVConsultaInvalida = catalogueError('CobVConsultaInvalida');
 export type CobVConsultaInvalida = InstanceType<typeof CobVConsultaInvalida>;
-export const LoteCobVNaoEncontrado = defineApiError('LoteCobVNaoEncontrado');
+export const LoteCobVNaoEncontrado = catalogueError('LoteCobVNaoEncontrado');
 export type LoteCobVNaoEncontrado = InstanceType<typeof LoteCobVNaoEncontrado>;
-export const LoteCobVOperacaoInvalida = defineApiError('LoteCobVOperacaoInvalida');
+export const LoteCobVOperacaoInvalida = catalogueError('LoteCobVOperacaoInvalida');
 export type LoteCobVOperacaoInvalida = InstanceType<typeof LoteCobVOperacaoInvalida>;
-export const LoteCobVConsultaInvalida = defineApiError('LoteCobVConsultaInvalida');
+export const LoteCobVConsultaInvalida = catalogueError('LoteCobVConsultaInvalida');
 export type LoteCobVConsultaInvalida = InstanceType<typeof LoteCobVConsultaInvalida>;
-export const PayloadLocationNaoEncontrado = defineApiError('PayloadLocationNaoEncontrado');
+export const PayloadLocationNaoEncontrado = catalogueError('PayloadLocationNaoEncontrado');
 export type PayloadLocationNaoEncontrado = InstanceType<typeof PayloadLocationNaoEncontrado>;
-export const PayloadLocationOperacaoInvalida = defineApiError('PayloadLocationOperacaoInvalida');
+export const PayloadLocationOperacaoInvalida = catalogueError('PayloadLocationOperacaoInvalida');
 export type PayloadLocationOperacaoInvalida = InstanceType<typeof PayloadLocationOperacaoInvalida>;
-export const PayloadLocationConsultaInvalida = defineApiError('PayloadLocationConsultaInvalida');
+export const PayloadLocationConsultaInvalida = catalogueError('PayloadLocationConsultaInvalida');
 export type PayloadLocationConsultaInvalida = InstanceType<typeof PayloadLocationConsultaInvalida>;
-export const InstantNaoEncontrado = defineApiError('InstantNaoEncontrado');
+export const InstantNaoEncontrado = catalogueError('InstantNaoEncontrado');
 export type InstantNaoEncontrado = InstanceType<typeof InstantNaoEncontrado>;
-export const InstantDevolucaoNaoEncontrada = defineApiError('InstantDevolucaoNaoEncontrada');
+export const InstantDevolucaoNaoEncontrada = catalogueError('InstantDevolucaoNaoEncontrada');
 export type InstantDevolucaoNaoEncontrada = InstanceType<typeof InstantDevolucaoNaoEncontrada>;
-export const InstantConsultaInvalida = defineApiError('InstantConsultaInvalida');
+export const InstantConsultaInvalida = catalogueError('InstantConsultaInvalida');
 export type InstantConsultaInvalida = InstanceType<typeof InstantConsultaInvalida>;
-export const InstantDevolucaoInvalida = defineApiError('InstantDevolucaoInvalida');
+export const InstantDevolucaoInvalida = catalogueError('InstantDevolucaoInvalida');
 export type InstantDevolucaoInvalida = InstanceType<typeof InstantDevolucaoInvalida>;
-export const WebhookOperacaoInvalida = defineApiError('WebhookOperacaoInvalida');
+export const WebhookOperacaoInvalida = catalogueError('WebhookOperacaoInvalida');
 export type WebhookOperacaoInvalida = InstanceType<typeof WebhookOperacaoInvalida>;
-export const WebhookNaoEncontrado = defineApiError('WebhookNaoEncontrado');
+export const WebhookNaoEncontrado = catalogueError('WebhookNaoEncontrado');
 export type WebhookNaoEncontrado = InstanceType<typeof WebhookNaoEncontrado>;
-export const WebhookConsultaInvalida = defineApiError('WebhookConsultaInvalida');
+export const WebhookConsultaInvalida = catalogueError('WebhookConsultaInvalida');
 export type WebhookConsultaInvalida = InstanceType<typeof WebhookConsultaInvalida>;
 
 /** Catalogue type name to class; the tests check it covers the whole catalogue. */
