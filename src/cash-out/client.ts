@@ -62,12 +62,13 @@ export class CashOutClient implements ClientContext {
     this.#close = close;
     this.validate = validate ?? true;
     this.balance = new CashOutBalance(this);
-    this.payments = new CashOutPayments(this);
+    this.payments = new CashOutPayments(this, { maxRetries: connection.maxRetries });
   }
 
   /**
    * Pays to a destination key after checking the balance (`InsufficientBalanceError`, no order
-   * placed); never places a second order for one call (see `payCashOut`).
+   * placed); never places a second order under its key. Resolves with the order, or throws
+   * `PaymentOutcomeUnknownError` with the key when the order may exist (see `payCashOut`).
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
     return payCashOut(this, params, options);

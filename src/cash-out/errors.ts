@@ -9,6 +9,7 @@
 import {
   AcessoNegado,
   ApiError,
+  CLIENT_ERROR_BASE,
   ErroInternoDoServidor,
   IndisponibilidadePorTempoEsgotado,
   InstantError,
@@ -40,10 +41,11 @@ export class InsufficientBalanceError extends InstantError {
 
 /**
  * The order was sent but its fate could not be learnt: the answer was lost (time-out, dropped
- * connection, 5xx) and neither the status query nor the retries settled it. The order may exist.
- * Query `payments.getByIdempotencyKey(error.idempotencyKey)` later, or call `pay()` again with
- * the same `idempotencyKey` (it looks the order up before placing anything). `cause` holds the
- * last failure.
+ * connection, a body cut short, 5xx) and neither the status query nor the retries settled it,
+ * or the caller's `signal` aborted after the order left. The order may exist. Call `pay()` again
+ * with the same `idempotencyKey` (it looks the order up before placing anything, so it never pays
+ * twice), or query `payments.getByIdempotencyKey(error.idempotencyKey)` later. `cause` holds the
+ * last failure (the abort reason, for an abort).
  */
 export class PaymentOutcomeUnknownError extends InstantError {
   override readonly name: string = 'PaymentOutcomeUnknownError';
@@ -52,6 +54,27 @@ export class PaymentOutcomeUnknownError extends InstantError {
   constructor(init: { idempotencyKey: string; cause: unknown }) {
     super('The payment order was sent but its outcome is unknown; query it by its idempotency key', {
       cause: init.cause,
+    });
+    this.idempotencyKey = init.idempotencyKey;
+  }
+}
+
+/**
+ * The idempotency key already names an order for another destination key or amount: nothing was
+ * paid for this request. Use a new key for a new payment. `sentRequest` is false when `pay()`
+ * found that order before sending anything.
+ */
+export class IdempotencyKeyReusedError extends ApiError {
+  override readonly name: string = 'IdempotencyKeyReusedError';
+  readonly idempotencyKey: string;
+
+  constructor(init: { idempotencyKey: string; sentRequest: boolean; violacoes?: ApiErrorInit['violacoes'] }) {
+    super({
+      status: 409,
+      type: `${CLIENT_ERROR_BASE}/IdempotencyKeyReusedError`,
+      title: 'The idempotency key already names a different payment order',
+      sentRequest: init.sentRequest,
+      ...(init.violacoes && { violacoes: init.violacoes }),
     });
     this.idempotencyKey = init.idempotencyKey;
   }
@@ -108,14 +131,19 @@ export async function cashOutCall<T>(http: HttpCore, spec: CallSpec, extra?: Sta
   try {
     return await http.json<T>({ ...spec, fallback });
   } catch (error) {
-    throw retype(error, fallback);
+    throw retype(error, fallback, extra);
   }
 }
 
-function retype(error: unknown, fallback: StatusFallback): unknown {
-  if (!(error instanceof ApiError) || error.constructor !== ApiError) return error;
-  const Class: ApiErrorClass<string> | undefined = fallback[error.status];
-  if (Class === undefined) return error;
+/**
+ * An endpoint's own class for a status (`extra`) wins over the type the body names: a 404 from
+ * the status query is "no such transfer" whether the body says `NaoEncontrado` or nothing.
+ */
+function retype(error: unknown, fallback: StatusFallback, extra: StatusFallback | undefined): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const Class: ApiErrorClass<string> | undefined =
+    extra?.[error.status] ?? (error.constructor === ApiError ? fallback[error.status] : undefined);
+  if (Class === undefined || error instanceof Class) return error;
   const init: ApiErrorInit = { status: error.status, violacoes: error.violacoes, sentRequest: error.sentRequest };
   if (error.type !== undefined) init.type = error.type;
   if (error.title !== undefined) init.title = error.title;

@@ -14,6 +14,7 @@ export {
 export {
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
+  IdempotencyKeyReusedError,
   InvalidNotificationError,
   CashOutResponseError,
   TransferNotFoundError,

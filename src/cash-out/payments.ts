@@ -3,9 +3,9 @@
  */
 import { z } from 'zod';
 import { RequisicaoInvalida, type Violacao } from '../core/errors.ts';
-import type { RequestOptions } from '../core/http.ts';
+import { DEFAULT_MAX_RETRIES, type RequestOptions } from '../core/http.ts';
 import { path } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
+import { APIResource, type ClientContext } from '../core/resource.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';
 import { isValidCnpj, isValidCpf } from '../lib/documents.ts';
 import { isValidIdempotencyKey } from '../lib/ids.ts';
@@ -13,6 +13,7 @@ import { detectKeyType, KEY_MAX_LENGTH } from '../lib/keys.ts';
 import { MONEY_PATTERN, toCents } from '../lib/money.ts';
 import { cashOutCall, TransferNotFoundError } from './errors.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
+import { placeOrder, type OrderChannel } from './order.ts';
 import { transferFrom } from './wire.ts';
 
 /** Header the provider deduplicates orders by. */
@@ -24,25 +25,43 @@ export interface CreatePaymentOptions extends RequestOptions {
 }
 
 export class CashOutPayments extends APIResource {
+  readonly #maxRetries: number | undefined;
+
+  /** `maxRetries`: the client's default number of further attempts of an order. */
+  constructor(client: ClientContext, settings: { maxRetries?: number | undefined } = {}) {
+    super(client);
+    this.#maxRetries = settings.maxRetries;
+  }
+
   /**
    * `POST /api/v2/instant/payments/dict`: places a payment order, answered 202 while the
-   * transfer is processed. Retried (time-out, dropped connection, 408/429/5xx) with the same
-   * `x-idempotency-key`. Prefer `cashOut.pay()`, which checks the balance and looks the order up
-   * before any retry. Invalid input throws `RequisicaoInvalida` before sending.
+   * transfer is processed. Every attempt carries the same `x-idempotency-key`, and the order is
+   * never lost or placed twice: a 202 without a readable body or a 409 is looked up by the key;
+   * after a lost answer (time-out, dropped connection, a body cut short, 408, 5xx) the order is
+   * looked up first and sent again (up to `maxRetries` times) only when the provider has none;
+   * a 429 is waited out. When the outcome cannot be learnt, or `signal` aborts after the order
+   * left, it throws `PaymentOutcomeUnknownError` with the key. An order found under the key for
+   * another amount or destination key is an `IdempotencyKeyReusedError`. Prefer
+   * `cashOut.pay()`, which also checks the balance. Invalid input throws `RequisicaoInvalida`
+   * before sending.
    */
   async create(body: CashOutPaymentRequest, options: CreatePaymentOptions): Promise<Transfer> {
     const { idempotencyKey, ...rest } = options;
     if (shouldValidate(this.client.validate, rest.validate)) {
       refuse(RequisicaoInvalida, [...checkIdempotencyKey(idempotencyKey), ...checkPaymentRequest(body)]);
     }
-    const answer = await cashOutCall<unknown>(this.client.http, {
-      method: 'POST',
-      path: path`/api/v2/instant/payments/dict`,
-      body,
-      idempotencyKey: { header: IDEMPOTENCY_HEADER, value: idempotencyKey },
-      options: rest,
-    });
-    return transferFrom(answer, { idempotencyKey, status: 'PROCESSING' });
+    const channel: OrderChannel = {
+      post: (attempt) =>
+        cashOutCall<unknown>(this.client.http, {
+          method: 'POST',
+          path: path`/api/v2/instant/payments/dict`,
+          body,
+          idempotencyKey: { header: IDEMPOTENCY_HEADER, value: idempotencyKey },
+          options: attempt,
+        }),
+      find: (lookup) => findTransfer(this, idempotencyKey, lookup),
+    };
+    return placeOrder(channel, body, idempotencyKey, rest, rest.maxRetries ?? this.#maxRetries ?? DEFAULT_MAX_RETRIES);
   }
 
   /**
@@ -59,6 +78,20 @@ export class CashOutPayments extends APIResource {
       { 404: TransferNotFoundError },
     );
     return transferFrom(answer, { idempotencyKey });
+  }
+}
+
+/** The transfer under the key, `undefined` when the provider knows none (404). */
+export async function findTransfer(
+  payments: Pick<CashOutPayments, 'getByIdempotencyKey'>,
+  idempotencyKey: string,
+  options: RequestOptions,
+): Promise<Transfer | undefined> {
+  try {
+    return await payments.getByIdempotencyKey(idempotencyKey, { ...options, validate: false });
+  } catch (error) {
+    if (error instanceof TransferNotFoundError) return undefined;
+    throw error;
   }
 }
 

@@ -24,6 +24,12 @@ export function toCents(amount: string): number {
   return Number(amount.slice(0, -3)) * 100 + Number(amount.slice(-2));
 }
 
+/** Two amounts name the same sum: compared in cents when both are wire amounts, else as text. */
+export function sameAmount(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  return isValidAmount(a) && isValidAmount(b) ? toCents(a) === toCents(b) : a === b;
+}
+
 /**
  * Integer cents as a wire amount: `1005` → `"10.05"`. Throws `RangeError` unless `cents` is an
  * integer from 0 to `MAX_CENTS`.

@@ -3,18 +3,13 @@
  * balance check and without ever placing a second order, and verify transfer-confirmation
  * notifications (which are unsigned) against the provider's own status query.
  */
-import { ApiError, ConnectionError, RequisicaoInvalida, TimeoutError, isRecord, type Violacao } from '../core/errors.ts';
+import { RequisicaoInvalida, isRecord, type Violacao } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';
 import type { CashOutBalance } from '../cash-out/balance.ts';
-import {
-  CashOutConflictError,
-  InsufficientBalanceError,
-  InvalidNotificationError,
-  PaymentOutcomeUnknownError,
-  TransferNotFoundError,
-} from '../cash-out/errors.ts';
-import { checkIdempotencyKey, checkPaymentRequest, type CashOutPayments } from '../cash-out/payments.ts';
+import { InsufficientBalanceError, InvalidNotificationError, TransferNotFoundError } from '../cash-out/errors.ts';
+import { sameOrder } from '../cash-out/order.ts';
+import { checkIdempotencyKey, checkPaymentRequest, findTransfer, type CashOutPayments } from '../cash-out/payments.ts';
 import { NOTIFIED_STATUSES, type CashOutPaymentRequest, type NotifiedStatus, type Transfer } from '../cash-out/types.ts';
 import { readTransfer, unwrap } from '../cash-out/wire.ts';
 import { generateIdempotencyKey, isValidIdempotencyKey } from '../lib/ids.ts';
@@ -65,67 +60,33 @@ export interface PayResult {
   transfer: Transfer;
 }
 
-/** First pause between attempts of `pay()`; doubled each time, with jitter. */
-const PAY_RETRY_BASE_MS = 250;
-const PAY_RETRY_MAX_MS = 4_000;
-const PAY_MAX_RETRY_AFTER_MS = 60_000;
-const DEFAULT_PAY_RETRIES = 2;
-
 /**
  * Pays `params.amount` to `params.key`:
  *
  * 1. validates key, amount, document and the other fields (`RequisicaoInvalida`, nothing sent);
- * 2. with a caller-given `idempotencyKey`, looks the order up and returns it if it exists;
+ * 2. with a caller-given `idempotencyKey`, looks the order up and returns it if it exists (an
+ *    order under that key for another amount or destination key is `IdempotencyKeyReusedError`);
  * 3. reads the balance and throws `InsufficientBalanceError` when `available` is below the
  *    amount (no order is placed);
- * 4. places the order with one idempotency key. When the answer is lost (time-out, dropped
- *    connection, 408 or 5xx) it first asks for the transfer by that key and returns it if the
- *    provider has it; only otherwise does it send the order again, with the same key. A 429 is
- *    waited out and the order sent again. When retries (`options.maxRetries`, default 2) run
- *    out without an answer it throws `PaymentOutcomeUnknownError` carrying the key.
+ * 4. places the order with `payments.create()`, one idempotency key for every attempt: a lost
+ *    answer is followed by the status query, and the order is sent again only when the provider
+ *    has none. When the outcome cannot be learnt (or `options.signal` aborts after the order
+ *    left) it throws `PaymentOutcomeUnknownError` carrying the key: call `pay()` again with it.
  */
 export async function payCashOut(api: CashOutApi, params: PayParams, options: RequestOptions = {}): Promise<PayResult> {
   const { body, idempotencyKey, given } = preparePayment(api, params, options);
-  const signal = options.signal;
 
   if (given) {
-    const existing = await findTransfer(api, idempotencyKey, options);
-    if (existing !== undefined) return { idempotencyKey, transfer: sameOrder(existing, body) };
+    const existing = await findTransfer(api.payments, idempotencyKey, options);
+    if (existing !== undefined) return { idempotencyKey, transfer: sameOrder(existing, body, idempotencyKey, false) };
   }
 
   const balance = await api.balance.get(options);
   if (centsOf(balance.available) < toCents(body.payment.amount)) {
     throw new InsufficientBalanceError({ available: balance.available, amount: body.payment.amount });
   }
-
-  const maxRetries = options.maxRetries ?? DEFAULT_PAY_RETRIES;
-  for (let attempt = 0; ; attempt++) {
-    let failure: unknown;
-    try {
-      const transfer = await api.payments.create(body, { ...options, idempotencyKey, maxRetries: 0, validate: false });
-      return { idempotencyKey, transfer };
-    } catch (error) {
-      failure = error;
-    }
-    if (failure instanceof CashOutConflictError) {
-      // A duplicate key: the order may be there already.
-      const existing = await findTransfer(api, idempotencyKey, options).catch(() => undefined);
-      if (existing !== undefined) return { idempotencyKey, transfer: existing };
-      throw failure;
-    }
-    const uncertain = isOutcomeUnknown(failure);
-    if (!uncertain && !isRateLimited(failure)) throw failure;
-    const last = attempt >= maxRetries;
-    if (!uncertain && last) throw failure;
-    // A pause before asking too, so an order still in flight at the provider can land.
-    await sleep(pause(attempt, failure), signal);
-    if (uncertain) {
-      // Never a second order: ask first, and send again only when the provider has none.
-      const existing = await lookup(api, idempotencyKey, options);
-      if (existing !== undefined) return { idempotencyKey, transfer: existing };
-      if (last) throw new PaymentOutcomeUnknownError({ idempotencyKey, cause: failure });
-    }
-  }
+  const transfer = await api.payments.create(body, { ...options, idempotencyKey, validate: false });
+  return { idempotencyKey, transfer };
 }
 
 /** Validates `params` and builds the wire body; throws `RequisicaoInvalida` before any I/O. */
@@ -177,85 +138,6 @@ function amountProblem(amount: unknown): string {
 /** A possibly negative decimal string (`"-12.30"`) as integer cents. */
 function centsOf(amount: string): number {
   return amount.startsWith('-') ? -toCents(amount.slice(1)) : toCents(amount);
-}
-
-/** The transfer by its key, `undefined` on 404; other failures are thrown as they are. */
-async function findTransfer(api: CashOutApi, idempotencyKey: string, options: RequestOptions): Promise<Transfer | undefined> {
-  try {
-    return await api.payments.getByIdempotencyKey(idempotencyKey, { ...options, validate: false });
-  } catch (error) {
-    if (error instanceof TransferNotFoundError) return undefined;
-    throw error;
-  }
-}
-
-/** After a lost answer: the transfer by its key, and a failed query makes the outcome unknown. */
-async function lookup(api: CashOutApi, idempotencyKey: string, options: RequestOptions): Promise<Transfer | undefined> {
-  try {
-    return await findTransfer(api, idempotencyKey, options);
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    throw new PaymentOutcomeUnknownError({ idempotencyKey, cause: error });
-  }
-}
-
-/** A found order must be the one asked for: a reused key naming another payment is a conflict. */
-function sameOrder(existing: Transfer, body: CashOutPaymentRequest): Transfer {
-  const amount = existing.payment?.amount;
-  const differs =
-    (amount !== undefined && amount !== body.payment.amount) ||
-    (existing.instantKey !== undefined && existing.instantKey !== body.instantKey);
-  if (differs) {
-    throw new CashOutConflictError({
-      title: 'The idempotency key already names a different payment order',
-      violacoes: [violation('idempotencyKey', 'already used for an order with another key or amount')],
-      sentRequest: false,
-    });
-  }
-  return existing;
-}
-
-/** No answer, or an answer that does not say whether the order was taken. */
-function isOutcomeUnknown(error: unknown): boolean {
-  if (error instanceof TimeoutError || error instanceof ConnectionError) return true;
-  return error instanceof ApiError && error.sentRequest && (error.status === 408 || error.status >= 500);
-}
-
-function isRateLimited(error: unknown): boolean {
-  return error instanceof ApiError && error.sentRequest && error.status === 429;
-}
-
-function pause(attempt: number, error: unknown): number {
-  const retryAfter = error instanceof ApiError ? retryAfterMs(error.response?.headers.get('retry-after')) : undefined;
-  if (retryAfter !== undefined) return Math.min(retryAfter, PAY_MAX_RETRY_AFTER_MS);
-  const base = Math.min(PAY_RETRY_BASE_MS * 2 ** attempt, PAY_RETRY_MAX_MS);
-  return base / 2 + Math.random() * (base / 2);
-}
-
-function retryAfterMs(header: string | null | undefined): number | undefined {
-  if (header === null || header === undefined || header === '') return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -103,13 +103,18 @@ describe('payments.create()', () => {
     expect(transfer.refunds).toEqual([{ instantRefundAmount: { amount: '2.50' } }]);
   });
 
-  it('retries a lost answer with the same idempotency key', async () => {
+  it('after a lost answer asks for the order by its key, and sends it again with the same key only when the provider has none', async () => {
     let calls = 0;
     net.server.use(
       http.post(DICT_URL, () => (++calls === 1 ? HttpResponse.error() : HttpResponse.json({ data: wireTransfer() }, { status: 202 }))),
+      http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
     );
     await cashOutClient().payments.create(order, { idempotencyKey: KEY });
-    expect(net.requests.map((r) => r.headers.get('x-idempotency-key'))).toEqual([KEY, KEY]);
+    expect(net.requests.map((r) => `${r.method} ${r.headers.get('x-idempotency-key') ?? new URL(r.url).pathname}`)).toEqual([
+      `POST ${KEY}`,
+      `GET /api/v2/instant/payments/idempotencyKey/${KEY}`,
+      `POST ${KEY}`,
+    ]);
   });
 
   it('refuses a bad order or idempotency key before sending', async () => {
@@ -123,7 +128,7 @@ describe('payments.create()', () => {
   });
 
   it('sends anyway with validate: false', async () => {
-    net.server.use(http.post(DICT_URL, () => HttpResponse.json({ data: wireTransfer() }, { status: 202 })));
+    net.server.use(http.post(DICT_URL, () => HttpResponse.json({ data: wireTransfer({ instantKey: 'whatever' }) }, { status: 202 })));
     const bad = { ...order, instantKey: 'whatever' };
     await cashOutClient().payments.create(bad, { idempotencyKey: KEY, validate: false });
     expect(net.requests).toHaveLength(1);
@@ -179,11 +184,18 @@ describe('provider errors map to typed classes', () => {
   ] as const;
 
   for (const [status, Class] of table) {
-    it(`${status} → ${Class.name}`, async () => {
-      net.server.use(http.post(DICT_URL, () => HttpResponse.json(providerError(status), { status })));
-      const error = await cashOutClient({ maxRetries: 0 })
+    // A 409 or a 500 does not say whether the order was taken: it is looked up by its key first.
+    const unsure = status === 409 || status === 500;
+    it(`${status} → ${Class.name}${unsure ? ' (the cause of PaymentOutcomeUnknownError when the order is not found)' : ''}`, async () => {
+      net.server.use(
+        http.post(DICT_URL, () => HttpResponse.json(providerError(status), { status })),
+        http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
+      );
+      const thrown = await cashOutClient({ maxRetries: 0 })
         .payments.create(order, { idempotencyKey: KEY })
         .catch((e: unknown) => e);
+      if (unsure) expect(thrown).toMatchObject({ name: 'PaymentOutcomeUnknownError', idempotencyKey: KEY });
+      const error = unsure ? (thrown as Error).cause : thrown;
       expect(error).toBeInstanceOf(Class);
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
-  CashOutConflictError,
+  IdempotencyKeyReusedError,
   CashOutUnprocessableError,
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
@@ -174,13 +174,13 @@ describe('pay(): placing the order', () => {
     expect(p.orders.size).toBe(1);
   });
 
-  it('a given key that names another order is a CashOutConflictError, nothing posted', async () => {
+  it('a given key that names another order is an IdempotencyKeyReusedError, nothing posted', async () => {
     const p = provider();
     const client = cashOutClient();
     await client.pay({ ...params, idempotencyKey: KEY });
     const error = await client.pay({ ...params, amount: '99.00', idempotencyKey: KEY }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CashOutConflictError);
-    expect(error).toMatchObject({ sentRequest: false });
+    expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect(error).toMatchObject({ sentRequest: false, status: 409, idempotencyKey: KEY });
     expect(p.posts()).toHaveLength(1);
   });
 
@@ -217,7 +217,7 @@ describe('pay(): never a second order', () => {
         keys.push(request.headers.get('x-idempotency-key')!);
         // The first order is lost before the provider records it.
         if (++posts === 1) return HttpResponse.json(providerError(500), { status: 500 });
-        return HttpResponse.json({ data: wireTransfer({ idempotencyKey: keys[0] }) }, { status: 202 });
+        return HttpResponse.json({ data: wireTransfer({ idempotencyKey: keys[0], payment: { currency: 'BRL', amount: 10 } }) }, { status: 202 });
       }),
       http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
     );
@@ -261,10 +261,13 @@ describe('pay(): never a second order', () => {
     let posts = 0;
     net.server.use(
       balanceOf(100),
-      http.post(DICT_URL, () =>
+      http.post(DICT_URL, ({ request }) =>
         ++posts === 1
           ? HttpResponse.json(providerError(429), { status: 429, headers: { 'retry-after': '0' } })
-          : HttpResponse.json({ data: wireTransfer() }, { status: 202 }),
+          : HttpResponse.json(
+              { data: wireTransfer({ idempotencyKey: request.headers.get('x-idempotency-key'), payment: { currency: 'BRL', amount: 10 } }) },
+              { status: 202 },
+            ),
       ),
     );
     await cashOutClient().pay(params);

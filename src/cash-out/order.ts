@@ -1,0 +1,188 @@
+/**
+ * Placing a payment order without ever losing it or placing it twice. Every attempt carries the
+ * same idempotency key; whatever happens after a POST may have left, the order is looked for by
+ * that key before anything else is decided:
+ *
+ * - a readable 2xx is the order (if it is the one asked for);
+ * - a 2xx without a readable body, or a 409, says the provider holds the order: it is looked up
+ *   (never sent again) and returned;
+ * - a lost answer (dropped connection, a body cut short, time-out, 408, 5xx, anything that is not
+ *   a definitive answer) is followed by a pause and the status query: found, it is returned;
+ *   unknown to the provider, the order is sent again with the same key;
+ * - a 429 is waited out and the order sent again; any other 4xx is final;
+ * - the caller's abort after the POST left rejects at once with `PaymentOutcomeUnknownError`
+ *   (the abort reason as `cause`): no lookup runs on the caller's time.
+ *
+ * When the outcome cannot be learnt, `PaymentOutcomeUnknownError` carries the key: the order may
+ * exist, and `pay()` again with that key (or the status query) settles it.
+ */
+import { ApiError, AuthenticationError } from '../core/errors.ts';
+import type { RequestOptions } from '../core/http.ts';
+import { violation } from '../core/validation.ts';
+import { sleep, retryAfterMs } from '../internal/wait.ts';
+import { sameAmount } from '../lib/money.ts';
+import { CashOutResponseError, IdempotencyKeyReusedError, PaymentOutcomeUnknownError } from './errors.ts';
+import type { CashOutPaymentRequest, Transfer } from './types.ts';
+import { transferFrom, unwrap } from './wire.ts';
+
+/** What placing an order needs: one POST of it and the status query by its key. */
+export interface OrderChannel {
+  /** One attempt (no transport retries); resolves with the answer's body. */
+  post(options: RequestOptions): Promise<unknown>;
+  /** The transfer under the key, `undefined` when the provider knows none. */
+  find(options: RequestOptions): Promise<Transfer | undefined>;
+}
+
+/** First pause between attempts; doubled each time, with jitter. */
+const RETRY_BASE_MS = 250;
+const RETRY_MAX_MS = 4_000;
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** What an attempt's failure says about the order. */
+type Verdict =
+  /** This attempt placed nothing (a definitive 4xx, a refusal before sending, no token). */
+  | 'refused'
+  | 'rate-limited'
+  /** The provider holds an order under the key. */
+  | 'conflict'
+  /** The order may or may not have been taken. */
+  | 'unknown';
+
+/** Places `body` under `idempotencyKey`, with up to `maxRetries` further attempts. */
+export async function placeOrder(
+  channel: OrderChannel,
+  body: CashOutPaymentRequest,
+  idempotencyKey: string,
+  options: RequestOptions,
+  maxRetries: number,
+): Promise<Transfer> {
+  const signal = options.signal;
+  // Nothing sent yet: the caller's abort stays what it is.
+  signal?.throwIfAborted();
+  const outcomeUnknown = (cause: unknown) => new PaymentOutcomeUnknownError({ idempotencyKey, cause });
+  const check = (found: Transfer) => sameOrder(found, body, idempotencyKey, true);
+  /** An earlier attempt may have placed the order. */
+  let mayExist = false;
+
+  const find = async (): Promise<Transfer | undefined> => {
+    try {
+      return await channel.find(options);
+    } catch (error) {
+      throw outcomeUnknown(signal?.aborted ? signal.reason : error);
+    }
+  };
+  const wait = async (ms: number): Promise<void> => {
+    try {
+      await sleep(ms, signal);
+    } catch (reason) {
+      throw mayExist ? outcomeUnknown(reason) : reason;
+    }
+  };
+  /** The provider holds the order: look for it (never send again) up to `lookups` times. */
+  const settle = async (cause: unknown, lookups: number): Promise<Transfer> => {
+    mayExist = true;
+    for (let i = 0; i < lookups; i++) {
+      if (i > 0) await wait(pause(i - 1, undefined));
+      const found = await find();
+      if (found !== undefined) return check(found);
+    }
+    throw outcomeUnknown(cause);
+  };
+
+  for (let attempt = 0; ; attempt++) {
+    const last = attempt >= maxRetries;
+    const lookups = maxRetries - attempt + 1;
+    let answer: unknown;
+    let failure: unknown;
+    let answered = false;
+    try {
+      answer = await channel.post({ ...options, maxRetries: 0 });
+      answered = true;
+    } catch (error) {
+      failure = error;
+    }
+    if (answered) {
+      const transfer = readOrder(answer, idempotencyKey);
+      if (transfer !== undefined) return check(transfer);
+      return await settle(new CashOutResponseError('The provider accepted the order without a readable transfer'), lookups);
+    }
+    // The POST may have left: from here on the caller gets the key.
+    if (signal?.aborted) throw outcomeUnknown(signal.reason);
+    const verdict = verdictOf(failure);
+    if (verdict === 'conflict') return await settle(failure, lookups);
+    if (verdict === 'unknown') {
+      mayExist = true;
+    } else if (verdict === 'refused' || last) {
+      if (!mayExist) throw failure;
+      // This attempt placed nothing, an earlier one may have.
+      const found = await find();
+      if (found !== undefined) return check(found);
+      throw outcomeUnknown(failure);
+    }
+    // A pause before asking too, so an order still in flight at the provider can land.
+    await wait(pause(attempt, failure));
+    if (verdict === 'unknown') {
+      const found = await find();
+      if (found !== undefined) return check(found);
+      if (last) throw outcomeUnknown(failure);
+    }
+  }
+}
+
+/**
+ * An order found under the key must be the one asked for (same amount, same destination key;
+ * a field the provider leaves out is not held against it). Otherwise the key was reused.
+ */
+export function sameOrder(found: Transfer, body: CashOutPaymentRequest, idempotencyKey: string, sentRequest: boolean): Transfer {
+  const amount = found.payment?.amount;
+  const differs =
+    (amount !== undefined && !sameAmount(amount, body.payment.amount)) ||
+    (typeof found.instantKey === 'string' && keyForm(found.instantKey) !== keyForm(body.instantKey));
+  if (differs) {
+    throw new IdempotencyKeyReusedError({
+      idempotencyKey,
+      sentRequest,
+      violacoes: [violation('idempotencyKey', 'already names an order with another destination key or amount')],
+    });
+  }
+  return found;
+}
+
+/**
+ * A destination key without case or punctuation: a provider that writes the key its own way
+ * (`+55 11 9...`, dashes in an EVP or CPF) must not make our own order look like another one.
+ */
+function keyForm(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9@+]/g, '');
+}
+
+/** The transfer in a 2xx answer, `undefined` when the body does not say (empty, not JSON, another key). */
+function readOrder(answer: unknown, idempotencyKey: string): Transfer | undefined {
+  const record = unwrap(answer);
+  if (record === undefined || (typeof record['status'] !== 'string' && typeof record['idempotencyKey'] !== 'string')) return undefined;
+  try {
+    const transfer = transferFrom(record, { idempotencyKey, status: 'PROCESSING' });
+    return transfer.idempotencyKey === idempotencyKey ? transfer : undefined;
+  } catch (error) {
+    if (error instanceof CashOutResponseError) return undefined;
+    throw error;
+  }
+}
+
+function verdictOf(error: unknown): Verdict {
+  // The token is fetched before the request goes out.
+  if (error instanceof AuthenticationError) return 'refused';
+  if (!(error instanceof ApiError)) return 'unknown';
+  if (!error.sentRequest) return 'refused';
+  if (error.status === 409) return 'conflict';
+  if (error.status === 429) return 'rate-limited';
+  if (error.status === 408 || error.status < 400 || error.status >= 500) return 'unknown';
+  return 'refused';
+}
+
+function pause(attempt: number, error: unknown): number {
+  const retryAfter = error instanceof ApiError ? retryAfterMs(error.response?.headers.get('retry-after')) : undefined;
+  if (retryAfter !== undefined) return Math.min(retryAfter, MAX_RETRY_AFTER_MS);
+  const base = Math.min(RETRY_BASE_MS * 2 ** attempt, RETRY_MAX_MS);
+  return base / 2 + Math.random() * (base / 2);
+}
