@@ -7,12 +7,14 @@
  * The notification is not signed, so the handler trusts none of it: each payment is fetched
  * again with `api.instant.get(e2eid)` and only a payment the service confirms (same e2eid,
  * same amount, same txid) reaches `onPayment`, with the fetched data. Duplicates are dropped
- * within the process. Uses the public resource API only.
+ * within the process, and concurrent deliveries share work only when they carry the same
+ * content: a forged notification naming a real e2eid never answers for the genuine one.
+ * Uses the public resource API only.
  */
 import { ApiError, InstantError, isRecord } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { PathParameterError } from '../core/path.ts';
-import { isValidAmount, toCents } from '../lib/money.ts';
+import { sameAmount } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type Instant, type InstantPayment } from '../resources/instant.ts';
 
 /** The body is not a received-payment notification. */
@@ -87,7 +89,8 @@ export interface ReceivedPaymentsHandlerOptions {
 /**
  * A web-standard handler for the received-payment notifications (any path: the service
  * appends the list name to the registered URL). Answers 200 once every payment was handled
- * (confirmed ones delivered, duplicates and unconfirmed ones set aside), 400 for a body that
+ * (a confirmed one only once `onPayment` returned for it, in this request or an earlier one;
+ * duplicates and unconfirmed ones set aside), 400 for a body that
  * is not a notification, 405 for a method other than POST, and 500 when a callback threw or
  * the confirmation query failed (network, 5xx), so that the service sends again. Never throws.
  * For Node, wrap it with `toNodeHandler`.
@@ -96,8 +99,30 @@ export function receivedPaymentsHandler(
   api: ReceivedPaymentsApi,
   options: ReceivedPaymentsHandlerOptions,
 ): (request: Request) => Promise<Response> {
+  // Confirmed payments handed to onPayment (`deliveryKey`), and notifications that led to one (`contentKey`).
   const delivered = new RecentSet(options.maxRemembered ?? 10_000);
-  const inFlight = new Map<string, Promise<void>>();
+  const answered = new RecentSet(options.maxRemembered ?? 10_000);
+  // Running work, joined only by the same thing: the same notification content, or the same
+  // confirmed payment being handed to onPayment.
+  const confirming = new Map<string, Promise<void>>();
+  const delivering = new Map<string, Promise<void>>();
+
+  const once = (running: Map<string, Promise<void>>, key: string, work: () => Promise<void>): Promise<void> => {
+    const joined = running.get(key);
+    if (joined) return joined;
+    const task = work().finally(() => running.delete(key));
+    running.set(key, task);
+    return task;
+  };
+
+  const deliver = (actual: InstantPayment, notified: InstantPayment): Promise<void> => {
+    const key = deliveryKey(actual);
+    if (delivered.has(key)) return Promise.resolve();
+    return once(delivering, key, async () => {
+      await options.onPayment(actual, { notified });
+      delivered.add(key);
+    });
+  };
 
   const confirmAndDeliver = async (notified: InstantPayment, signal: AbortSignal): Promise<void> => {
     let actual: InstantPayment;
@@ -113,22 +138,16 @@ export function receivedPaymentsHandler(
     if (!sameAmount(actual.valor, notified.valor) || actual.endToEndId !== notified.endToEndId || !sameTxid(actual, notified)) {
       return options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
     }
-    const key = deliveryKey(actual);
-    if (delivered.has(key)) return;
-    await options.onPayment(actual, { notified });
-    delivered.add(key);
-    delivered.add(deliveryKey(notified));
+    await deliver(actual, notified);
+    answered.add(contentKey(notified));
   };
 
   const handle = (notified: InstantPayment, signal: AbortSignal): Promise<void> => {
-    const key = deliveryKey(notified);
-    if (delivered.has(key)) return Promise.resolve();
-    // The same payment in two concurrent deliveries is confirmed and delivered once.
-    const running = inFlight.get(key);
-    if (running) return running;
-    const task = confirmAndDeliver(notified, signal).finally(() => inFlight.delete(key));
-    inFlight.set(key, task);
-    return task;
+    // Only the same notification (same content) is answered from memory or joins a running
+    // one: a forged one naming the same e2eid must not stand in for the genuine one.
+    const key = contentKey(notified);
+    if (answered.has(key)) return Promise.resolve();
+    return once(confirming, key, () => confirmAndDeliver(notified, signal));
   };
 
   return async (request) => {
@@ -148,6 +167,19 @@ export function receivedPaymentsHandler(
   };
 }
 
+/** A notified payment's content in a canonical form (object keys sorted): its identity as a delivery. */
+function contentKey(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(contentKey).join(',')}]`;
+  if (isRecord(value)) {
+    const fields = Object.keys(value)
+      .filter((key) => value[key] !== undefined)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${contentKey(value[key])}`);
+    return `{${fields.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 /** e2eid plus the refunds' ids and statuses: a refund reaching a final status is news. */
 function deliveryKey(payment: InstantPayment): string {
   const refunds = Array.isArray(payment.devolucoes)
@@ -157,11 +189,6 @@ function deliveryKey(payment: InstantPayment): string {
         .join(',')
     : '';
   return `${payment.endToEndId}|${refunds}`;
-}
-
-function sameAmount(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'string' || typeof b !== 'string') return false;
-  return isValidAmount(a) && isValidAmount(b) ? toCents(a) === toCents(b) : a === b;
 }
 
 function sameTxid(actual: InstantPayment, notified: InstantPayment): boolean {
