@@ -1,0 +1,169 @@
+/**
+ * A cash-out provider on a real loopback server that keeps state like the real one: orders by
+ * idempotency key (a duplicate key places nothing), a balance debited once per order, the status
+ * query by key. Faults are injected per request: connections cut before or after the order is
+ * recorded or halfway through the 202's body, answers that never come, empty or non-JSON 202s,
+ * a status query that lags behind the orders.
+ */
+import type { ServerResponse } from 'node:http';
+import { sendJson, startServer, type LoopbackServer, type RecordedRequest } from '../support/loopback.ts';
+import { wireTransfer } from './fixtures.ts';
+
+export type PostFault =
+  | 'ok'
+  /** 202 with no body at all. */
+  | 'empty-202'
+  /** 202 labelled JSON whose body is not JSON. */
+  | 'garbage-202'
+  /** 202 as text/plain. */
+  | 'text-202'
+  /** Order recorded, 202 headers and half the body sent, then the connection destroyed. */
+  | 'cut-mid-body'
+  | 'cut-before-record'
+  | 'cut-after-record'
+  /** Order recorded, no answer ever. */
+  | 'hang-after-record'
+  | '500-after-record'
+  | '500-before-record';
+
+export type LookupFault =
+  | 'ok'
+  /** 404 although the order exists (the status query lags behind the orders). */
+  | 'lag'
+  | 'cut'
+  | 'cut-mid-body'
+  | '500'
+  | 'hang';
+
+export interface ProviderOptions {
+  /** Fault of the n-th POST (0-based, over the whole server). */
+  postFault?: (n: number) => PostFault;
+  /** Fault of the n-th status query. */
+  lookupFault?: (n: number) => LookupFault;
+  /** A POST with a key that already has an order: 409 (default), or 202 with the existing order. */
+  duplicate?: 'conflict' | 'echo';
+  /** The `type` of the status query's 404 body. */
+  notFoundType?: string;
+  /** Starting balance in cents (default 1 000 000 00). */
+  balanceCents?: number;
+}
+
+export interface Provider {
+  server: LoopbackServer;
+  url: string;
+  /** Orders by idempotency key, as the provider keeps them (float money). */
+  orders: Map<string, Record<string, unknown>>;
+  balanceCents(): number;
+  posts(): RecordedRequest[];
+  lookups(): RecordedRequest[];
+  /** From now on: no faults. */
+  heal(): void;
+  close(): Promise<void>;
+}
+
+export const TOKEN = 'loopback-token';
+const LOOKUP = /^\/api\/v2\/instant\/payments\/idempotencyKey\/([^/]+)$/;
+
+export async function startProvider(options: ProviderOptions = {}): Promise<Provider> {
+  const orders = new Map<string, Record<string, unknown>>();
+  let balance = options.balanceCents ?? 100_000_000;
+  let postCount = 0;
+  let lookupCount = 0;
+  let healed = false;
+
+  const place = (key: string, body: { instantKey: string; payment: { amount: string } }) => {
+    if (orders.has(key)) return;
+    const [units = '0', cents = '0'] = body.payment.amount.split('.');
+    balance -= Number(units) * 100 + Number(cents);
+    orders.set(
+      key,
+      wireTransfer({ idempotencyKey: key, instantKey: body.instantKey, payment: { currency: 'BRL', amount: Number(body.payment.amount) } }),
+    );
+  };
+
+  const cutMidBody = (res: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(text.length) });
+    res.write(text.slice(0, Math.floor(text.length / 2)));
+    setTimeout(() => res.socket?.destroy(), 20);
+  };
+
+  const server = await startServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { type: 'x/ABC-0001', title: 'Unauthorized' });
+
+    if (req.method === 'GET' && url.pathname === '/api/v2/accounts/balances/') {
+      return sendJson(res, 200, { data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { name: 'main', available: balance / 100, blocked: 0, overdraft: 0 } }] });
+    }
+
+    if (req.method === 'POST' && url.pathname === '/api/v2/instant/payments/dict') {
+      const key = String(req.headers['x-idempotency-key']);
+      const body = JSON.parse(req.body) as { instantKey: string; payment: { amount: string } };
+      const fault = healed ? 'ok' : (options.postFault?.(postCount) ?? 'ok');
+      postCount++;
+      if (fault === 'cut-before-record') return void res.socket?.destroy();
+      if (fault === '500-before-record') return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
+      if (orders.has(key)) {
+        if (options.duplicate === 'echo') return sendJson(res, 202, { data: orders.get(key) });
+        return sendJson(res, 409, { type: 'x/ABC-0409', title: 'Duplicate idempotency key' });
+      }
+      place(key, body);
+      const answer = { data: orders.get(key) };
+      switch (fault) {
+        case 'empty-202':
+          res.writeHead(202, { 'content-length': '0' });
+          return void res.end();
+        case 'garbage-202':
+          res.writeHead(202, { 'content-type': 'application/json' });
+          return void res.end('Accepted');
+        case 'text-202':
+          res.writeHead(202, { 'content-type': 'text/plain' });
+          return void res.end('OK');
+        case 'cut-mid-body':
+          return cutMidBody(res, 202, answer);
+        case 'cut-after-record':
+          return void res.socket?.destroy();
+        case 'hang-after-record':
+          return;
+        case '500-after-record':
+          return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
+        default:
+          return sendJson(res, 202, answer);
+      }
+    }
+
+    const byKey = LOOKUP.exec(url.pathname);
+    if (req.method === 'GET' && byKey) {
+      const fault = healed ? 'ok' : (options.lookupFault?.(lookupCount) ?? 'ok');
+      lookupCount++;
+      const order = orders.get(decodeURIComponent(byKey[1]!));
+      switch (fault) {
+        case 'cut':
+          return void res.socket?.destroy();
+        case 'cut-mid-body':
+          return cutMidBody(res, 200, { data: order ?? {} });
+        case '500':
+          return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
+        case 'hang':
+          return;
+        default:
+          if (order && fault !== 'lag') return sendJson(res, 200, { data: order });
+          return sendJson(res, 404, { type: options.notFoundType ?? 'x/ABC-0404', title: 'Not found' });
+      }
+    }
+    return sendJson(res, 404, {});
+  });
+
+  return {
+    server,
+    url: server.url,
+    orders,
+    balanceCents: () => balance,
+    posts: () => server.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/dict')),
+    lookups: () => server.requests.filter((r) => LOOKUP.test(r.url)),
+    heal: () => {
+      healed = true;
+    },
+    close: () => server.close(),
+  };
+}
