@@ -46,6 +46,8 @@ export interface ProviderOptions {
   notFoundType?: string;
   /** Starting balance in cents (default 1 000 000 00). */
   balanceCents?: number;
+  /** Milliseconds to wait before handling each order or status query. */
+  delay?: () => number;
 }
 
 export interface Provider {
@@ -88,8 +90,10 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     setTimeout(() => res.socket?.destroy(), 20);
   };
 
-  const server = await startServer((req, res) => {
+  const server = await startServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
+    const delay = healed || url.pathname.endsWith('/balances/') ? 0 : (options.delay?.() ?? 0);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { type: 'x/ABC-0001', title: 'Unauthorized' });
 
     if (req.method === 'GET' && url.pathname === '/api/v2/accounts/balances/') {
