@@ -3,7 +3,7 @@
  * idempotency key (a duplicate key places nothing), a balance debited once per order, the status
  * query by key. Faults are injected per request: connections cut before or after the order is
  * recorded or halfway through the 202's body, answers that never come, empty or non-JSON 202s,
- * a status query that lags behind the orders.
+ * a status query that lags behind the orders. Its token endpoint hands out `TOKEN`.
  */
 import type { ServerResponse } from 'node:http';
 import { sendJson, startServer, type LoopbackServer, type RecordedRequest } from '../support/loopback.ts';
@@ -57,6 +57,7 @@ export interface Provider {
   orders: Map<string, Record<string, unknown>>;
   balanceCents(): number;
   posts(): RecordedRequest[];
+  tokenRequests(): RecordedRequest[];
   lookups(): RecordedRequest[];
   /** From now on: no faults. */
   heal(): void;
@@ -92,6 +93,9 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
 
   const server = await startServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
+    if (req.method === 'POST' && url.pathname === '/api/v2/oauth/token') {
+      return sendJson(res, 201, { accessToken: TOKEN, tokenType: 'Bearer', expiresAt: 300 });
+    }
     const delay = healed || url.pathname.endsWith('/balances/') ? 0 : (options.delay?.() ?? 0);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { type: 'x/ABC-0001', title: 'Unauthorized' });
@@ -165,6 +169,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     balanceCents: () => balance,
     posts: () => server.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/dict')),
     lookups: () => server.requests.filter((r) => LOOKUP.test(r.url)),
+    tokenRequests: () => server.requests.filter((r) => r.url === '/api/v2/oauth/token'),
     heal: () => {
       healed = true;
     },

@@ -2,55 +2,19 @@
  * The never-twice guarantee against a real HTTP server on loopback: the provider takes the order
  * and the answer never arrives (socket destroyed, or no answer before the time-out).
  */
-import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CashOutClient, type CashOutClientOptions } from '../../src/index.ts';
-import { sendJson, startServer, type LoopbackServer, type RecordedRequest } from '../support/loopback.ts';
-import { CPF, EVP, wireTransfer } from '../cash-out/fixtures.ts';
+import type { LoopbackServer } from '../support/loopback.ts';
+import { CPF, EVP } from '../cash-out/fixtures.ts';
+import { startProvider as startFaultyProvider, type PostFault } from '../cash-out/loopback-provider.ts';
 
-type Behaviour = 'drop-after-recording' | 'drop-before-recording' | 'hang-after-recording' | 'answer';
-
-/** A small provider: token endpoint, balance, orders recorded by idempotency key, status query. */
-async function startProvider(behaviours: Behaviour[]) {
-  const orders = new Map<string, Record<string, unknown>>();
-  let tokenRequests = 0;
-  let posts = 0;
-  const server = await startServer((req: RecordedRequest, res: ServerResponse) => {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    if (req.method === 'POST' && url.pathname === '/api/v2/oauth/token') {
-      tokenRequests++;
-      return sendJson(res, 201, { accessToken: 'loopback-token', tokenType: 'Bearer', expiresAt: 300 });
-    }
-    if (req.headers.authorization !== 'Bearer loopback-token') return sendJson(res, 401, { type: 'x/ABC-0001', title: 'Unauthorized' });
-    if (req.method === 'GET' && url.pathname === '/api/v2/accounts/balances/') {
-      return sendJson(res, 200, { data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { name: 'main', available: 500, blocked: 0, overdraft: 0 } }] });
-    }
-    if (req.method === 'POST' && url.pathname === '/api/v2/instant/payments/dict') {
-      const key = String(req.headers['x-idempotency-key']);
-      const body = JSON.parse(req.body) as { instantKey: string; payment: { amount: string } };
-      const behaviour = behaviours[posts++] ?? 'answer';
-      if (behaviour === 'drop-before-recording') {
-        res.socket?.destroy();
-        return;
-      }
-      if (!orders.has(key)) {
-        orders.set(key, wireTransfer({ idempotencyKey: key, instantKey: body.instantKey, payment: { currency: 'BRL', amount: Number(body.payment.amount) } }));
-      }
-      if (behaviour === 'drop-after-recording') {
-        res.socket?.destroy();
-        return;
-      }
-      if (behaviour === 'hang-after-recording') return; // never answers; the client times out
-      return sendJson(res, 202, { data: orders.get(key) });
-    }
-    const byKey = /^\/api\/v2\/instant\/payments\/idempotencyKey\/([^/]+)$/.exec(url.pathname);
-    if (req.method === 'GET' && byKey) {
-      const order = orders.get(decodeURIComponent(byKey[1]!));
-      return order ? sendJson(res, 200, { data: order }) : sendJson(res, 404, { type: 'x/ABC-0404', title: 'Not found' });
-    }
-    return sendJson(res, 404, {});
-  });
-  return { server, orders, tokenRequests: () => tokenRequests };
+/** The provider with `faults` for its first POSTs. */
+function startProvider(faults: PostFault[]) {
+  return startFaultyProvider({ postFault: (n) => faults[n] ?? 'ok' }).then((provider) => ({
+    server: provider.server,
+    orders: provider.orders,
+    tokenRequests: () => provider.tokenRequests().length,
+  }));
 }
 
 let server: LoopbackServer | undefined;
@@ -70,7 +34,7 @@ const params = { key: EVP, amount: '25.00', creditorDocument: CPF };
 
 describe('pay() against a real server that loses the answer', () => {
   it('processes the order, drops the connection: exactly one order and pay() resolves with it', async () => {
-    const provider = await startProvider(['drop-after-recording']);
+    const provider = await startProvider(['cut-after-record']);
     server = provider.server;
     client = clientFor(server.url);
     const result = await client.pay(params);
@@ -86,7 +50,7 @@ describe('pay() against a real server that loses the answer', () => {
   });
 
   it('the order is lost before the provider records it: status 404, sent again with the same key, one order', async () => {
-    const provider = await startProvider(['drop-before-recording']);
+    const provider = await startProvider(['cut-before-record']);
     server = provider.server;
     client = clientFor(server.url);
     const result = await client.pay(params);
@@ -101,7 +65,7 @@ describe('pay() against a real server that loses the answer', () => {
   });
 
   it('the answer does not come before the time-out: found by the status query, one order', async () => {
-    const provider = await startProvider(['hang-after-recording']);
+    const provider = await startProvider(['hang-after-record']);
     server = provider.server;
     client = clientFor(server.url, { timeout: 300 });
     const result = await client.pay(params);
