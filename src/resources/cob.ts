@@ -7,20 +7,13 @@ import type { RequestOptions } from '../core/http.ts';
 import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
-import { refuse, shouldValidate } from '../core/validation.ts';
-import {
-  REMOVAL_STATUS,
-  checkCob,
-  checkListQuery,
-  checkRevisao,
-  checkTxid,
-  listPages,
-  normalizeCharge,
-  ruleContext,
-} from './charge-rules.ts';
+import { checkCob } from '../rules/cob.ts';
+import { REMOVAL_STATUS } from '../rules/fields.ts';
+import { checkRevisao, checkTxid, collectListQuery } from '../rules/query.ts';
+import { normalizeCharge } from './normalize.ts';
 
-const WRITE_FALLBACK = { 400: CobOperacaoInvalida, 404: CobNaoEncontrado };
-const READ_FALLBACK = { 400: CobConsultaInvalida, 404: CobNaoEncontrado };
+const WRITE_ERRORS = { 400: CobOperacaoInvalida, 404: CobNaoEncontrado };
+const READ_ERRORS = { 400: CobConsultaInvalida, 404: CobNaoEncontrado };
 
 export class Cob extends APIResource {
   /**
@@ -30,45 +23,40 @@ export class Cob extends APIResource {
   create(body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
   /** `PUT /cob/{txid}`: creates the charge with your txid (or alters it while ATIVA). Safe to retry. */
   create(txid: string, body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
-  async create(
-    first: string | CobSolicitada,
-    second?: CobSolicitada | RequestOptions,
-    third?: RequestOptions,
-  ): Promise<CobGerada> {
+  create(first: string | CobSolicitada, second?: CobSolicitada | RequestOptions, third?: RequestOptions): Promise<CobGerada> {
     const withTxid = typeof first === 'string';
     const body = (withTxid ? second : first) as CobSolicitada;
-    const options = withTxid ? third : (second as RequestOptions | undefined);
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(this.client.ownKeys);
-      if (withTxid) checkTxid(first, ctx);
-      checkCob(body, 'cob', ctx, 'create');
-      refuse(CobOperacaoInvalida, ctx.out);
-    }
-    return normalizeCharge(
-      await this.client.http.json<CobGerada>({
-        method: withTxid ? 'PUT' : 'POST',
-        path: withTxid ? path`/cob/${first}` : path`/cob`,
-        body,
-        fallback: WRITE_FALLBACK,
-        options,
-      }),
-    );
+    return this.send<CobGerada>({
+      method: withTxid ? 'PUT' : 'POST',
+      path: () => (withTxid ? path`/cob/${first}` : path`/cob`),
+      body,
+      errors: WRITE_ERRORS,
+      options: withTxid ? third : (second as RequestOptions | undefined),
+      rule: (ctx) => {
+        if (withTxid) checkTxid(first, ctx);
+        checkCob(body, 'cob', ctx, 'create');
+      },
+      normalize: normalizeCharge,
+    });
   }
 
   /**
    * `PATCH /cob/{txid}`: revises an ATIVA charge (`revisao` + 1). To remove it, use `remove`:
    * `status` cannot be combined with other changes.
    */
-  async update(txid: string, patch: CobRevisada, options?: RequestOptions): Promise<CobGerada> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(this.client.ownKeys);
-      checkTxid(txid, ctx);
-      checkCob(patch, 'cob', ctx, 'revise');
-      refuse(CobOperacaoInvalida, ctx.out);
-    }
-    return normalizeCharge(
-      await this.client.http.json<CobGerada>({ method: 'PATCH', path: path`/cob/${txid}`, body: patch, fallback: WRITE_FALLBACK, options }),
-    );
+  update(txid: string, patch: CobRevisada, options?: RequestOptions): Promise<CobGerada> {
+    return this.send<CobGerada>({
+      method: 'PATCH',
+      path: () => path`/cob/${txid}`,
+      body: patch,
+      errors: WRITE_ERRORS,
+      options,
+      rule: (ctx) => {
+        checkTxid(txid, ctx);
+        checkCob(patch, 'cob', ctx, 'revise');
+      },
+      normalize: normalizeCharge,
+    });
   }
 
   /** `PATCH /cob/{txid}` with only `status: REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
@@ -77,22 +65,19 @@ export class Cob extends APIResource {
   }
 
   /** `GET /cob/{txid}`, optionally at an earlier `revisao`. */
-  async get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): Promise<CobCompleta> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(undefined);
-      checkTxid(txid, ctx);
-      checkRevisao(query.revisao, ctx);
-      refuse(CobConsultaInvalida, ctx.out);
-    }
-    return normalizeCharge(
-      await this.client.http.json<CobCompleta>({
-        method: 'GET',
-        path: path`/cob/${txid}`,
-        query: { revisao: query.revisao },
-        fallback: READ_FALLBACK,
-        options,
-      }),
-    );
+  get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): Promise<CobCompleta> {
+    return this.send<CobCompleta>({
+      method: 'GET',
+      path: () => path`/cob/${txid}`,
+      query: { revisao: query.revisao },
+      errors: READ_ERRORS,
+      options,
+      rule: (ctx) => {
+        checkTxid(txid, ctx);
+        checkRevisao(query.revisao, ctx);
+      },
+      normalize: normalizeCharge,
+    });
   }
 
   /**
@@ -100,15 +85,11 @@ export class Cob extends APIResource {
    * charge across pages.
    */
   list(query: CobListQuery, options?: RequestOptions): PagePromise<CobCompleta, ParametrosConsultaCob> {
-    const validate = shouldValidate(this.client.validate, options?.validate);
-    return listPages({
-      http: this.client.http,
-      path: path`/cob`,
+    return this.getList(path`/cob`, 'cobs', {
       query,
-      listKey: 'cobs',
-      fallback: { 400: CobConsultaInvalida },
+      errors: { 400: CobConsultaInvalida },
       options,
-      check: validate ? () => checkListQuery(query, CobConsultaInvalida) : undefined,
+      rule: (ctx) => collectListQuery(query, ctx),
       normalize: normalizeCharge,
     });
   }
