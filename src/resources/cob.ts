@@ -4,18 +4,25 @@
  */
 import { CobConsultaInvalida, CobNaoEncontrado, CobOperacaoInvalida } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
-import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
+import type { PageParametros, Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
 import { checkCob } from '../rules/cob.ts';
-import { REMOVAL_STATUS } from '../rules/fields.ts';
-import { checkRevisao, checkTxid, collectListQuery } from '../rules/query.ts';
+import { ChargeResource, type ChargeKind } from './charge.ts';
 import { normalizeCharge } from './normalize.ts';
 
-const WRITE_ERRORS = { 400: CobOperacaoInvalida, 404: CobNaoEncontrado };
-const READ_ERRORS = { 400: CobConsultaInvalida, 404: CobNaoEncontrado };
+const COB: ChargeKind = {
+  name: 'cob',
+  list: path`/cob`,
+  at: (txid) => path`/cob/${txid}`,
+  writeErrors: { 400: CobOperacaoInvalida, 404: CobNaoEncontrado },
+  readErrors: { 400: CobConsultaInvalida, 404: CobNaoEncontrado },
+  check: checkCob,
+};
 
-export class Cob extends APIResource {
+/** `update`, `remove`, `get` and `list` are those of every charge (`ChargeResource`). */
+export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, CobListQuery> {
+  protected readonly kind = COB;
+
   /**
    * `POST /cob`: the service assigns the txid. Never retried automatically (a retry could
    * create a second charge); use `create(txid, body)` for an idempotent create.
@@ -24,72 +31,14 @@ export class Cob extends APIResource {
   /** `PUT /cob/{txid}`: creates the charge with your txid (or alters it while ATIVA). Safe to retry. */
   create(txid: string, body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
   create(first: string | CobSolicitada, second?: CobSolicitada | RequestOptions, third?: RequestOptions): Promise<CobGerada> {
-    const withTxid = typeof first === 'string';
-    const body = (withTxid ? second : first) as CobSolicitada;
+    if (typeof first === 'string') return this.write('PUT', first, second, third);
     return this.send<CobGerada>({
-      method: withTxid ? 'PUT' : 'POST',
-      path: () => (withTxid ? path`/cob/${first}` : path`/cob`),
-      body,
-      errors: WRITE_ERRORS,
-      options: withTxid ? third : (second as RequestOptions | undefined),
-      rule: (ctx) => {
-        if (withTxid) checkTxid(first, ctx);
-        checkCob(body, 'cob', ctx, 'create');
-      },
-      normalize: normalizeCharge,
-    });
-  }
-
-  /**
-   * `PATCH /cob/{txid}`: revises an ATIVA charge (`revisao` + 1). To remove it, use `remove`:
-   * `status` cannot be combined with other changes.
-   */
-  update(txid: string, patch: CobRevisada, options?: RequestOptions): Promise<CobGerada> {
-    return this.send<CobGerada>({
-      method: 'PATCH',
-      path: () => path`/cob/${txid}`,
-      body: patch,
-      errors: WRITE_ERRORS,
-      options,
-      rule: (ctx) => {
-        checkTxid(txid, ctx);
-        checkCob(patch, 'cob', ctx, 'revise');
-      },
-      normalize: normalizeCharge,
-    });
-  }
-
-  /** `PATCH /cob/{txid}` with only `status: REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
-  remove(txid: string, options?: RequestOptions): Promise<CobGerada> {
-    return this.update(txid, { status: REMOVAL_STATUS }, options);
-  }
-
-  /** `GET /cob/{txid}`, optionally at an earlier `revisao`. */
-  get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): Promise<CobCompleta> {
-    return this.send<CobCompleta>({
-      method: 'GET',
-      path: () => path`/cob/${txid}`,
-      query: { revisao: query.revisao },
-      errors: READ_ERRORS,
-      options,
-      rule: (ctx) => {
-        checkTxid(txid, ctx);
-        checkRevisao(query.revisao, ctx);
-      },
-      normalize: normalizeCharge,
-    });
-  }
-
-  /**
-   * `GET /cob`: `await` gives the first page (`items`, `parametros`); `for await` walks every
-   * charge across pages.
-   */
-  list(query: CobListQuery, options?: RequestOptions): PagePromise<CobCompleta, ParametrosConsultaCob> {
-    return this.getList(path`/cob`, 'cobs', {
-      query,
-      errors: { 400: CobConsultaInvalida },
-      options,
-      rule: (ctx) => collectListQuery(query, ctx),
+      method: 'POST',
+      path: () => COB.list,
+      body: first,
+      errors: COB.writeErrors,
+      options: second as RequestOptions | undefined,
+      rule: (ctx) => checkCob(first, 'cob', ctx, 'create'),
       normalize: normalizeCharge,
     });
   }

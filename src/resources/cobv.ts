@@ -4,13 +4,10 @@
  */
 import { CobVConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
-import type { PagePromise } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
 import { checkCobV } from '../rules/cobv.ts';
-import { REMOVAL_STATUS, isInt } from '../rules/fields.ts';
-import { checkRevisao, checkTxid, collectListQuery } from '../rules/query.ts';
-import { normalizeCharge } from './normalize.ts';
+import { isInt } from '../rules/fields.ts';
+import { ChargeResource, type ChargeKind } from './charge.ts';
 import type {
   ChargePayment,
   CobListQuery,
@@ -18,15 +15,26 @@ import type {
   CobStatus,
   InfoAdicional,
   LocSolicitada,
-  ParametrosConsultaCob,
   PessoaFisica,
   PessoaJuridica,
 } from './cob.ts';
 
-const WRITE_ERRORS = { 400: CobVOperacaoInvalida, 404: CobVNaoEncontrada };
-const READ_ERRORS = { 400: CobVConsultaInvalida, 404: CobVNaoEncontrada };
+const COBV: ChargeKind = {
+  name: 'cobv',
+  list: path`/cobv`,
+  at: (txid) => path`/cobv/${txid}`,
+  writeErrors: { 400: CobVOperacaoInvalida, 404: CobVNaoEncontrada },
+  readErrors: { 400: CobVConsultaInvalida, 404: CobVNaoEncontrada },
+  check: checkCobV,
+  checkQuery: ({ loteCobVId }, ctx) => {
+    if (loteCobVId !== undefined && !isInt(loteCobVId, 0)) ctx.add('loteCobVId', 'loteCobVId must be an integer, zero or more', loteCobVId);
+  },
+};
 
-export class CobV extends APIResource {
+/** `update`, `remove`, `get` and `list` are those of every charge (`ChargeResource`). */
+export class CobV extends ChargeResource<CobVGerada, CobVCompleta, CobVRevisada, CobVListQuery> {
+  protected readonly kind = COBV;
+
   /**
    * `PUT /cobv/{txid}`: creates the due-date charge (or alters it while ATIVA). Safe to retry.
    * A charge created this way can never join a batch. `dataDeVencimento` must not be before
@@ -34,73 +42,7 @@ export class CobV extends APIResource {
    * charge created on an earlier day.
    */
   create(txid: string, body: CobVSolicitada, options?: RequestOptions): Promise<CobVGerada> {
-    return this.send<CobVGerada>({
-      method: 'PUT',
-      path: () => path`/cobv/${txid}`,
-      body,
-      errors: WRITE_ERRORS,
-      options,
-      rule: (ctx) => {
-        checkTxid(txid, ctx);
-        checkCobV(body, 'cobv', ctx, 'create', undefined);
-      },
-      normalize: normalizeCharge,
-    });
-  }
-
-  /** `PATCH /cobv/{txid}`: revises an ATIVA charge. To remove it, use `remove`. */
-  update(txid: string, patch: CobVRevisada, options?: RequestOptions): Promise<CobVGerada> {
-    return this.send<CobVGerada>({
-      method: 'PATCH',
-      path: () => path`/cobv/${txid}`,
-      body: patch,
-      errors: WRITE_ERRORS,
-      options,
-      rule: (ctx) => {
-        checkTxid(txid, ctx);
-        checkCobV(patch, 'cobv', ctx, 'revise', undefined);
-      },
-      normalize: normalizeCharge,
-    });
-  }
-
-  /** `PATCH /cobv/{txid}` with only `status: REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
-  remove(txid: string, options?: RequestOptions): Promise<CobVGerada> {
-    return this.update(txid, { status: REMOVAL_STATUS }, options);
-  }
-
-  /** `GET /cobv/{txid}`, optionally at an earlier `revisao`. */
-  get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): Promise<CobVCompleta> {
-    return this.send<CobVCompleta>({
-      method: 'GET',
-      path: () => path`/cobv/${txid}`,
-      query: { revisao: query.revisao },
-      errors: READ_ERRORS,
-      options,
-      rule: (ctx) => {
-        checkTxid(txid, ctx);
-        checkRevisao(query.revisao, ctx);
-      },
-      normalize: normalizeCharge,
-    });
-  }
-
-  /**
-   * `GET /cobv` (the answer's array is `cobs`): `await` gives the first page, `for await`
-   * every charge across pages.
-   */
-  list(query: CobVListQuery, options?: RequestOptions): PagePromise<CobVCompleta, ParametrosConsultaCob> {
-    return this.getList(path`/cobv`, 'cobs', {
-      query,
-      errors: { 400: CobVConsultaInvalida },
-      options,
-      rule: (ctx) => {
-        collectListQuery(query, ctx);
-        const lote = query.loteCobVId;
-        if (lote !== undefined && !isInt(lote, 0)) ctx.add('loteCobVId', 'loteCobVId must be an integer, zero or more', lote);
-      },
-      normalize: normalizeCharge,
-    });
+    return this.write('PUT', txid, body, options);
   }
 }
 

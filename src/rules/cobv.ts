@@ -14,7 +14,7 @@ const HUNDRED_PERCENT = 10_000; // "100.00" in cents
  * create the charge or alter an existing one, created on a day the client does not know, so
  * there and in a revision it is `undefined` and the service judges the date.
  */
-export function checkCobV(body: unknown, root: string, ctx: RuleContext, mode: ChargeMode, notBefore: string | undefined): void {
+export function checkCobV(body: unknown, root: string, ctx: RuleContext, mode: ChargeMode, notBefore?: string): void {
   if (!isRecord(body)) return ctx.add(root, 'the charge must be an object');
   if (mode === 'revise') checkRemoval(body, root, ctx);
   const due = checkCobVCalendario(body['calendario'], `${root}.calendario`, ctx, mode, notBefore);
