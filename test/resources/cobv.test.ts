@@ -6,6 +6,7 @@ import {
   CobVNaoEncontrada,
   CobVOperacaoInvalida,
   type CobVRevisada,
+  type CobVListQuery,
   type CobVSolicitada,
 } from '../../src/index.ts';
 import { BASE_URL, expectRefused, problem, testClient, useMsw } from '../support/msw.ts';
@@ -333,5 +334,9 @@ describe('cobv.list', () => {
     await expectRefused(net, api.cobv.list(bad), CobVConsultaInvalida, propriedade);
     await expect(api.cobv.list(bad, { validate: false })).resolves.toBeDefined();
     expect(net.requests).toHaveLength(1);
+  });
+
+  it('refuses a missing query with CobVConsultaInvalida, not a TypeError', async () => {
+    await expectRefused(net, api.cobv.list(undefined as unknown as CobVListQuery), CobVConsultaInvalida, 'inicio');
   });
 });
