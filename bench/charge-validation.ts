@@ -3,7 +3,8 @@
  * before sending). Goal: at most 20 µs per charge.
  */
 import { todayInBrasilia, addDays } from '../src/lib/dates.ts';
-import { checkLoteCobV, ruleContext } from '../src/resources/charge-rules.ts';
+import { ruleContext } from '../src/core/validation.ts';
+import { checkLoteCobV } from '../src/rules/lotecobv.ts';
 import type { LoteCobVSolicitado } from '../src/index.ts';
 
 const CHARGES = 10_000;

@@ -1,7 +1,14 @@
 /**
  * List results. `await list(q)` gives the first page; `for await (const x of list(q))` walks
  * every item across pages, asking for `paginacao.paginaAtual` + 1 until the last page.
+ *
+ * Every list is the same on the wire: the query with `paginacao` flattened to dotted names, and
+ * an answer holding `parametros` and one array, named per list (`cobs`, `lotes`, `loc`...).
  */
+import { BR_CODE_GUI } from '../lib/brcode.ts';
+import { isRecord, type StatusFallback } from './errors.ts';
+import type { HttpCore, QueryValue, RequestOptions } from './http.ts';
+import type { RoutePath } from './path.ts';
 
 /** The service's `parametros.paginacao` block. */
 export interface Paginacao {
@@ -65,14 +72,15 @@ export class PagePromise<T, P extends PageParametros = PageParametros>
   }
 }
 
-/** Wraps one list answer as a `Page`, `listKey` naming its array. */
+/** Wraps one list answer as a `Page`, `listKey` naming its array (see `listKeyOf`). */
 export function toPage<T, P extends PageParametros>(
   body: unknown,
   listKey: string,
   load: PageLoader<T, P>,
 ): Page<T, P> {
-  const record = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const items = Array.isArray(record[listKey]) ? (record[listKey] as T[]) : [];
+  const record = isRecord(body) ? body : {};
+  const key = listKeyOf(record, listKey);
+  const items = key === undefined ? [] : (record[key] as T[]);
   const parametros = (record['parametros'] ?? { paginacao: undefined }) as P;
   const paginacao = parametros.paginacao as Partial<Paginacao> | undefined;
   const current = paginacao?.paginaAtual ?? 0;
@@ -88,4 +96,74 @@ export function toPage<T, P extends PageParametros>(
       return load(current + 1);
     },
   };
+}
+
+/**
+ * The list array of `GET /instant` and of a received-payment notification. The service names
+ * it with the payment scheme's brand word, which the source spells once only, as the last label
+ * of the BR Code GUI; the key is taken from there.
+ */
+export const INSTANT_LIST_KEY = BR_CODE_GUI.slice(BR_CODE_GUI.lastIndexOf('.') + 1);
+
+/**
+ * The name of a list answer's array: `expected` when the answer has an array under it, else its
+ * one array-valued property other than `parametros` (`undefined` when there is none, or more
+ * than one).
+ */
+export function listKeyOf(body: unknown, expected?: string): string | undefined {
+  if (!isRecord(body)) return undefined;
+  if (expected !== undefined && Array.isArray(body[expected])) return expected;
+  const keys = Object.keys(body).filter((key) => key !== 'parametros' && Array.isArray(body[key]));
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/**
+ * A list query in wire form: its scalar fields as they are, `paginacao` flattened to
+ * `paginacao.paginaAtual` and `paginacao.itensPorPagina`; `page` overrides the page.
+ */
+export function listQueryParams(query: object | undefined, page?: number): Record<string, QueryValue> {
+  const params: Record<string, QueryValue> = {};
+  const fields = (query ?? {}) as Record<string, unknown>;
+  for (const key in fields) {
+    const value = fields[key];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params[key] = value;
+  }
+  const paginacao = isRecord(fields['paginacao']) ? fields['paginacao'] : {};
+  params['paginacao.paginaAtual'] = (page ?? paginacao['paginaAtual']) as QueryValue;
+  params['paginacao.itensPorPagina'] = paginacao['itensPorPagina'] as QueryValue;
+  return params;
+}
+
+/** What a list call needs: where, which array, which error for a bare 400, and the check to run first. */
+export interface ListCall<T> {
+  http: HttpCore;
+  path: RoutePath;
+  /** The query as the caller wrote it (`paginacao` nested). */
+  query: object | undefined;
+  /** The list array's name in the answer (`cobs`, `lotes`, ...). */
+  listKey: string;
+  fallback?: StatusFallback;
+  options: RequestOptions | undefined;
+  /** Runs before the first page is asked for; throws to refuse (nothing is sent). */
+  check?: (() => void | Promise<void>) | undefined;
+  /** Applied to each item of every page. */
+  normalize?: ((item: T) => unknown) | undefined;
+}
+
+/** A page promise over a list endpoint: `await` = first page, `for await` = every item. */
+export function listPages<T, P extends PageParametros>(call: ListCall<T>): PagePromise<T, P> {
+  const load: PageLoader<T, P> = async (page) => {
+    if (page === undefined) await call.check?.();
+    const body = await call.http.json<unknown>({
+      method: 'GET',
+      path: call.path,
+      query: listQueryParams(call.query, page),
+      ...(call.fallback && { fallback: call.fallback }),
+      options: call.options,
+    });
+    const result = toPage<T, P>(body, call.listKey, load);
+    if (call.normalize) result.items.forEach(call.normalize);
+    return result;
+  };
+  return new PagePromise<T, P>(load);
 }

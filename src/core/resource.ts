@@ -1,6 +1,16 @@
-/** What a resource class sees of its client: the HTTP core and the validation settings. */
-import type { HttpCore } from './http.ts';
+/**
+ * The resource base. A resource method describes its call (method, path, body, the errors the
+ * endpoint answers with) and the rule it must pass; the base judges the rule, unless validation
+ * is off, and only then sends. Like stripe-node's validator in `_makeRequest` and Stainless's
+ * `getAPIList`, so a method reads as one expression plus its rule.
+ */
+import type { ApiErrorClass, StatusFallback } from './errors.ts';
+import type { CallSpec, HttpCore, RequestOptions } from './http.ts';
+import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
+import type { RoutePath } from './path.ts';
+import { refuse, ruleContext, shouldValidate, type Rule } from './validation.ts';
 
+/** What a resource class sees of its client: the HTTP core and the validation settings. */
 export interface ClientContext {
   readonly http: HttpCore;
   /** Client-side rule checks on by default; `validate: false` turns them off. */
@@ -9,10 +19,70 @@ export interface ClientContext {
   readonly ownKeys: readonly string[] | undefined;
 }
 
+/**
+ * The classes an endpoint answers a bare status with (no error type in the body). A request its
+ * rule refuses gets the 400 one, the class the service would answer with.
+ */
+export type EndpointErrors = StatusFallback & { readonly 400: ApiErrorClass<string> };
+
+/** One call of a resource method. */
+export interface ResourceCall<T> extends Omit<CallSpec, 'fallback' | 'path'> {
+  /**
+   * Built after the rule was judged: a parameter the rule refuses (an empty txid) is refused as
+   * the service would refuse it, not as a malformed path.
+   */
+  path: () => RoutePath;
+  errors: EndpointErrors;
+  /** Judged before anything is sent, unless `validate` is off for the client or the call. */
+  rule?: Rule | undefined;
+  /** Applied to the parsed answer. */
+  normalize?: ((body: T) => T) | undefined;
+}
+
+/** One list call: the query as the caller wrote it, the list's errors and rule, per-item reading. */
+export interface ResourceListCall<T> {
+  query: object | undefined;
+  errors: EndpointErrors;
+  rule?: Rule | undefined;
+  normalize?: ((item: T) => unknown) | undefined;
+  options: RequestOptions | undefined;
+}
+
 export abstract class APIResource {
   protected readonly client: ClientContext;
 
   constructor(client: ClientContext) {
     this.client = client;
+  }
+
+  /** Judges the call's rule, then sends it; resolves with the parsed (and normalised) answer. */
+  protected async send<T>({ path, errors, rule, normalize, ...spec }: ResourceCall<T>): Promise<T> {
+    await this.#judge(rule, errors, spec.options);
+    const body = await this.client.http.json<T>({ ...spec, path: path(), fallback: errors });
+    return normalize ? normalize(body) : body;
+  }
+
+  /**
+   * `GET path` as a list whose array is `listKey`: `await` gives the first page, `for await`
+   * every item. The rule is judged before the first page is asked for.
+   */
+  protected getList<T, P extends PageParametros>(path: RoutePath, listKey: string, call: ResourceListCall<T>): PagePromise<T, P> {
+    return listPages<T, P>({
+      http: this.client.http,
+      path,
+      listKey,
+      query: call.query,
+      fallback: call.errors,
+      options: call.options,
+      check: () => this.#judge(call.rule, call.errors, call.options),
+      normalize: call.normalize,
+    });
+  }
+
+  async #judge(rule: Rule | undefined, errors: EndpointErrors, options: RequestOptions | undefined): Promise<void> {
+    if (rule === undefined || !shouldValidate(this.client.validate, options?.validate)) return;
+    const ctx = ruleContext(this.client.ownKeys);
+    await rule(ctx);
+    refuse(errors[400], ctx.out);
   }
 }

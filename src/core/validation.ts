@@ -2,8 +2,30 @@
  * Client-side refusals. A rule of spec section 7.3 that can be judged from the request throws
  * the same class the service would answer with, with `violacoes` shaped like the service's,
  * and `sentRequest: false`, before any I/O.
+ *
+ * Every rule reports the same way: it appends to the `RuleContext` it is given; the resource
+ * base (`APIResource`) runs the rule of a call on a fresh context and refuses when it is not
+ * empty.
  */
 import type { ApiErrorClass, Violacao } from './errors.ts';
+
+/** Where broken rules are collected, and what the rules compare against. */
+export interface RuleContext {
+  readonly out: Violacao[];
+  /** The receiving user's keys: when given, a charge's `chave` must be one of them. */
+  readonly ownKeys: readonly string[] | undefined;
+  /** Records one broken rule (see `violation`). */
+  add(propriedade: string, razao: string, valor?: unknown): void;
+}
+
+/** The check of one call: appends what it finds broken to `ctx`; async when it must read first. */
+export type Rule = (ctx: RuleContext) => void | Promise<void>;
+
+/** A fresh context for one request. */
+export function ruleContext(ownKeys: readonly string[] | undefined): RuleContext {
+  const out: Violacao[] = [];
+  return { out, ownKeys, add: (propriedade, razao, valor) => void out.push(violation(propriedade, razao, valor)) };
+}
 
 /** One broken rule: the property as the service names it (`cob.valor.original`) and why. */
 export function violation(propriedade: string, razao: string, valor?: unknown): Violacao {

@@ -44,7 +44,7 @@ export function todayInBrasilia(now: Date = new Date()): string {
 }
 
 /** True for a strict `YYYY-MM-DD` that names a real calendar day (`2026-02-30` is false). Never throws. */
-export function isCivilDate(s: string): boolean {
+export function isCivilDate(s: unknown): s is string {
   if (typeof s !== 'string') return false;
   const m = CIVIL_DATE.exec(s);
   return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
@@ -54,7 +54,7 @@ export function isCivilDate(s: string): boolean {
  * True for an RFC 3339 date-time: `T` separator, seconds, optional fraction, `Z` or `±hh:mm`,
  * on a real calendar day. Seconds may be 60 (a leap second, as RFC 3339 allows). Never throws.
  */
-export function isRfc3339(s: string): boolean {
+export function isRfc3339(s: unknown): s is string {
   if (typeof s !== 'string') return false;
   const m = DATE_TIME.exec(s);
   if (m === null || !isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) return false;

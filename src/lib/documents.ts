@@ -36,7 +36,7 @@ function allSame(s: string): boolean {
 }
 
 /** True for an 11-digit CPF with valid check digits (`00000000000` and the like are rejected). */
-export function isValidCpf(s: string): boolean {
+export function isValidCpf(s: unknown): s is string {
   if (typeof s !== 'string' || !CPF_SHAPE.test(s) || allSame(s)) return false;
   return cpfDigit(s, 9) === s.charCodeAt(9) - 48 && cpfDigit(s, 10) === s.charCodeAt(10) - 48;
 }
@@ -45,13 +45,13 @@ export function isValidCpf(s: string): boolean {
  * True for a 14-character CNPJ, numeric or alphanumeric (12 of `[0-9A-Z]`, uppercase, then 2
  * check digits), with valid check digits. All-same-character values are rejected.
  */
-export function isValidCnpj(s: string): boolean {
+export function isValidCnpj(s: unknown): s is string {
   if (typeof s !== 'string' || !CNPJ_SHAPE.test(s) || allSame(s)) return false;
   return cnpjDigit(s, 12) === s.charCodeAt(12) - 48 && cnpjDigit(s, 13) === s.charCodeAt(13) - 48;
 }
 
 /** `'cpf'` or `'cnpj'` when `s` is a valid bare document of that kind, else `undefined`. */
-export function cpfOrCnpj(s: string): 'cpf' | 'cnpj' | undefined {
+export function cpfOrCnpj(s: unknown): 'cpf' | 'cnpj' | undefined {
   if (isValidCpf(s)) return 'cpf';
   if (isValidCnpj(s)) return 'cnpj';
   return undefined;

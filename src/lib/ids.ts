@@ -9,25 +9,25 @@ export const REFUND_ID_PATTERN = /^[a-zA-Z0-9]{1,35}$/;
 /** A cash-out idempotency key: 1 to 50 alphanumeric characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[a-zA-Z0-9]{1,50}$/;
 
-const test = (pattern: RegExp, s: string): boolean => typeof s === 'string' && pattern.test(s);
+const test = (pattern: RegExp, s: unknown): s is string => typeof s === 'string' && pattern.test(s);
 
 /** True for a charge txid (26 to 35 alphanumerics). Never throws. */
-export function isValidTxid(s: string): boolean {
+export function isValidTxid(s: unknown): s is string {
   return test(TXID_PATTERN, s);
 }
 
 /** True for an end-to-end id (32 alphanumerics). Never throws. */
-export function isValidE2eid(s: string): boolean {
+export function isValidE2eid(s: unknown): s is string {
   return test(E2EID_PATTERN, s);
 }
 
 /** True for a refund id (1 to 35 alphanumerics). Never throws. */
-export function isValidRefundId(s: string): boolean {
+export function isValidRefundId(s: unknown): s is string {
   return test(REFUND_ID_PATTERN, s);
 }
 
 /** True for a cash-out idempotency key (1 to 50 alphanumerics). Never throws. */
-export function isValidIdempotencyKey(s: string): boolean {
+export function isValidIdempotencyKey(s: unknown): s is string {
   return test(IDEMPOTENCY_KEY_PATTERN, s);
 }
 

@@ -34,7 +34,7 @@ const CHECKS: Record<KeyType, (key: string) => boolean> = {
  * when the string is no valid key. An 11-digit string is a CPF (phones always carry `+`), so
  * an 11-digit string with wrong check digits is no key at all. Never throws.
  */
-export function detectKeyType(key: string): KeyType | undefined {
+export function detectKeyType(key: unknown): KeyType | undefined {
   if (typeof key !== 'string' || key.length === 0 || key.length > KEY_MAX_LENGTH) return undefined;
   for (const type of KEY_TYPES) if (CHECKS[type](key)) return type;
   return undefined;
@@ -44,7 +44,7 @@ export function detectKeyType(key: string): KeyType | undefined {
  * True when `key` is a valid directory key; with `type`, only when it is a valid key of that
  * type. Never throws.
  */
-export function isValidKey(key: string, type?: KeyType): boolean {
+export function isValidKey(key: unknown, type?: KeyType): key is string {
   if (type === undefined) return detectKeyType(key) !== undefined;
   if (typeof key !== 'string' || key.length > KEY_MAX_LENGTH) return false;
   const check = Object.hasOwn(CHECKS, type) ? CHECKS[type] : undefined;

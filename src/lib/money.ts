@@ -13,7 +13,7 @@ export const MAX_CENTS = 999_999_999_999;
 const LENIENT_AMOUNT = /^(\d{1,10})(?:\.(\d{1,2}))?$/;
 
 /** True when `s` is a wire amount (`"0.00"` to `"9999999999.99"`). Never throws. */
-export function isValidAmount(s: string): boolean {
+export function isValidAmount(s: unknown): s is string {
   return typeof s === 'string' && MONEY_PATTERN.test(s);
 }
 

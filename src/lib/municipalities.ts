@@ -56,7 +56,7 @@ export function municipalityCodes(): number[] {
  * True when `code` is exactly 7 digits and an IBGE municipality code (the `codMun` of the
  * due-date charge payload). Never throws.
  */
-export function isValidMunicipalityCode(code: string): boolean {
+export function isValidMunicipalityCode(code: unknown): code is string {
   if (typeof code !== 'string' || !/^\d{7}$/.test(code)) return false;
   table ??= decode();
   const wanted = Number(code);

@@ -4,25 +4,25 @@
  */
 import { CobConsultaInvalida, CobNaoEncontrado, CobOperacaoInvalida } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
-import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
+import type { PageParametros, Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
-import { refuse, shouldValidate } from '../core/validation.ts';
-import {
-  REMOVAL_STATUS,
-  checkCob,
-  checkListQuery,
-  checkRevisao,
-  checkTxid,
-  listPages,
-  normalizeCharge,
-  ruleContext,
-} from './charge-rules.ts';
+import { checkCob } from '../rules/cob.ts';
+import { ChargeResource, type ChargeKind } from './charge.ts';
+import { normalizeCharge } from './normalize.ts';
 
-const WRITE_FALLBACK = { 400: CobOperacaoInvalida, 404: CobNaoEncontrado };
-const READ_FALLBACK = { 400: CobConsultaInvalida, 404: CobNaoEncontrado };
+const COB: ChargeKind = {
+  name: 'cob',
+  list: path`/cob`,
+  at: (txid) => path`/cob/${txid}`,
+  writeErrors: { 400: CobOperacaoInvalida, 404: CobNaoEncontrado },
+  readErrors: { 400: CobConsultaInvalida, 404: CobNaoEncontrado },
+  check: checkCob,
+};
 
-export class Cob extends APIResource {
+/** `update`, `remove`, `get` and `list` are those of every charge (`ChargeResource`). */
+export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, CobListQuery> {
+  protected readonly kind = COB;
+
   /**
    * `POST /cob`: the service assigns the txid. Never retried automatically (a retry could
    * create a second charge); use `create(txid, body)` for an idempotent create.
@@ -30,85 +30,15 @@ export class Cob extends APIResource {
   create(body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
   /** `PUT /cob/{txid}`: creates the charge with your txid (or alters it while ATIVA). Safe to retry. */
   create(txid: string, body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
-  async create(
-    first: string | CobSolicitada,
-    second?: CobSolicitada | RequestOptions,
-    third?: RequestOptions,
-  ): Promise<CobGerada> {
-    const withTxid = typeof first === 'string';
-    const body = (withTxid ? second : first) as CobSolicitada;
-    const options = withTxid ? third : (second as RequestOptions | undefined);
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(this.client.ownKeys);
-      if (withTxid) checkTxid(first, ctx);
-      checkCob(body, 'cob', ctx, 'create');
-      refuse(CobOperacaoInvalida, ctx.out);
-    }
-    return normalizeCharge(
-      await this.client.http.json<CobGerada>({
-        method: withTxid ? 'PUT' : 'POST',
-        path: withTxid ? path`/cob/${first}` : path`/cob`,
-        body,
-        fallback: WRITE_FALLBACK,
-        options,
-      }),
-    );
-  }
-
-  /**
-   * `PATCH /cob/{txid}`: revises an ATIVA charge (`revisao` + 1). To remove it, use `remove`:
-   * `status` cannot be combined with other changes.
-   */
-  async update(txid: string, patch: CobRevisada, options?: RequestOptions): Promise<CobGerada> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(this.client.ownKeys);
-      checkTxid(txid, ctx);
-      checkCob(patch, 'cob', ctx, 'revise');
-      refuse(CobOperacaoInvalida, ctx.out);
-    }
-    return normalizeCharge(
-      await this.client.http.json<CobGerada>({ method: 'PATCH', path: path`/cob/${txid}`, body: patch, fallback: WRITE_FALLBACK, options }),
-    );
-  }
-
-  /** `PATCH /cob/{txid}` with only `status: REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
-  remove(txid: string, options?: RequestOptions): Promise<CobGerada> {
-    return this.update(txid, { status: REMOVAL_STATUS }, options);
-  }
-
-  /** `GET /cob/{txid}`, optionally at an earlier `revisao`. */
-  async get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): Promise<CobCompleta> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(undefined);
-      checkTxid(txid, ctx);
-      checkRevisao(query.revisao, ctx);
-      refuse(CobConsultaInvalida, ctx.out);
-    }
-    return normalizeCharge(
-      await this.client.http.json<CobCompleta>({
-        method: 'GET',
-        path: path`/cob/${txid}`,
-        query: { revisao: query.revisao },
-        fallback: READ_FALLBACK,
-        options,
-      }),
-    );
-  }
-
-  /**
-   * `GET /cob`: `await` gives the first page (`items`, `parametros`); `for await` walks every
-   * charge across pages.
-   */
-  list(query: CobListQuery, options?: RequestOptions): PagePromise<CobCompleta, ParametrosConsultaCob> {
-    const validate = shouldValidate(this.client.validate, options?.validate);
-    return listPages({
-      http: this.client.http,
-      path: path`/cob`,
-      query,
-      listKey: 'cobs',
-      fallback: { 400: CobConsultaInvalida },
-      options,
-      check: validate ? () => checkListQuery(query, CobConsultaInvalida) : undefined,
+  create(first: string | CobSolicitada, second?: CobSolicitada | RequestOptions, third?: RequestOptions): Promise<CobGerada> {
+    if (typeof first === 'string') return this.write('PUT', first, second, third);
+    return this.send<CobGerada>({
+      method: 'POST',
+      path: () => COB.list,
+      body: first,
+      errors: COB.writeErrors,
+      options: second as RequestOptions | undefined,
+      rule: (ctx) => checkCob(first, 'cob', ctx, 'create'),
       normalize: normalizeCharge,
     });
   }

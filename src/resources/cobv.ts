@@ -4,21 +4,10 @@
  */
 import { CobVConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
-import type { PagePromise } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
-import { refuse, shouldValidate, violation } from '../core/validation.ts';
-import { todayInBrasilia } from '../lib/dates.ts';
-import {
-  REMOVAL_STATUS,
-  checkCobV,
-  checkRevisao,
-  checkTxid,
-  collectListQuery,
-  listPages,
-  normalizeCharge,
-  ruleContext,
-} from './charge-rules.ts';
+import { checkCobV } from '../rules/cobv.ts';
+import { isInt } from '../rules/fields.ts';
+import { ChargeResource, type ChargeKind } from './charge.ts';
 import type {
   ChargePayment,
   CobListQuery,
@@ -26,94 +15,34 @@ import type {
   CobStatus,
   InfoAdicional,
   LocSolicitada,
-  ParametrosConsultaCob,
   PessoaFisica,
   PessoaJuridica,
 } from './cob.ts';
 
-const WRITE_FALLBACK = { 400: CobVOperacaoInvalida, 404: CobVNaoEncontrada };
-const READ_FALLBACK = { 400: CobVConsultaInvalida, 404: CobVNaoEncontrada };
+const COBV: ChargeKind = {
+  name: 'cobv',
+  list: path`/cobv`,
+  at: (txid) => path`/cobv/${txid}`,
+  writeErrors: { 400: CobVOperacaoInvalida, 404: CobVNaoEncontrada },
+  readErrors: { 400: CobVConsultaInvalida, 404: CobVNaoEncontrada },
+  check: checkCobV,
+  checkQuery: ({ loteCobVId }, ctx) => {
+    if (loteCobVId !== undefined && !isInt(loteCobVId, 0)) ctx.add('loteCobVId', 'loteCobVId must be an integer, zero or more', loteCobVId);
+  },
+};
 
-export class CobV extends APIResource {
+/** `update`, `remove`, `get` and `list` are those of every charge (`ChargeResource`). */
+export class CobV extends ChargeResource<CobVGerada, CobVCompleta, CobVRevisada, CobVListQuery> {
+  protected readonly kind = COBV;
+
   /**
    * `PUT /cobv/{txid}`: creates the due-date charge (or alters it while ATIVA). Safe to retry.
    * A charge created this way can never join a batch. `dataDeVencimento` must not be before
-   * today in Brasília (the creation date).
+   * the charge's creation date: the service judges that one, since this call may alter a
+   * charge created on an earlier day.
    */
-  async create(txid: string, body: CobVSolicitada, options?: RequestOptions): Promise<CobVGerada> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(this.client.ownKeys);
-      checkTxid(txid, ctx);
-      checkCobV(body, 'cobv', ctx, 'create', todayInBrasilia());
-      refuse(CobVOperacaoInvalida, ctx.out);
-    }
-    return normalizeCharge(
-      await this.client.http.json<CobVGerada>({ method: 'PUT', path: path`/cobv/${txid}`, body, fallback: WRITE_FALLBACK, options }),
-    );
-  }
-
-  /** `PATCH /cobv/{txid}`: revises an ATIVA charge. To remove it, use `remove`. */
-  async update(txid: string, patch: CobVRevisada, options?: RequestOptions): Promise<CobVGerada> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(this.client.ownKeys);
-      checkTxid(txid, ctx);
-      checkCobV(patch, 'cobv', ctx, 'revise', undefined);
-      refuse(CobVOperacaoInvalida, ctx.out);
-    }
-    return normalizeCharge(
-      await this.client.http.json<CobVGerada>({ method: 'PATCH', path: path`/cobv/${txid}`, body: patch, fallback: WRITE_FALLBACK, options }),
-    );
-  }
-
-  /** `PATCH /cobv/{txid}` with only `status: REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
-  remove(txid: string, options?: RequestOptions): Promise<CobVGerada> {
-    return this.update(txid, { status: REMOVAL_STATUS }, options);
-  }
-
-  /** `GET /cobv/{txid}`, optionally at an earlier `revisao`. */
-  async get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): Promise<CobVCompleta> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(undefined);
-      checkTxid(txid, ctx);
-      checkRevisao(query.revisao, ctx);
-      refuse(CobVConsultaInvalida, ctx.out);
-    }
-    return normalizeCharge(
-      await this.client.http.json<CobVCompleta>({
-        method: 'GET',
-        path: path`/cobv/${txid}`,
-        query: { revisao: query.revisao },
-        fallback: READ_FALLBACK,
-        options,
-      }),
-    );
-  }
-
-  /**
-   * `GET /cobv` (the answer's array is `cobs`): `await` gives the first page, `for await`
-   * every charge across pages.
-   */
-  list(query: CobVListQuery, options?: RequestOptions): PagePromise<CobVCompleta, ParametrosConsultaCob> {
-    const validate = shouldValidate(this.client.validate, options?.validate);
-    const check = () => {
-      const ctx = ruleContext(undefined);
-      collectListQuery(query, ctx);
-      const lote = query.loteCobVId;
-      if (lote !== undefined && !(Number.isInteger(lote) && lote >= 0 && lote <= 2_147_483_647)) {
-        ctx.out.push(violation('loteCobVId', 'loteCobVId must be an integer, zero or more', lote));
-      }
-      refuse(CobVConsultaInvalida, ctx.out);
-    };
-    return listPages({
-      http: this.client.http,
-      path: path`/cobv`,
-      query,
-      listKey: 'cobs',
-      fallback: { 400: CobVConsultaInvalida },
-      options,
-      check: validate ? check : undefined,
-      normalize: normalizeCharge,
-    });
+  create(txid: string, body: CobVSolicitada, options?: RequestOptions): Promise<CobVGerada> {
+    return this.write('PUT', txid, body, options);
   }
 }
 

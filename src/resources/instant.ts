@@ -1,43 +1,44 @@
 /**
  * Received payments (tag Instant): fetch one by its end-to-end id, list them, refund them.
  *
- * The service names the list array of `GET /instant` (and of the webhook notification) after
- * the payment scheme. The SDK does not spell that name: it takes the one array-valued property
- * of the answer other than `parametros` (`listKeyOf`), and gives the items as `items`.
+ * The list array of `GET /instant` is named after the payment scheme (`INSTANT_LIST_KEY`); the
+ * items are given as `items`, and stay under the wire name too.
  *
  * Client-side refusals: a malformed e2eid or refund id in a read (`get`, `getRefund`, `list`)
  * is `InstantConsultaInvalida`; anything wrong in a refund request (`refund`), the path ids
  * included, is `InstantDevolucaoInvalida`. Both with `sentRequest: false`.
  */
-import {
-  InstantConsultaInvalida,
-  InstantDevolucaoInvalida,
-  InstantDevolucaoNaoEncontrada,
-  InstantNaoEncontrado,
-  isRecord,
-  type Violacao,
-} from '../core/errors.ts';
+import { InstantConsultaInvalida, InstantDevolucaoInvalida, InstantDevolucaoNaoEncontrada, InstantNaoEncontrado, isRecord } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
-import { PagePromise, toPage, type PageLoader, type PageParametros, type Paginacao } from '../core/pagination.ts';
+import { INSTANT_LIST_KEY, type PagePromise, type PageParametros, type Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
-import { refuse, shouldValidate, violation } from '../core/validation.ts';
+import type { RuleContext } from '../core/validation.ts';
 import { isValidE2eid, isValidRefundId } from '../lib/ids.ts';
 import { isValidAmount } from '../lib/money.ts';
-import { collectListQuery, listQueryParams, ruleContext } from './charge-rules.ts';
+import { checkFlag, collectListQuery } from '../rules/query.ts';
 import type { PaginacaoQuery } from './cob.ts';
+import { normalizePayment } from './normalize.ts';
+
+// The received-payment workflow reads these from here.
+export { listKeyOf } from '../core/pagination.ts';
+export { normalizePayment } from './normalize.ts';
 
 const NATUREZAS_SOLICITADAS: readonly unknown[] = ['ORIGINAL', 'RETIRADA'];
 const SHORT_TXID = /^[a-zA-Z0-9]{1,35}$/;
-const READ_FALLBACK = { 400: InstantConsultaInvalida, 404: InstantNaoEncontrado };
+const READ_ERRORS = { 400: InstantConsultaInvalida, 404: InstantNaoEncontrado };
 
 export class Instant extends APIResource {
   /** `GET /instant/{e2eid}`: a received payment, with its refunds. */
-  async get(e2eid: string, options?: RequestOptions): Promise<InstantPayment> {
-    if (this.#validate(options)) refuse(InstantConsultaInvalida, checkE2eid(e2eid));
-    return normalizePayment(
-      await this.client.http.json<InstantPayment>({ method: 'GET', path: path`/instant/${e2eid}`, fallback: READ_FALLBACK, options }),
-    );
+  get(e2eid: string, options?: RequestOptions): Promise<InstantPayment> {
+    return this.send<InstantPayment>({
+      method: 'GET',
+      path: () => path`/instant/${e2eid}`,
+      errors: READ_ERRORS,
+      options,
+      rule: (ctx) => checkE2eid(e2eid, ctx),
+      normalize: normalizePayment,
+    });
   }
 
   /**
@@ -45,21 +46,19 @@ export class Instant extends APIResource {
    * under its own name); `for await` walks every payment across pages.
    */
   list(query: InstantListQuery, options?: RequestOptions): PagePromise<InstantPayment, ParametrosConsultaInstant> {
-    const validate = this.#validate(options);
-    const load: PageLoader<InstantPayment, ParametrosConsultaInstant> = async (page) => {
-      if (page === undefined && validate) refuse(InstantConsultaInvalida, checkInstantListQuery(query));
-      const body = await this.client.http.json<unknown>({
-        method: 'GET',
-        path: path`/instant`,
-        query: listQueryParams(query, page),
-        fallback: { 400: InstantConsultaInvalida },
-        options,
-      });
-      const listKey = listKeyOf(body);
-      if (listKey !== undefined && isRecord(body)) (body[listKey] as unknown[]).forEach(normalizePayment);
-      return toPage<InstantPayment, ParametrosConsultaInstant>(body, listKey ?? 'items', load);
-    };
-    return new PagePromise(load);
+    return this.getList(path`/instant`, INSTANT_LIST_KEY, {
+      query,
+      errors: { 400: InstantConsultaInvalida },
+      options,
+      rule: (ctx) => {
+        collectListQuery(query, ctx);
+        const { txid, txIdPresente, devolucaoPresente } = (query ?? {}) as Partial<InstantListQuery>;
+        if (txid !== undefined && !SHORT_TXID.test(txid)) ctx.add('txid', 'txid must be 1 to 35 letters or digits', txid);
+        checkFlag(txIdPresente, 'txIdPresente', ctx);
+        checkFlag(devolucaoPresente, 'devolucaoPresente', ctx);
+      },
+      normalize: normalizePayment,
+    });
   }
 
   /**
@@ -67,85 +66,55 @@ export class Instant extends APIResource {
    * of the payment). `id` is yours (1 to 35 letters or digits) and makes the call idempotent:
    * it is retried safely, and reusing an id for another refund is refused by the service.
    */
-  async refund(e2eid: string, id: string, body: DevolucaoSolicitada, options?: RequestOptions): Promise<Devolucao> {
-    if (this.#validate(options)) {
-      refuse(InstantDevolucaoInvalida, [...checkE2eid(e2eid), ...checkRefundId(id), ...checkRefundBody(body)]);
-    }
-    return this.client.http.json<Devolucao>({
+  refund(e2eid: string, id: string, body: DevolucaoSolicitada, options?: RequestOptions): Promise<Devolucao> {
+    return this.send<Devolucao>({
       method: 'PUT',
-      path: path`/instant/${e2eid}/devolucao/${id}`,
+      path: () => path`/instant/${e2eid}/devolucao/${id}`,
       body,
-      fallback: { 400: InstantDevolucaoInvalida, 404: InstantNaoEncontrado },
+      errors: { 400: InstantDevolucaoInvalida, 404: InstantNaoEncontrado },
       options,
+      rule: (ctx) => {
+        checkE2eid(e2eid, ctx);
+        checkRefundId(id, ctx);
+        checkRefundBody(body, ctx);
+      },
     });
   }
 
   /** `GET /instant/{e2eid}/devolucao/{id}`: a refund and its status. */
-  async getRefund(e2eid: string, id: string, options?: RequestOptions): Promise<Devolucao> {
-    if (this.#validate(options)) refuse(InstantConsultaInvalida, [...checkE2eid(e2eid), ...checkRefundId(id)]);
-    return this.client.http.json<Devolucao>({
+  getRefund(e2eid: string, id: string, options?: RequestOptions): Promise<Devolucao> {
+    return this.send<Devolucao>({
       method: 'GET',
-      path: path`/instant/${e2eid}/devolucao/${id}`,
-      fallback: { 400: InstantConsultaInvalida, 404: InstantDevolucaoNaoEncontrada },
+      path: () => path`/instant/${e2eid}/devolucao/${id}`,
+      errors: { 400: InstantConsultaInvalida, 404: InstantDevolucaoNaoEncontrada },
       options,
+      rule: (ctx) => {
+        checkE2eid(e2eid, ctx);
+        checkRefundId(id, ctx);
+      },
     });
   }
-
-  #validate(options: RequestOptions | undefined): boolean {
-    return shouldValidate(this.client.validate, options?.validate);
-  }
 }
 
-/**
- * The name of a list answer's array: its one array-valued property other than `parametros`
- * (`undefined` when there is none, or more than one). Used for `GET /instant` and for the
- * received-payment notification, whose array is named after the payment scheme.
- */
-export function listKeyOf(body: unknown): string | undefined {
-  if (!isRecord(body)) return undefined;
-  const keys = Object.keys(body).filter((key) => key !== 'parametros' && Array.isArray(body[key]));
-  return keys.length === 1 ? keys[0] : undefined;
+function checkE2eid(e2eid: unknown, ctx: RuleContext): void {
+  if (!isValidE2eid(e2eid)) ctx.add('e2eid', 'e2eid must be 32 letters or digits', e2eid);
 }
 
-/** Lenient reading of a payment: `devolucoes` given as one object becomes a one-item array. */
-export function normalizePayment<T>(payment: T): T {
-  const fields: unknown = payment;
-  if (isRecord(fields) && isRecord(fields['devolucoes'])) fields['devolucoes'] = [fields['devolucoes']];
-  return payment;
+function checkRefundId(id: unknown, ctx: RuleContext): void {
+  if (!isValidRefundId(id)) ctx.add('id', 'a refund id is 1 to 35 letters or digits', id);
 }
 
-function checkE2eid(e2eid: unknown): Violacao[] {
-  return isValidE2eid(e2eid as string) ? [] : [violation('e2eid', 'e2eid must be 32 letters or digits', e2eid)];
-}
-
-function checkRefundId(id: unknown): Violacao[] {
-  return isValidRefundId(id as string) ? [] : [violation('id', 'a refund id is 1 to 35 letters or digits', id)];
-}
-
-function checkRefundBody(body: unknown): Violacao[] {
-  if (!isRecord(body)) return [violation('valor', 'the refund body must be an object with valor')];
-  const out: Violacao[] = [];
+function checkRefundBody(body: unknown, ctx: RuleContext): void {
+  if (!isRecord(body)) return ctx.add('valor', 'the refund body must be an object with valor');
   const { valor, natureza, descricao } = body;
-  if (!isValidAmount(valor as string)) out.push(violation('valor', 'valor must match ^\\d{1,10}\\.\\d{2}$', valor));
-  else if (/^0+\.00$/.test(valor as string)) out.push(violation('valor', 'valor must be greater than zero', valor));
+  if (!isValidAmount(valor)) ctx.add('valor', 'valor must match ^\\d{1,10}\\.\\d{2}$', valor);
+  else if (/^0+\.00$/.test(valor)) ctx.add('valor', 'valor must be greater than zero', valor);
   if (natureza !== undefined && !NATUREZAS_SOLICITADAS.includes(natureza)) {
-    out.push(violation('natureza', 'natureza must be ORIGINAL or RETIRADA', natureza));
+    ctx.add('natureza', 'natureza must be ORIGINAL or RETIRADA', natureza);
   }
   if (descricao !== undefined && !(typeof descricao === 'string' && descricao.length <= 140)) {
-    out.push(violation('descricao', 'descricao must be a string of at most 140 characters'));
+    ctx.add('descricao', 'descricao must be a string of at most 140 characters');
   }
-  return out;
-}
-
-function checkInstantListQuery(query: InstantListQuery): Violacao[] {
-  const ctx = ruleContext(undefined);
-  collectListQuery(query, ctx);
-  const { txid, txIdPresente, devolucaoPresente } = (query ?? {}) as Partial<InstantListQuery>;
-  if (txid !== undefined && !SHORT_TXID.test(txid as string)) ctx.out.push(violation('txid', 'txid must be 1 to 35 letters or digits', txid));
-  for (const [name, value] of [['txIdPresente', txIdPresente], ['devolucaoPresente', devolucaoPresente]] as const) {
-    if (value !== undefined && typeof value !== 'boolean') ctx.out.push(violation(name, 'must be a boolean', value));
-  }
-  return ctx.out;
 }
 
 // ---------------------------------------------------------------------------------------------

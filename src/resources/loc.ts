@@ -2,44 +2,43 @@
  * Payload locations (tag PayloadLocation): the URLs QR codes carry. Create one for a future
  * charge, fetch, list, change it, and unlink it from its charge.
  */
-import {
-  PayloadLocationConsultaInvalida,
-  PayloadLocationNaoEncontrado,
-  PayloadLocationOperacaoInvalida,
-  type ApiErrorClass,
-  type Violacao,
-} from '../core/errors.ts';
+import { PayloadLocationConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
 import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
-import { refuse, shouldValidate, violation } from '../core/validation.ts';
-import { collectListQuery, listPages, ruleContext } from './charge-rules.ts';
+import type { RuleContext } from '../core/validation.ts';
+import { checkFlag, collectListQuery } from '../rules/query.ts';
 import type { PaginacaoQuery } from './cob.ts';
 
 const TIPOS_COB: readonly unknown[] = ['cob', 'cobv'];
 // The id is an int64 on the wire and a string in the path: 1 to 19 digits.
 const LOCATION_ID = /^\d{1,19}$/;
-const READ_FALLBACK = { 400: PayloadLocationConsultaInvalida, 404: PayloadLocationNaoEncontrado };
-const WRITE_FALLBACK = { 400: PayloadLocationOperacaoInvalida, 404: PayloadLocationNaoEncontrado };
+const READ_ERRORS = { 400: PayloadLocationConsultaInvalida, 404: PayloadLocationNaoEncontrado };
+const WRITE_ERRORS = { 400: PayloadLocationOperacaoInvalida, 404: PayloadLocationNaoEncontrado };
 
 export class PayloadLocation extends APIResource {
   /** `POST /loc`: a new location for a charge of type `tipoCob` (`cob` or `cobv`). Never retried. */
-  async create(body: PayloadLocationSolicitada, options?: RequestOptions): Promise<PayloadLocationGerada> {
-    if (this.#validate(options)) refuse(PayloadLocationOperacaoInvalida, checkTipoCob(body, true));
-    return this.client.http.json<PayloadLocationGerada>({
+  create(body: PayloadLocationSolicitada, options?: RequestOptions): Promise<PayloadLocationGerada> {
+    return this.send<PayloadLocationGerada>({
       method: 'POST',
-      path: path`/loc`,
+      path: () => path`/loc`,
       body,
-      fallback: { 400: PayloadLocationOperacaoInvalida },
+      errors: { 400: PayloadLocationOperacaoInvalida },
       options,
+      rule: (ctx) => checkTipoCob(body, true, ctx),
     });
   }
 
   /** `GET /loc/{id}`: the location, with the `txid` of the charge linked to it, if any. */
-  async get(id: LocationId, options?: RequestOptions): Promise<PayloadLocationCompleta> {
-    if (this.#validate(options)) refuseId(id, PayloadLocationConsultaInvalida);
-    return this.client.http.json<PayloadLocationCompleta>({ method: 'GET', path: path`/loc/${id}`, fallback: READ_FALLBACK, options });
+  get(id: LocationId, options?: RequestOptions): Promise<PayloadLocationCompleta> {
+    return this.send<PayloadLocationCompleta>({
+      method: 'GET',
+      path: () => path`/loc/${id}`,
+      errors: READ_ERRORS,
+      options,
+      rule: (ctx) => void checkId(id, ctx),
+    });
   }
 
   /**
@@ -47,30 +46,30 @@ export class PayloadLocation extends APIResource {
    * `for await` walks every location across pages.
    */
   list(query: PayloadLocationListQuery, options?: RequestOptions): PagePromise<PayloadLocationCompleta, ParametrosConsultaLoc> {
-    const validate = this.#validate(options);
-    return listPages({
-      http: this.client.http,
-      path: path`/loc`,
+    return this.getList(path`/loc`, 'loc', {
       query,
-      listKey: 'loc',
-      fallback: { 400: PayloadLocationConsultaInvalida },
+      errors: { 400: PayloadLocationConsultaInvalida },
       options,
-      check: validate ? () => refuse(PayloadLocationConsultaInvalida, checkLocListQuery(query)) : undefined,
+      rule: (ctx) => {
+        collectListQuery(query, ctx);
+        checkFlag(query?.txIdPresente, 'txIdPresente', ctx);
+        checkTipoCob(query, false, ctx);
+      },
     });
   }
 
   /** `PATCH /loc/{id}`: changes the location (its `tipoCob`, while no charge is linked). */
-  async update(id: LocationId, body: PayloadLocationRevisada, options?: RequestOptions): Promise<PayloadLocationCompleta> {
-    if (this.#validate(options)) {
-      refuseId(id, PayloadLocationOperacaoInvalida);
-      refuse(PayloadLocationOperacaoInvalida, checkTipoCob(body, false));
-    }
-    return this.client.http.json<PayloadLocationCompleta>({
+  update(id: LocationId, body: PayloadLocationRevisada, options?: RequestOptions): Promise<PayloadLocationCompleta> {
+    return this.send<PayloadLocationCompleta>({
       method: 'PATCH',
-      path: path`/loc/${id}`,
+      path: () => path`/loc/${id}`,
       body,
-      fallback: WRITE_FALLBACK,
+      errors: WRITE_ERRORS,
       options,
+      rule: (ctx) => {
+        // A bad id alone is refused: the body is judged only for a location that can exist.
+        if (checkId(id, ctx)) checkTipoCob(body, false, ctx);
+      },
     });
   }
 
@@ -78,34 +77,28 @@ export class PayloadLocation extends APIResource {
    * `DELETE /loc/{id}/txid`: unlinks the charge from the location and returns the location.
    * The charge keeps its status and loses its location. Safe to retry.
    */
-  async unlink(id: LocationId, options?: RequestOptions): Promise<PayloadLocationGerada> {
-    if (this.#validate(options)) refuseId(id, PayloadLocationOperacaoInvalida);
-    return this.client.http.json<PayloadLocationGerada>({ method: 'DELETE', path: path`/loc/${id}/txid`, fallback: WRITE_FALLBACK, options });
-  }
-
-  #validate(options: RequestOptions | undefined): boolean {
-    return shouldValidate(this.client.validate, options?.validate);
+  unlink(id: LocationId, options?: RequestOptions): Promise<PayloadLocationGerada> {
+    return this.send<PayloadLocationGerada>({
+      method: 'DELETE',
+      path: () => path`/loc/${id}/txid`,
+      errors: WRITE_ERRORS,
+      options,
+      rule: (ctx) => void checkId(id, ctx),
+    });
   }
 }
 
-function refuseId(id: unknown, ErrorClass: ApiErrorClass<string>): void {
+/** A location id in a path: a non-negative integer, or a decimal string of one. True when it is. */
+function checkId(id: unknown, ctx: RuleContext): boolean {
   const valid = typeof id === 'number' ? Number.isSafeInteger(id) && id >= 0 : typeof id === 'string' && LOCATION_ID.test(id);
-  if (!valid) refuse(ErrorClass, [violation('id', 'a location id is a non-negative integer', id)]);
+  if (!valid) ctx.add('id', 'a location id is a non-negative integer', id);
+  return valid;
 }
 
-function checkTipoCob(body: unknown, required: boolean): Violacao[] {
+function checkTipoCob(body: unknown, required: boolean, ctx: RuleContext): void {
   const tipoCob = (body as { tipoCob?: unknown } | null | undefined)?.tipoCob;
-  if (tipoCob === undefined && !required) return [];
-  return TIPOS_COB.includes(tipoCob) ? [] : [violation('tipoCob', 'tipoCob must be cob or cobv', tipoCob)];
-}
-
-function checkLocListQuery(query: PayloadLocationListQuery): Violacao[] {
-  const ctx = ruleContext(undefined);
-  collectListQuery(query, ctx);
-  const { txIdPresente, tipoCob } = (query ?? {}) as Partial<PayloadLocationListQuery>;
-  if (txIdPresente !== undefined && typeof txIdPresente !== 'boolean') ctx.out.push(violation('txIdPresente', 'must be a boolean', txIdPresente));
-  if (tipoCob !== undefined && !TIPOS_COB.includes(tipoCob)) ctx.out.push(violation('tipoCob', 'tipoCob must be cob or cobv', tipoCob));
-  return ctx.out;
+  if (tipoCob === undefined && !required) return;
+  if (!TIPOS_COB.includes(tipoCob)) ctx.add('tipoCob', 'tipoCob must be cob or cobv', tipoCob);
 }
 
 /** A location id: an integer (int64 on the wire; a decimal string is accepted as well). */

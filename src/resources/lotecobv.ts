@@ -9,22 +9,15 @@ import type { RequestOptions } from '../core/http.ts';
 import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
-import { refuse, shouldValidate } from '../core/validation.ts';
-import { todayInBrasilia } from '../lib/dates.ts';
-import {
-  brasiliaDateOf,
-  checkBatchMembership,
-  checkListQuery,
-  checkLoteCobV,
-  listPages,
-  ruleContext,
-  type ChargeMode,
-} from './charge-rules.ts';
+import type { Rule, RuleContext } from '../core/validation.ts';
+import type { ChargeMode } from '../rules/fields.ts';
+import { brasiliaDateOf, checkBatchMembership, checkLoteCobV } from '../rules/lotecobv.ts';
+import { collectListQuery } from '../rules/query.ts';
 import type { PaginacaoQuery } from './cob.ts';
 import type { CobVRevisada, CobVSolicitada } from './cobv.ts';
 
-const WRITE_FALLBACK = { 400: LoteCobVOperacaoInvalida, 404: LoteCobVNaoEncontrado };
-const READ_FALLBACK = { 400: LoteCobVConsultaInvalida, 404: LoteCobVNaoEncontrado };
+const WRITE_ERRORS = { 400: LoteCobVOperacaoInvalida, 404: LoteCobVNaoEncontrado };
+const READ_ERRORS = { 400: LoteCobVConsultaInvalida, 404: LoteCobVNaoEncontrado };
 
 /** Options of `update`: `checkBatch` reads the batch first and refuses txids not in it. */
 export interface LoteCobVUpdateOptions extends RequestOptions {
@@ -34,16 +27,12 @@ export interface LoteCobVUpdateOptions extends RequestOptions {
 export class LoteCobV extends APIResource {
   /**
    * `PUT /lotecobv/{id}`: creates the batch, or alters it with exactly its original charges
-   * (answered 202: the charges are processed asynchronously; follow them with `get`). Items are
-   * judged as creations (due date not before today in Brasília); to alter an existing batch,
-   * `alter` judges them against their creation dates instead and checks the set of charges.
+   * (answered 202: the charges are processed asynchronously; follow them with `get`). Due
+   * dates are left to the service, which knows when each charge was created; `alter` reads the
+   * batch first to judge them, and the set of charges, before sending.
    */
   async put(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      const today = todayInBrasilia();
-      this.#judge(body, 'create', () => today);
-    }
-    await this.client.http.json<undefined>({ method: 'PUT', path: path`/lotecobv/${id}`, body, fallback: WRITE_FALLBACK, options });
+    await this.#write('PUT', id, body, options, (ctx) => checkLoteCobV(body, ctx, 'create', () => undefined));
   }
 
   /**
@@ -52,8 +41,7 @@ export class LoteCobV extends APIResource {
    * a due date before its charge's creation date. With `validate: false` it is a plain `put`.
    */
   async alter(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
-    if (shouldValidate(this.client.validate, options?.validate)) await this.#judgeAgainstBatch(id, body, 'create', options);
-    await this.client.http.json<undefined>({ method: 'PUT', path: path`/lotecobv/${id}`, body, fallback: WRITE_FALLBACK, options });
+    await this.#write('PUT', id, body, options, (ctx) => this.#judgeAgainstBatch(id, body, 'create', options, ctx));
   }
 
   /**
@@ -61,47 +49,38 @@ export class LoteCobV extends APIResource {
    * `checkBatch: true` the batch is read first and a txid that is not in it is refused.
    */
   async update(id: string | number, body: LoteCobVRevisado, options?: LoteCobVUpdateOptions): Promise<void> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      if (options?.checkBatch) await this.#judgeAgainstBatch(id, body, 'revise', options);
-      else this.#judge(body, 'revise', () => undefined);
-    }
-    await this.client.http.json<undefined>({ method: 'PATCH', path: path`/lotecobv/${id}`, body, fallback: WRITE_FALLBACK, options });
+    await this.#write('PATCH', id, body, options, (ctx) =>
+      options?.checkBatch ? this.#judgeAgainstBatch(id, body, 'revise', options, ctx) : checkLoteCobV(body, ctx, 'revise', () => undefined),
+    );
   }
 
   /** `GET /lotecobv/{id}`: the batch with each charge request's status (`problema` when NEGADA). */
   get(id: string | number, options?: RequestOptions): Promise<LoteCobVConsultado> {
-    return this.client.http.json<LoteCobVConsultado>({ method: 'GET', path: path`/lotecobv/${id}`, fallback: READ_FALLBACK, options });
+    return this.send<LoteCobVConsultado>({ method: 'GET', path: () => path`/lotecobv/${id}`, errors: READ_ERRORS, options });
   }
 
   /** `GET /lotecobv` (array `lotes`): `await` gives the first page, `for await` every batch. */
   list(query: LoteCobVListQuery, options?: RequestOptions): PagePromise<LoteCobVConsultado, ParametrosConsultaLote> {
-    const validate = shouldValidate(this.client.validate, options?.validate);
-    return listPages({
-      http: this.client.http,
-      path: path`/lotecobv`,
+    return this.getList(path`/lotecobv`, 'lotes', {
       query,
-      listKey: 'lotes',
-      fallback: { 400: LoteCobVConsultaInvalida },
+      errors: { 400: LoteCobVConsultaInvalida },
       options,
-      check: validate ? () => checkListQuery(query, LoteCobVConsultaInvalida) : undefined,
+      rule: (ctx) => collectListQuery(query, ctx),
     });
   }
 
-  /** Judges `body`; with `original` (the batch's txids) also that it keeps the batch's set of charges. */
-  #judge(body: unknown, mode: ChargeMode, notBefore: (txid: string) => string | undefined, original?: ReadonlySet<string>): void {
-    const ctx = ruleContext(this.client.ownKeys);
-    checkLoteCobV(body, ctx, mode, notBefore);
-    if (original) checkBatchMembership(body, original, mode === 'create', ctx);
-    refuse(LoteCobVOperacaoInvalida, ctx.out);
+  #write(method: 'PUT' | 'PATCH', id: string | number, body: unknown, options: RequestOptions | undefined, rule: Rule): Promise<undefined> {
+    return this.send<undefined>({ method, path: () => path`/lotecobv/${id}`, body, errors: WRITE_ERRORS, options, rule });
   }
 
-  /** Reads the batch, then judges `body` against its charges and their creation dates. */
-  async #judgeAgainstBatch(id: string | number, body: unknown, mode: ChargeMode, options: RequestOptions | undefined): Promise<void> {
+  /** Reads the batch, then judges `body` against its charges (the set, and their creation dates). */
+  async #judgeAgainstBatch(id: string | number, body: unknown, mode: ChargeMode, options: RequestOptions | undefined, ctx: RuleContext): Promise<void> {
     const lote = await this.get(id, options);
     const batchDate = brasiliaDateOf(lote.criacao);
     const created = new Map<string, string | undefined>();
     for (const item of Array.isArray(lote.cobsv) ? lote.cobsv : []) created.set(item.txid, brasiliaDateOf(item.criacao) ?? batchDate);
-    this.#judge(body, mode, (txid) => created.get(txid), new Set(created.keys()));
+    checkLoteCobV(body, ctx, mode, (txid) => created.get(txid));
+    checkBatchMembership(body, new Set(created.keys()), mode === 'create', ctx);
   }
 }
 

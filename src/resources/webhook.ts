@@ -8,23 +8,18 @@
  * not an absolute https URL with `WebhookOperacaoInvalida`; `get` and `list` refuse a bad key
  * or query with `WebhookConsultaInvalida`.
  */
-import {
-  WebhookConsultaInvalida,
-  WebhookNaoEncontrado,
-  WebhookOperacaoInvalida,
-  type Violacao,
-} from '../core/errors.ts';
+import { WebhookConsultaInvalida, WebhookNaoEncontrado, WebhookOperacaoInvalida } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
 import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
-import { refuse, shouldValidate, violation } from '../core/validation.ts';
+import type { RuleContext } from '../core/validation.ts';
 import { isValidKey } from '../lib/keys.ts';
-import { checkListQuery, listPages } from './charge-rules.ts';
+import { collectListQuery } from '../rules/query.ts';
 import type { PaginacaoQuery } from './cob.ts';
 
-const WRITE_FALLBACK = { 400: WebhookOperacaoInvalida, 404: WebhookNaoEncontrado };
-const READ_FALLBACK = { 400: WebhookConsultaInvalida, 404: WebhookNaoEncontrado };
+const WRITE_ERRORS = { 400: WebhookOperacaoInvalida, 404: WebhookNaoEncontrado };
+const READ_ERRORS = { 400: WebhookConsultaInvalida, 404: WebhookNaoEncontrado };
 
 export class Webhook extends APIResource {
   /**
@@ -32,28 +27,39 @@ export class Webhook extends APIResource {
    * received payments to `webhookUrl` with `/<list name>` appended, so serve the whole subtree.
    */
   async put(chave: string, webhookUrl: string, options?: RequestOptions): Promise<void> {
-    if (this.#validate(options)) {
-      refuse(WebhookOperacaoInvalida, [...this.#checkChave(chave, true), ...checkWebhookUrl(webhookUrl)]);
-    }
-    await this.client.http.json<undefined>({
+    await this.send<undefined>({
       method: 'PUT',
-      path: path`/webhook/${chave}`,
+      path: () => path`/webhook/${chave}`,
       body: { webhookUrl } satisfies WebhookSolicitado,
-      fallback: WRITE_FALLBACK,
+      errors: WRITE_ERRORS,
       options,
+      rule: (ctx) => {
+        checkWebhookKey(chave, true, ctx);
+        checkWebhookUrl(webhookUrl, ctx);
+      },
     });
   }
 
   /** `GET /webhook/{chave}`: the registration (older services name the key `chave`, newer `cnpj`). */
-  async get(chave: string, options?: RequestOptions): Promise<WebhookCompleto> {
-    if (this.#validate(options)) refuse(WebhookConsultaInvalida, this.#checkChave(chave, false));
-    return this.client.http.json<WebhookCompleto>({ method: 'GET', path: path`/webhook/${chave}`, fallback: READ_FALLBACK, options });
+  get(chave: string, options?: RequestOptions): Promise<WebhookCompleto> {
+    return this.send<WebhookCompleto>({
+      method: 'GET',
+      path: () => path`/webhook/${chave}`,
+      errors: READ_ERRORS,
+      options,
+      rule: (ctx) => checkWebhookKey(chave, false, ctx),
+    });
   }
 
   /** `DELETE /webhook/{chave}`: no more notifications for the key. */
   async delete(chave: string, options?: RequestOptions): Promise<void> {
-    if (this.#validate(options)) refuse(WebhookOperacaoInvalida, this.#checkChave(chave, false));
-    await this.client.http.json<undefined>({ method: 'DELETE', path: path`/webhook/${chave}`, fallback: WRITE_FALLBACK, options });
+    await this.send<undefined>({
+      method: 'DELETE',
+      path: () => path`/webhook/${chave}`,
+      errors: WRITE_ERRORS,
+      options,
+      rule: (ctx) => checkWebhookKey(chave, false, ctx),
+    });
   }
 
   /**
@@ -61,41 +67,34 @@ export class Webhook extends APIResource {
    * also under the wire name `webhooks`); `for await` walks every registration.
    */
   list(query: WebhookListQuery = {}, options?: RequestOptions): PagePromise<WebhookCompleto, ParametrosConsultaWebhook> {
-    const validate = this.#validate(options);
-    return listPages({
-      http: this.client.http,
-      path: path`/webhook`,
+    return this.getList(path`/webhook`, 'webhooks', {
       query,
-      listKey: 'webhooks',
-      fallback: { 400: WebhookConsultaInvalida },
+      errors: { 400: WebhookConsultaInvalida },
       options,
-      check: validate ? () => checkListQuery(query, WebhookConsultaInvalida, '', { requireRange: false }) : undefined,
+      rule: (ctx) => collectListQuery(query, ctx, '', false),
     });
-  }
-
-  #validate(options: RequestOptions | undefined): boolean {
-    return shouldValidate(this.client.validate, options?.validate);
-  }
-
-  /** A valid directory key; with `owned`, also one of the client's `ownKeys` when it has them. */
-  #checkChave(chave: unknown, owned: boolean): Violacao[] {
-    if (!isValidKey(chave as string)) return [violation('chave', 'chave is not a valid directory key')];
-    const ownKeys = this.client.ownKeys;
-    if (owned && ownKeys && !ownKeys.includes(chave as string)) {
-      return [violation('chave', 'chave is not one of the keys of this receiving user (ownKeys)')];
-    }
-    return [];
   }
 }
 
-function checkWebhookUrl(webhookUrl: unknown): Violacao[] {
-  const refused = [violation('webhookUrl', 'webhookUrl must be an absolute https URL without user name or password')];
-  if (typeof webhookUrl !== 'string' || !/^https:\/\//i.test(webhookUrl)) return refused;
+/** A valid directory key; with `owned`, also one of the client's `ownKeys` when it has them. */
+function checkWebhookKey(chave: unknown, owned: boolean, ctx: RuleContext): void {
+  if (!isValidKey(chave)) ctx.add('chave', 'chave is not a valid directory key');
+  else if (owned && ctx.ownKeys && !ctx.ownKeys.includes(chave)) {
+    ctx.add('chave', 'chave is not one of the keys of this receiving user (ownKeys)');
+  }
+}
+
+function checkWebhookUrl(webhookUrl: unknown, ctx: RuleContext): void {
+  if (!isHttpsUrl(webhookUrl)) ctx.add('webhookUrl', 'webhookUrl must be an absolute https URL without user name or password');
+}
+
+function isHttpsUrl(webhookUrl: unknown): boolean {
+  if (typeof webhookUrl !== 'string' || !/^https:\/\//i.test(webhookUrl)) return false;
   try {
     const url = new URL(webhookUrl);
-    return url.username === '' && url.password === '' && url.hostname !== '' ? [] : refused;
+    return url.username === '' && url.password === '' && url.hostname !== '';
   } catch {
-    return refused;
+    return false;
   }
 }
 

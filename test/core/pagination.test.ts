@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PagePromise, toPage, type Page, type PageParametros } from '../../src/core/pagination.ts';
+import { PagePromise, listQueryParams, toPage, type Page, type PageParametros } from '../../src/core/pagination.ts';
 
 /** A fake service of `total` items, `size` a page, counting the pages asked for. */
 function service(total: number, size: number) {
@@ -60,5 +60,18 @@ describe('PagePromise', () => {
     });
     expect(page.items).toEqual([1]);
     expect((page as unknown as Record<string, unknown>)['extra']).toBe('x');
+  });
+});
+
+describe('listQueryParams', () => {
+  it('flattens paginacao to the dotted wire names and keeps scalars as they are', () => {
+    expect(
+      listQueryParams({ inicio: 'a', fim: 'b', locationPresente: false, loteCobVId: 7, paginacao: { paginaAtual: 1, itensPorPagina: 50 } }),
+    ).toEqual({ inicio: 'a', fim: 'b', locationPresente: false, loteCobVId: 7, 'paginacao.paginaAtual': 1, 'paginacao.itensPorPagina': 50 });
+  });
+
+  it('a page number overrides the query page', () => {
+    expect(listQueryParams({ paginacao: { paginaAtual: 1 } }, 4)['paginacao.paginaAtual']).toBe(4);
+    expect(listQueryParams(undefined, 2)).toEqual({ 'paginacao.paginaAtual': 2, 'paginacao.itensPorPagina': undefined });
   });
 });

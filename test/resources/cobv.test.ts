@@ -6,6 +6,7 @@ import {
   CobVNaoEncontrada,
   CobVOperacaoInvalida,
   type CobVRevisada,
+  type CobVListQuery,
   type CobVSolicitada,
 } from '../../src/index.ts';
 import { BASE_URL, expectRefused, problem, testClient, useMsw } from '../support/msw.ts';
@@ -84,7 +85,6 @@ describe('cobv.create refuses what section 7.3 forbids, before sending', () => {
   const rows: { rule: string; bad: unknown; good: CobVSolicitada; propriedade: string; ownKeys?: string[] }[] = [
     { rule: 'dataDeVencimento not YYYY-MM-DD', bad: { ...valid, calendario: { dataDeVencimento: due.replaceAll('-', '/') } }, good: { ...valid, calendario: { dataDeVencimento: due } }, propriedade: 'cobv.calendario.dataDeVencimento' },
     { rule: 'dataDeVencimento not a real day', bad: { ...valid, calendario: { dataDeVencimento: '2027-02-30' } }, good: { ...valid, calendario: { dataDeVencimento: '2099-02-28' } }, propriedade: 'cobv.calendario.dataDeVencimento' },
-    { rule: 'dataDeVencimento before today in Brasília', bad: { ...valid, calendario: { dataDeVencimento: addDays(today, -1) } }, good: { ...valid, calendario: { dataDeVencimento: today } }, propriedade: 'cobv.calendario.dataDeVencimento' },
     { rule: 'calendario missing', bad: { ...valid, calendario: undefined }, good: valid, propriedade: 'cobv.calendario.dataDeVencimento' },
     { rule: 'validadeAposVencimento negative', bad: { ...valid, calendario: { dataDeVencimento: due, validadeAposVencimento: -1 } }, good: { ...valid, calendario: { dataDeVencimento: due, validadeAposVencimento: 0 } }, propriedade: 'cobv.calendario.validadeAposVencimento' },
     { rule: 'validadeAposVencimento not an integer', bad: { ...valid, calendario: { dataDeVencimento: due, validadeAposVencimento: 1.5 } }, good: valid, propriedade: 'cobv.calendario.validadeAposVencimento' },
@@ -182,8 +182,34 @@ describe('cobv.create refuses what section 7.3 forbids, before sending', () => {
   });
 
   it('validate: false sends what the rules would refuse', async () => {
-    await expect(api.cobv.create(TXID, { ...valid, calendario: { dataDeVencimento: addDays(today, -10) } }, { validate: false })).resolves.toBeDefined();
+    await expect(api.cobv.create(TXID, { ...valid, valor: { original: '0.00' } }, { validate: false })).resolves.toBeDefined();
     expect(net.requests).toHaveLength(1);
+  });
+});
+
+describe('cobv.create also alters existing charges: a due date is left to the service', () => {
+  const overdue: CobVSolicitada = { ...valid, calendario: { dataDeVencimento: addDays(today, -5), validadeAposVencimento: 30 } };
+
+  it('sends a re-PUT of an overdue charge still payable (due 5 days ago, valid 30 days after)', async () => {
+    await expect(api.cobv.create(TXID, overdue)).resolves.toMatchObject({ txid: TXID });
+    expect(net.requests).toHaveLength(1);
+    expect(await net.requests[0]?.json()).toEqual(overdue);
+  });
+
+  it("the service's own refusal of the date comes back as CobVOperacaoInvalida, sent", async () => {
+    net.server.use(
+      http.put(`${BASE_URL}/cobv/:txid`, () =>
+        problem({
+          type: 'https://example.test/errors/CobVOperacaoInvalida',
+          title: 'Cobrança inválida.',
+          status: 400,
+          violacoes: [{ razao: 'dataDeVencimento anterior à data de criação.', propriedade: 'cobv.calendario.dataDeVencimento' }],
+        }),
+      ),
+    );
+    const error = await api.cobv.create(TXID, overdue).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CobVOperacaoInvalida);
+    expect(error).toMatchObject({ sentRequest: true, violacoes: [{ propriedade: 'cobv.calendario.dataDeVencimento' }] });
   });
 });
 
@@ -308,5 +334,9 @@ describe('cobv.list', () => {
     await expectRefused(net, api.cobv.list(bad), CobVConsultaInvalida, propriedade);
     await expect(api.cobv.list(bad, { validate: false })).resolves.toBeDefined();
     expect(net.requests).toHaveLength(1);
+  });
+
+  it('refuses a missing query with CobVConsultaInvalida, not a TypeError', async () => {
+    await expectRefused(net, api.cobv.list(undefined as unknown as CobVListQuery), CobVConsultaInvalida, 'inicio');
   });
 });

@@ -7,6 +7,7 @@ import {
   InstantNaoEncontrado,
   listKeyOf,
 } from '../../src/index.ts';
+import { INSTANT_LIST_KEY } from '../../src/core/pagination.ts';
 import { BASE_URL, problem, testClient, useMsw } from '../support/msw.ts';
 
 const net = useMsw();
@@ -146,6 +147,15 @@ describe('api.instant', () => {
     expect(valores).toEqual(['100.00', '2.00', '3.00']);
   });
 
+  it('list: the array named after the scheme is the list, even beside another array', async () => {
+    net.server.use(
+      http.get(`${BASE_URL}/instant`, () =>
+        HttpResponse.json({ parametros: { ...range, paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 } }, [INSTANT_LIST_KEY]: [payment], avisos: ['x'] }),
+      ),
+    );
+    expect((await api.instant.list(range)).items).toEqual([payment]);
+  });
+
   it('list: refuses a broken query with InstantConsultaInvalida before sending', async () => {
     await expect(api.instant.list({ ...range, cpf: '12345678909', cnpj: '12345678000195' })).rejects.toMatchObject({
       name: 'InstantConsultaInvalida',
@@ -158,6 +168,11 @@ describe('api.instant', () => {
 });
 
 describe('listKeyOf', () => {
+  it('is the expected name when the answer has an array under it', () => {
+    expect(listKeyOf({ abc: [], def: [] }, 'def')).toBe('def');
+    expect(listKeyOf({ abc: [], def: {} }, 'def')).toBe('abc');
+  });
+
   it('is the one array-valued property besides parametros', () => {
     expect(listKeyOf({ parametros: { x: [] }, abc: [] })).toBe('abc');
     expect(listKeyOf({ abc: [], def: [] })).toBeUndefined();

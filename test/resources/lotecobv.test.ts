@@ -78,11 +78,6 @@ describe('lotecobv.put', () => {
     { rule: 'an item with a short txid', bad: { ...batch, cobsv: [charge(TXIDS[0]), charge('abc')] }, propriedade: 'loteCobV.cobsV[1].txid' },
     { rule: 'a txid twice', bad: { ...batch, cobsv: [charge(TXIDS[0]), charge(TXIDS[1]), charge(TXIDS[0])] }, propriedade: 'loteCobV.cobsV[2].txid' },
     { rule: 'an item with original zero', bad: { ...batch, cobsv: [charge(TXIDS[0], '0.00'), charge(TXIDS[1])] }, propriedade: 'loteCobV.cobsV[0].valor.original' },
-    {
-      rule: 'an item due before today',
-      bad: { ...batch, cobsv: [charge(TXIDS[0]), { ...charge(TXIDS[1]), calendario: { dataDeVencimento: addDays(today, -1) } }] },
-      propriedade: 'loteCobV.cobsV[1].calendario.dataDeVencimento',
-    },
     { rule: 'an item without devedor', bad: { ...batch, cobsv: [{ ...charge(TXIDS[0]), devedor: undefined }] }, propriedade: 'loteCobV.cobsV[0].devedor' },
     {
       rule: 'an item with an alphanumeric CNPJ with wrong check digits',
@@ -102,6 +97,13 @@ describe('lotecobv.put', () => {
     await expectRefused(net, client.lotecobv.put('101', bad as LoteCobVSolicitado), LoteCobVOperacaoInvalida, propriedade);
     await expect(client.lotecobv.put('101', batch)).resolves.toBeUndefined();
     expect(net.requests).toHaveLength(1);
+  });
+
+  it('sends an item already due: the batch may exist, and only the service knows when its charges were created', async () => {
+    const overdue = { ...batch, cobsv: [charge(TXIDS[0]), { ...charge(TXIDS[1]), calendario: { dataDeVencimento: addDays(today, -5), validadeAposVencimento: 30 } }] };
+    await expect(api.lotecobv.put('101', overdue)).resolves.toBeUndefined();
+    expect(methods()).toEqual(['PUT /v2/lotecobv/101']);
+    expect(await net.requests[0]?.json()).toEqual(overdue);
   });
 
   it('accepts alphanumeric CNPJs with correct check digits in the items', async () => {
@@ -172,6 +174,18 @@ describe('lotecobv.alter', () => {
     const error = await api.lotecobv.alter('101', beforeCreation).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'LoteCobVOperacaoInvalida', violacoes: [{ propriedade: 'loteCobV.cobsV[1].calendario.dataDeVencimento' }] });
     expect(methods()).toEqual(['GET /v2/lotecobv/101']);
+  });
+
+  it('the refusal of a due date names the creation date the batch reports, not today', async () => {
+    serveBatch(40);
+    const created = addDays(today, -40);
+    const early = { ...batch, cobsv: TXIDS.map((t, i) => ({ ...charge(t), calendario: { dataDeVencimento: addDays(today, i === 0 ? -41 : 5) } })) };
+    const error = await api.lotecobv.alter('101', early).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LoteCobVOperacaoInvalida);
+    const [violacao] = (error as LoteCobVOperacaoInvalida).violacoes;
+    expect(violacao).toMatchObject({ propriedade: 'loteCobV.cobsV[0].calendario.dataDeVencimento', valor: addDays(today, -41) });
+    expect(violacao?.razao).toContain(created);
+    expect(violacao?.razao).not.toContain(today);
   });
 
   it('an unknown batch is LoteCobVNaoEncontrado (bare 404 on the GET)', async () => {
