@@ -18,7 +18,7 @@ import type { RequestOptions } from '../core/http.ts';
 import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
-import { refuse, shouldValidate, violation } from '../core/validation.ts';
+import { isHttpsOrLoopback, refuse, shouldValidate, violation } from '../core/validation.ts';
 import { isValidKey } from '../lib/keys.ts';
 import { checkListQuery, listPages } from './charge-rules.ts';
 import type { PaginacaoQuery } from './cob.ts';
@@ -89,11 +89,11 @@ export class Webhook extends APIResource {
 }
 
 function checkWebhookUrl(webhookUrl: unknown): Violacao[] {
-  const refused = [violation('webhookUrl', 'webhookUrl must be an absolute https URL without user name or password')];
-  if (typeof webhookUrl !== 'string' || !/^https:\/\//i.test(webhookUrl)) return refused;
+  const refused = [violation('webhookUrl', 'webhookUrl must be an absolute https URL (http on loopback only) without user name or password')];
+  if (typeof webhookUrl !== 'string' || !/^https?:\/\//i.test(webhookUrl)) return refused;
   try {
     const url = new URL(webhookUrl);
-    return url.username === '' && url.password === '' && url.hostname !== '' ? [] : refused;
+    return isHttpsOrLoopback(url) && url.username === '' && url.password === '' && url.hostname !== '' ? [] : refused;
   } catch {
     return refused;
   }
