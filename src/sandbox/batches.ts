@@ -8,8 +8,8 @@
 import { empty, inRange, json, page, readJson, verdict } from './http.ts';
 import { patchCharge, putCharge } from './charges.ts';
 import { Problem, problemDocument } from './problems.ts';
-import { Judge, batchTxids, isObject, judgeBatch, judgeListQuery, judgeMembership, type Json } from './rules.ts';
-import { today, type Batch, type BatchItem, type Context } from './state.ts';
+import { Judge, isObject, judgeBatch, judgeListQuery, judgeMembership, type Json } from './rules.ts';
+import type { Batch, BatchItem, Context } from './state.ts';
 
 function renderBatch(batch: Batch): Json {
   return {
@@ -43,18 +43,8 @@ export async function batchRoutes(ctx: Context, request: Request, id: string | u
   if (method === 'PATCH' && batch === undefined) throw new Problem('LoteCobVNaoEncontrado', 'Nenhum lote com esse id.');
   const j = new Judge(ctx.ownKeys);
   const mode = method === 'PUT' ? 'create' : 'revise';
-  const createdDay = (txid: string) => ctx.state.cobvs.get(txid)?.createdDay ?? today(ctx);
-  judgeBatch(j, body, mode, createdDay);
-  if (batch === undefined) {
-    // A charge that exists already (made by PUT /cobv or by another batch) never joins a batch.
-    batchTxids(body).forEach((txid, i) => {
-      if (txid !== '' && (ctx.state.cobvs.has(txid) || ctx.state.batchOf(txid) !== undefined)) {
-        j.flag(`loteCobV.cobsV[${i}].txid`, 'Já existe uma cobrança com esse txid; ela não pode entrar em um lote.', txid);
-      }
-    });
-  } else {
-    judgeMembership(j, body, new Set(batch.items.keys()), method === 'PUT');
-  }
+  judgeBatch(j, body, mode);
+  if (batch !== undefined) judgeMembership(j, body, new Set(batch.items.keys()), method === 'PUT');
   verdict(j, 'LoteCobVOperacaoInvalida');
   const fields = body as Json;
   const target =
@@ -89,6 +79,7 @@ function processBatch(ctx: Context, batch: Batch): void {
         else patchCharge(ctx, 'cobv', item.txid, pending.body);
         item.problema = undefined;
       } else {
+        refuseOutsider(ctx, batch, item.txid);
         const body = pending.mode === 'create' ? pending.body : { ...item.body, ...pending.body };
         item.body = body;
         const { charge } = putCharge(ctx, 'cobv', item.txid, body, { batchId: batch.id });
@@ -106,6 +97,17 @@ function processBatch(ctx: Context, batch: Batch): void {
 
 function setStatus(item: BatchItem, status: BatchItem['status']): void {
   item.status = status;
+}
+
+/** A charge made outside this batch (by PUT /cobv or by another batch) never joins it. */
+function refuseOutsider(ctx: Context, batch: Batch, txid: string): void {
+  const charge = ctx.state.cobvs.get(txid);
+  const otherBatch = [...ctx.state.batches.values()].some((b) => b !== batch && b.items.has(txid));
+  if ((charge !== undefined && charge.batchId !== batch.id) || otherBatch) {
+    throw new Problem('CobVOperacaoInvalida', 'Essa cobrança já existe fora deste lote e não pode entrar nele.', [
+      { propriedade: 'txid', razao: 'Uma cobrança criada por PUT /cobv ou por outro lote não entra em um lote.', valor: txid },
+    ]);
+  }
 }
 
 function listBatches(ctx: Context, params: URLSearchParams): Response {

@@ -4,6 +4,7 @@
  * `{ "instant": [payment] }` is POSTed to `webhookUrl + "/instant"` of the webhook registered for
  * the charge's key. A refund settles shortly after it is asked for, and is notified too.
  */
+import { isHttpsOrLoopback } from '../core/validation.ts';
 import { isValidE2eid, isValidRefundId } from '../lib/ids.ts';
 import { isValidKey } from '../lib/keys.ts';
 import { MONEY_PATTERN, fromCents, toCents } from '../lib/money.ts';
@@ -235,12 +236,7 @@ function renderWebhook(webhook: { chave: string; webhookUrl: string; criacao: st
 }
 
 function isCallbackUrl(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-    return (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) && url.username === '' && url.password === '';
-  } catch {
-    return false;
-  }
+  if (typeof value !== 'string' || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  return isHttpsOrLoopback(url) && url.username === '' && url.password === '';
 }

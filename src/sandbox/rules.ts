@@ -299,10 +299,11 @@ function discountIsValid(desconto: unknown, due: string | undefined, capped: (ce
 // Batches
 
 /**
- * The request rules of a batch body (`descricao`, `cobsv`, each item a due-date charge with its
- * own txid, no txid twice). `notBefore(txid)` is the earliest due date for that item.
+ * The batch-level rules of a batch body: `descricao`, `cobsv` (an array, not empty on creation),
+ * each item an object with its own valid txid, no txid twice. The items' charge rules are
+ * judged when the batch is processed (a broken item is `NEGADA`, the batch is accepted).
  */
-export function judgeBatch(j: Judge, body: unknown, mode: Mode, notBefore: (txid: string) => string | undefined): void {
+export function judgeBatch(j: Judge, body: unknown, mode: Mode): void {
   if (!isObject(body)) return j.flag('loteCobV', 'O lote deve ser um objeto.');
   const { descricao, cobsv } = body;
   if (descricao === undefined ? mode === 'create' : typeof descricao !== 'string') j.flag('loteCobV.descricao', 'descricao é obrigatória (texto).');
@@ -318,7 +319,6 @@ export function judgeBatch(j: Judge, body: unknown, mode: Mode, notBefore: (txid
     if (typeof txid !== 'string' || !isValidTxid(txid)) j.flag(`${root}.txid`, 'txid tem de 26 a 35 letras ou dígitos.', txid);
     else if (seen.has(txid)) j.flag(`${root}.txid`, 'txid repetido no lote.', txid);
     else seen.add(txid);
-    judgeCobV(j, item, root, mode, { notBefore: typeof txid === 'string' ? notBefore(txid) : undefined });
   });
 }
 
