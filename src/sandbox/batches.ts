@@ -56,11 +56,11 @@ export async function batchRoutes(ctx: Context, request: Request, id: string | u
     const { txid: _omit, ...itemBody } = raw;
     let item = target.items.get(txid);
     if (item === undefined) {
-      item = { txid, status: 'EM_PROCESSAMENTO', problema: undefined, criacao: undefined, body: itemBody, pending: undefined };
+      item = { txid, status: 'EM_PROCESSAMENTO', problema: undefined, criacao: undefined, body: itemBody, pending: [] };
       target.items.set(txid, item);
     }
     if (item.status === 'NEGADA') item.status = 'EM_PROCESSAMENTO';
-    item.pending = { body: itemBody, mode };
+    item.pending.push({ body: itemBody, mode });
   }
   ctx.state.batches.set(id, target);
   ctx.later(ctx.batchDelayMs, () => processBatch(ctx, target));
@@ -70,33 +70,29 @@ export async function batchRoutes(ctx: Context, request: Request, id: string | u
 /** Applies each pending item: a creation for one not yet created, a change for one that is. */
 function processBatch(ctx: Context, batch: Batch): void {
   for (const item of batch.items.values()) {
-    const pending = item.pending;
-    if (pending === undefined) continue;
-    item.pending = undefined;
-    try {
-      if (item.status === 'CRIADA') {
-        if (pending.mode === 'create') putCharge(ctx, 'cobv', item.txid, pending.body, { batchId: batch.id });
-        else patchCharge(ctx, 'cobv', item.txid, pending.body);
-        item.problema = undefined;
-      } else {
-        refuseOutsider(ctx, batch, item.txid);
-        const body = pending.mode === 'create' ? pending.body : { ...item.body, ...pending.body };
-        item.body = body;
-        const { charge } = putCharge(ctx, 'cobv', item.txid, body, { batchId: batch.id });
-        setStatus(item, 'CRIADA');
-        item.criacao = charge.criacao;
-        item.problema = undefined;
-      }
-    } catch (error) {
-      if (!(error instanceof Problem)) throw error;
-      item.problema = problemDocument(error);
-      if (item.status !== 'CRIADA') setStatus(item, 'NEGADA');
-    }
+    for (const pending of item.pending.splice(0)) applyItem(ctx, batch, item, pending);
   }
 }
 
-function setStatus(item: BatchItem, status: BatchItem['status']): void {
-  item.status = status;
+/** One change of an item: a creation for an item not yet created, else a change of its charge. */
+function applyItem(ctx: Context, batch: Batch, item: BatchItem, pending: BatchItem['pending'][number]): void {
+  try {
+    if (item.status === 'CRIADA') {
+      if (pending.mode === 'create') putCharge(ctx, 'cobv', item.txid, pending.body, { batchId: batch.id });
+      else patchCharge(ctx, 'cobv', item.txid, pending.body);
+    } else {
+      refuseOutsider(ctx, batch, item.txid);
+      item.body = pending.mode === 'create' ? pending.body : { ...item.body, ...pending.body };
+      const { charge } = putCharge(ctx, 'cobv', item.txid, item.body, { batchId: batch.id });
+      item.status = 'CRIADA';
+      item.criacao = charge.criacao;
+    }
+    item.problema = undefined;
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    item.problema = problemDocument(error);
+    if (item.status !== 'CRIADA') item.status = 'NEGADA';
+  }
 }
 
 /** A charge made outside this batch (by PUT /cobv or by another batch) never joins it. */

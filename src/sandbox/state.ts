@@ -49,8 +49,8 @@ export interface BatchItem {
   criacao: string | undefined;
   /** The item as last requested (creation body, merged with later revisions while not created). */
   body: Json;
-  /** A change waiting for the asynchronous processing. */
-  pending: { body: Json; mode: 'create' | 'revise' } | undefined;
+  /** Changes waiting for the asynchronous processing, in the order they were asked for. */
+  pending: Array<{ body: Json; mode: 'create' | 'revise' }>;
 }
 
 export interface Batch {
