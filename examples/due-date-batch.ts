@@ -30,6 +30,7 @@ export async function main(): Promise<void> {
   const { api, sandbox, receiverKey, close } = await connect();
   // You choose the batch id; GET /cobv filters by it as a 32-bit integer (`loteCobVId`).
   const batchId = String(Math.floor(Date.now() / 1000) % 2_000_000_000);
+  const pause = sandbox ? 20 : 1_000; // between reads of asynchronous work (a sandbox takes milliseconds)
 
   // Due dates are Brasília calendar days: never derive them from a UTC timestamp.
   const due = addDays(todayInBrasilia(), 10);
@@ -53,8 +54,8 @@ export async function main(): Promise<void> {
 
     // 2. Follow the charge requests until none is EM_PROCESSAMENTO.
     let lote: LoteCobVConsultado = await api.lotecobv.get(batchId);
-    for (let attempt = 0; attempt < 10 && lote.cobsv.some((c) => c.status === 'EM_PROCESSAMENTO'); attempt++) {
-      await sleep(sandbox ? 20 : 1_000); // the sandbox processes batches within milliseconds
+    for (let attempt = 0; attempt < 20 && lote.cobsv.some((c) => c.status === 'EM_PROCESSAMENTO'); attempt++) {
+      await sleep(pause);
       lote = await api.lotecobv.get(batchId);
     }
     for (const item of lote.cobsv) {
@@ -71,8 +72,12 @@ export async function main(): Promise<void> {
     });
 
     // 4. Revise one charge only; `checkBatch` refuses a txid that is not in the batch.
+    //    Changes to a batch are applied asynchronously too: read the charge to see one applied.
     const [first] = cobsv;
-    if (first) await api.lotecobv.update(batchId, { cobsv: [{ txid: first.txid, valor: { original: '430.00' } }] }, { checkBatch: true });
+    if (first) {
+      await api.lotecobv.update(batchId, { cobsv: [{ txid: first.txid, valor: { original: '430.00' } }] }, { checkBatch: true });
+      for (let attempt = 0; attempt < 20 && (await api.cobv.get(first.txid)).valor.original !== '430.00'; attempt++) await sleep(pause);
+    }
 
     // 5. The batch's charges that exist (CRIADA), as due-date charges.
     const fim = new Date().toISOString();

@@ -115,8 +115,10 @@ try {
     lote = await api.lotecobv.get('1001');
   }
   say(`PUT /lotecobv/1001  3 charges, processed asynchronously: ${lote.cobsv.map((c) => c.status).join(', ')}`);
-  const denied = lote.cobsv.find((c) => c.status === 'NEGADA');
-  if (denied) say(`denied ${short(denied.txid)}: ${denied.problema?.violacoes?.map((v) => v.razao).join('; ') ?? denied.problema?.title ?? ''}`);
+  for (const item of lote.cobsv.filter((c) => c.status === 'NEGADA')) {
+    const problem = `${item.problema?.type?.split('/').at(-1)} on ${item.problema?.violacoes?.map((v) => v.propriedade).join(', ')}`;
+    say(`denied ${short(item.txid)}, made earlier by PUT /cobv: ${problem}`);
+  }
 
   section('Payer side');
   const code = brcode.parse(revised.instantCopiaECola ?? '');
@@ -133,7 +135,12 @@ try {
   say(`webhook received, confirmed with GET /instant/{e2eid}: ${received.valor} for txid ${short(received.txid ?? '')}`);
   say(`the charge is now ${(await api.cob.get(txid)).status}`);
   const refund = await api.instant.refund(received.endToEndId, 'D1', { valor: '20.00', descricao: 'Damaged item' });
-  say(`PUT /instant/{e2eid}/devolucao/D1  20.00: ${refund.status}`);
+  let settled = refund;
+  while (settled.status === 'EM_PROCESSAMENTO') {
+    await sleep(20);
+    settled = await api.instant.getRefund(received.endToEndId, 'D1');
+  }
+  say(`PUT /instant/{e2eid}/devolucao/D1  20.00: ${refund.status}, then ${settled.status}`);
 
   section('Cash-out');
   const balance = await cashOut.balance.get();

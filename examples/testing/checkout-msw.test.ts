@@ -7,7 +7,7 @@ import { isPaid, openCheckout } from './checkout.ts';
 // The sandbox's handlers answer the SDK's requests inside the test process: no port, no network.
 const sandbox = createSandbox();
 const server = setupServer(...sandbox.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
 
 test('an order is paid once the payer pays its charge', async () => {
