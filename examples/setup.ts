@@ -35,6 +35,11 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/** A variable the real provider needs is missing. */
+class SetupError extends Error {
+  override readonly name = 'SetupError';
+}
+
 export function usesRealProvider(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env['INSTANT_CLIENT_ID'] || env['CASH_OUT_CLIENT_ID']);
 }
@@ -68,7 +73,7 @@ async function sandboxed(options: SandboxOptions): Promise<Connection> {
 function realProvider(env: NodeJS.ProcessEnv): Connection {
   const need = (name: string): string => {
     const value = env[name];
-    if (!value) throw new Error(`${name} is not set (see examples/setup.ts)`);
+    if (!value) throw new SetupError(`${name} is not set (see examples/setup.ts)`);
     return value;
   };
   const tls = (cert: string, key: string) =>
@@ -119,7 +124,8 @@ function realProvider(env: NodeJS.ProcessEnv): Connection {
 export function runMain(meta: ImportMeta, main: () => Promise<void>): void {
   if (meta.filename !== process.argv[1]) return;
   main().catch((error: unknown) => {
-    if (error instanceof AuthenticationError) console.error(`token endpoint refused or unreachable: ${error.message}`);
+    if (error instanceof SetupError) console.error(error.message);
+    else if (error instanceof AuthenticationError) console.error(`token endpoint refused or unreachable: ${error.message}`);
     else if (error instanceof ConnectionError || error instanceof TimeoutError) console.error(`provider unreachable: ${error.message}`);
     else if (error instanceof InstantError) console.error(`${error.name}: ${error.message}`);
     else throw error;
