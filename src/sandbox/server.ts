@@ -54,10 +54,9 @@ export async function listenNode(
       }
       await writeResponse(res, response);
     } catch (error) {
-      if (error instanceof ConnectionDrop || res.headersSent) {
-        req.socket.destroy();
-        return;
-      }
+      // A cut answer: what was written goes out, then the connection closes short of the body.
+      if (res.headersSent) return req.socket.destroySoon();
+      if (error instanceof ConnectionDrop) return void req.socket.destroy();
       res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
     }
   };
