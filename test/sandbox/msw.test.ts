@@ -20,7 +20,7 @@ const server = setupServer(
     return new HttpResponse(null, { status: 200 });
   }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(async () => {
   server.close();
   await sandbox.close();

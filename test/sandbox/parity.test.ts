@@ -21,7 +21,7 @@ beforeAll(async () => {
   e2eid = (await s.sandbox.payCharge(paid)).endToEndId;
 });
 
-type Call = (client: InstantClient) => Promise<unknown>;
+type Call = (client: InstantClient) => PromiseLike<unknown>;
 const yesterday = () => addDays(todayInBrasilia(), -1);
 const cob = () => cobBody(s.key);
 const cobv = () => cobvBody(s.key);

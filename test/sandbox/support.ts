@@ -56,8 +56,8 @@ export function cobvBody(chave: string, original = '100.00', dueInDays = 10) {
 }
 
 /** The `ApiError` `promise` rejects with (fails the test when it resolves or throws anything else). */
-export async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
+export async function refusal(promise: PromiseLike<unknown>): Promise<ApiError> {
+  const error = await Promise.resolve(promise).then(
     () => undefined,
     (e: unknown) => e,
   );
