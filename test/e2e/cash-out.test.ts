@@ -43,6 +43,16 @@ describe('cash-out', () => {
     expect(toCents((await s.cashOut.balance.get()).available)).toBe(before - 100);
   });
 
+  it('places an order with the lower-level payments.create, and a repeat with its key is the same order', async () => {
+    const body = { instantKey: PAYMENT.key, creditorDocument: PAYMENT.creditorDocument, payment: { currency: 'BRL' as const, amount: '0.50' } };
+    const first = await s.cashOut.payments.create(body, { idempotencyKey: 'lowlevel1' });
+    const again = await s.cashOut.payments.create(body, { idempotencyKey: 'lowlevel1' }).catch((e: unknown) => e);
+    // The provider answers the same transfer, or a conflict; never a second order.
+    if (!(again instanceof Error)) expect((again as { idempotencyKey: string }).idempotencyKey).toBe(first.idempotencyKey);
+    await s.sandbox.settleTransfer('lowlevel1', 'LIQUIDATED');
+    expect((await s.cashOut.payments.getByIdempotencyKey('lowlevel1')).payment?.amount).toBe('0.50');
+  });
+
   it('refuses a payment the balance does not cover, with no order placed', async () => {
     const error = await s.cashOut.pay({ ...PAYMENT, amount: '5000.00', idempotencyKey: 'toolarge1' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientBalanceError);

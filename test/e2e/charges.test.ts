@@ -118,6 +118,12 @@ describe('cobv', () => {
     await expect.poll(async () => (await s.api.cobv.get(cobsv[0]!.txid)).valor.original).toBe('11.00');
     await expect(s.api.lotecobv.update(id, { cobsv: [{ txid: generateTxid(), valor: { original: '1.00' } }] }, { checkBatch: true })).rejects.toBeInstanceOf(LoteCobVOperacaoInvalida);
     await expect(s.api.lotecobv.put(id, { descricao: 'March', cobsv: cobsv.slice(0, 1) }, { validate: false })).rejects.toBeInstanceOf(LoteCobVOperacaoInvalida);
+    // alter: the whole batch again (the same set), a later due date for every charge.
+    const later = addDays(due, 7);
+    const created = cobsv.slice(0, 2).map((c) => ({ ...c, calendario: { ...c.calendario, dataDeVencimento: later } }));
+    await s.api.lotecobv.alter(id, { descricao: 'March, extended', cobsv: [...created, cobsv[2]!] });
+    await expect.poll(async () => (await s.api.cobv.get(cobsv[1]!.txid)).calendario.dataDeVencimento).toBe(later);
+    expect((await s.api.lotecobv.get(id)).descricao).toBe('March, extended');
 
     const lotes: number[] = [];
     for await (const l of s.api.lotecobv.list(aroundNow())) lotes.push(Number(l.id));
@@ -147,6 +153,11 @@ describe('loc', () => {
     await expect(s.api.cob.create(generateTxid(), { ...cobBody('1.00'), loc: { id: loc.id } })).rejects.toBeInstanceOf(CobOperacaoInvalida);
     const cobvLoc = await s.api.loc.create({ tipoCob: 'cobv' });
     await expect(s.api.cob.create(generateTxid(), { ...cobBody('1.00'), loc: { id: cobvLoc.id } })).rejects.toBeInstanceOf(CobOperacaoInvalida);
+
+    // A free location can change type; a linked one cannot.
+    expect((await s.api.loc.update(cobvLoc.id, { tipoCob: 'cob' })).tipoCob).toBe('cob');
+    await s.api.loc.update(cobvLoc.id, { tipoCob: 'cobv' });
+    await expect(s.api.loc.update(loc.id, { tipoCob: 'cobv' })).rejects.toMatchObject({ status: 400 });
 
     const unlinked = await s.api.loc.unlink(loc.id);
     expect(unlinked.id).toBe(loc.id);
