@@ -55,10 +55,6 @@ export type Mode = 'create' | 'revise';
 export interface ChargeFacts {
   /** Earliest due date allowed (the charge's creation day in Brasília); cobv only. */
   notBefore?: string | undefined;
-  /**
-   * `valor.original` zero is acceptable when the (merged) charge is alterable or a withdrawal;
-   * on a PATCH the service judges the merged charge, so this is always decided on a full body.
-   */
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -147,12 +147,6 @@ export class SandboxState {
     }
     return undefined;
   }
-
-  /** The batch holding `txid`, if any. */
-  batchOf(txid: string): Batch | undefined {
-    for (const batch of this.batches.values()) if (batch.items.has(txid)) return batch;
-    return undefined;
-  }
 }
 
 /** What routes get besides the state. */
