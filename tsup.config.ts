@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     payer: 'src/payer.ts',
     sandbox: 'src/sandbox.ts',
+    'sandbox-cli': 'src/sandbox/cli.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
@@ -12,5 +13,7 @@ export default defineConfig({
   clean: true,
   target: 'node22',
   splitting: true,
+  // import.meta.url in the CJS build (the sandbox loads msw relative to itself).
+  shims: true,
   treeshake: true,
 });

@@ -3,19 +3,24 @@
  * transfer-confirmation notification on `POST /webhook/transfer-confirmation` with node:http and
  * verify it against the provider's status query before recording anything.
  *
- * Run: `node examples/cash-out.ts` with CASH_OUT_URL (host root), CASH_OUT_CLIENT_ID,
- * CASH_OUT_CLIENT_SECRET, CASH_OUT_CERT/CASH_OUT_KEY (the provider's client certificate), and
- * DEST_KEY, CREDITOR_DOCUMENT, AMOUNT (and optionally ORDER_KEY) for the payment; PORT for the receiver (default 8080).
+ * Run: `node examples/cash-out.ts`.
+ * - No credentials in the environment: an in-process sandbox plays the provider. The example pays
+ *   10.00, receives the confirmation on a free port, verifies and records it, then shows a payment
+ *   the balance does not cover refused without an order.
+ * - With credentials (see examples/setup.ts) it serves your provider's notifications on PORT
+ *   (default 8080) and, when CASH_OUT_DEST_KEY and CASH_OUT_CREDITOR_DOCUMENT are set, pays
+ *   CASH_OUT_AMOUNT (default 0.01) once, with CASH_OUT_ORDER_KEY as idempotency key when given.
  */
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import {
-  CashOutClient,
+  ApiError,
+  type CashOutClient,
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
   type PayResult,
   type Transfer,
 } from '../src/index.ts';
+import { connect, listenOnLoopback, runMain, usesRealProvider, within } from './setup.ts';
 
 /** Where verified outcomes go: your database. It must be idempotent by `idempotencyKey`. */
 export type RecordTransfer = (transfer: Transfer) => Promise<void>;
@@ -44,12 +49,16 @@ export async function payOnce(
       console.log(`outcome unknown; query ${error.idempotencyKey} later`);
       return undefined;
     }
+    if (error instanceof ApiError) {
+      console.log(`refused: ${error.status} ${error.errorType ?? ''}`);
+      return undefined;
+    }
     throw error;
   }
 }
 
 /** The receiver: only `POST /webhook/transfer-confirmation`, verified before it is recorded. */
-export function createReceiver(cashOut: CashOutClient, record: RecordTransfer): Server {
+export function receiver(cashOut: CashOutClient, record: RecordTransfer): RequestListener {
   const handler = cashOut.notificationHandler({
     // Record the provider's answer (`actual`), never the notification's claims.
     onConfirmed: ({ actual }) => record(actual),
@@ -58,10 +67,10 @@ export function createReceiver(cashOut: CashOutClient, record: RecordTransfer): 
     },
     onError: (error, status) => console.warn(`notification answered ${status}: ${error instanceof Error ? error.name : 'error'}`),
   });
-  return createServer((req, res) => {
+  return (req, res) => {
     if (req.url === '/webhook/transfer-confirmation') return void handler.node(req, res);
     res.writeHead(404).end();
-  });
+  };
 }
 
 /** Verifying by hand, e.g. inside another framework's route, with the raw body. */
@@ -71,35 +80,46 @@ export async function verifyByHand(cashOut: CashOutClient, rawBody: string, reco
   else console.warn(`suspicious: ${result.reason}`);
 }
 
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const cashOut = new CashOutClient({
-    baseUrl: env['CASH_OUT_URL'] ?? 'https://accounts.psp.example',
-    // The token endpoint defaults to {baseUrl}/api/v2/oauth/token (JSON body); one cached token
-    // serves every call, within the provider's 10 token requests a minute.
-    auth: { clientId: env['CASH_OUT_CLIENT_ID'] ?? 'client-id', clientSecret: env['CASH_OUT_CLIENT_SECRET'] ?? 'client-secret' },
-    ...(env['CASH_OUT_CERT'] && env['CASH_OUT_KEY']
-      ? { tls: { cert: readFileSync(env['CASH_OUT_CERT']), key: readFileSync(env['CASH_OUT_KEY']) } }
-      : {}),
-  });
+/** Stand-in for your database: an idempotent UPSERT keyed by `idempotencyKey`. */
+const record: RecordTransfer = async (transfer) => {
+  console.log(`recorded transfer ${transfer.idempotencyKey}: ${transfer.status}${transfer.errorCode ? ` (${transfer.errorCode})` : ''}`);
+};
 
-  const recorded = new Map<string, Transfer>();
-  const record: RecordTransfer = async (transfer) => {
-    recorded.set(transfer.idempotencyKey, transfer); // stand-in for an idempotent UPSERT
-    console.log(`transfer ${transfer.idempotencyKey}: ${transfer.status}${transfer.errorCode ? ` (${transfer.errorCode})` : ''}`);
-  };
-
-  const server = createReceiver(cashOut, record);
+/** Real provider: serve its notifications on PORT and, when asked, pay once. */
+async function serve(env: NodeJS.ProcessEnv): Promise<void> {
+  const { cashOut } = await connect({ env });
   const port = Number(env['PORT'] ?? 8080);
-  server.listen(port, () => console.log(`receiver on ${port}`));
-
-  if (env['DEST_KEY'] && env['CREDITOR_DOCUMENT']) {
+  createServer(receiver(cashOut, record)).listen(port, () => console.log(`receiver on ${port}`));
+  if (env['CASH_OUT_DEST_KEY'] && env['CASH_OUT_CREDITOR_DOCUMENT']) {
     await payOnce(cashOut, {
-      key: env['DEST_KEY'],
-      amount: env['AMOUNT'] ?? '0.01',
-      creditorDocument: env['CREDITOR_DOCUMENT'],
-      ...(env['ORDER_KEY'] ? { idempotencyKey: env['ORDER_KEY'] } : {}),
+      key: env['CASH_OUT_DEST_KEY'],
+      amount: env['CASH_OUT_AMOUNT'] ?? '0.01',
+      creditorDocument: env['CASH_OUT_CREDITOR_DOCUMENT'],
+      ...(env['CASH_OUT_ORDER_KEY'] ? { idempotencyKey: env['CASH_OUT_ORDER_KEY'] } : {}),
     });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (usesRealProvider(env)) return serve(env);
+  // Sandbox: the receiver listens first, as the sandbox needs its URL.
+  const server = createServer();
+  const notificationUrl = `${await listenOnLoopback(server)}/webhook/transfer-confirmation`;
+  const { cashOut, close } = await connect({ env, sandbox: { balance: '100.00', transferNotificationUrl: notificationUrl } });
+  let confirmed!: () => void;
+  const done = new Promise<void>((resolve) => (confirmed = resolve));
+  server.on('request', receiver(cashOut, (transfer) => record(transfer).then(confirmed)));
+  try {
+    const paid = await payOnce(cashOut, { key: '+5561912345678', amount: '10.00', creditorDocument: '52998224725' });
+    if (!paid) throw new Error('the sandbox did not take the order');
+    await within(done, 5_000, 'confirmation');
+    // More than the balance: refused before any order is placed.
+    await payOnce(cashOut, { key: '+5561912345678', amount: '500.00', creditorDocument: '52998224725' });
+  } finally {
+    await close();
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+runMain(import.meta, main);

@@ -3,35 +3,14 @@
  * revise, fetch, list, remove. Requests that break a rule of the service are refused before
  * they are sent, with the same error class the service would answer with.
  *
- * Run: `node examples/charges.ts` with BASE_URL, TOKEN_URL, CLIENT_ID, CLIENT_SECRET and
- * RECEIVER_KEY (one of your directory keys) in the environment; the defaults point at a
- * sandbox host that does not exist.
+ * Run: `node examples/charges.ts`: against an in-process sandbox with no credentials in the
+ * environment, against your provider with them (see examples/setup.ts).
  */
-import {
-  ApiError,
-  CobNaoEncontrado,
-  CobOperacaoInvalida,
-  InstantClient,
-  fromCents,
-  generateTxid,
-  toCents,
-} from '../src/index.ts';
+import { ApiError, CobNaoEncontrado, CobOperacaoInvalida, fromCents, generateTxid, toCents } from '../src/index.ts';
+import { connect, runMain } from './setup.ts';
 
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const baseUrl = env['BASE_URL'] ?? 'https://api.sandbox.psp.example/v2';
-  const receiverKey = env['RECEIVER_KEY'] ?? '2f1c3b7e-8a4d-4c6e-9b1a-5d7e3f9c0a12';
-  const api = new InstantClient({
-    baseUrl,
-    auth: {
-      tokenUrl: env['TOKEN_URL'] ?? `${baseUrl}/oauth/token`,
-      clientId: env['CLIENT_ID'] ?? 'sandbox-client-id',
-      clientSecret: env['CLIENT_SECRET'] ?? 'sandbox-client-secret',
-      scope: 'cob.read cob.write',
-    },
-    // With your keys listed, a charge on someone else's key is refused before sending.
-    ownKeys: [receiverKey],
-  });
-
+export async function main(): Promise<void> {
+  const { api, receiverKey, close } = await connect();
   try {
     // 1. Create. PUT with a txid you generate is idempotent (retried safely on 5xx);
     //    `api.cob.create(body)` (POST /cob) lets the service pick the txid but is never retried.
@@ -66,22 +45,29 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     const removed = await api.cob.remove(txid);
     console.log(`removed: ${removed.status}`);
 
-    // A rule broken on the client side: nothing is sent, the error says which field.
-    await api.cob.create(generateTxid(), { calendario: { expiracao: 0 }, valor: { original: '10.00' }, chave: receiverKey });
-  } catch (error) {
-    if (error instanceof CobOperacaoInvalida) {
-      const fields = error.violacoes.map((v) => v.propriedade).join(', ');
-      console.error(`refused (${error.sentRequest ? 'by the service' : 'before sending'}): ${fields}`);
-    } else if (error instanceof CobNaoEncontrado) {
-      console.error('no such charge');
-    } else if (error instanceof ApiError) {
-      console.error(`service said ${error.status} ${error.errorType ?? ''}`);
-    } else {
-      throw error;
+    // 6. A rule broken on the client side: nothing is sent, the error says which field.
+    try {
+      await api.cob.create(generateTxid(), { calendario: { expiracao: 0 }, valor: { original: '10.00' }, chave: receiverKey });
+    } catch (error) {
+      console.log(`as expected, ${describe(error)}`);
     }
+  } catch (error) {
+    console.error(describe(error));
+    process.exitCode = 1;
   } finally {
-    await api.close();
+    await close();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+/** The SDK's errors a charge call can meet, in words; anything else is a bug and is rethrown. */
+function describe(error: unknown): string {
+  if (error instanceof CobOperacaoInvalida) {
+    const fields = error.violacoes.map((v) => v.propriedade).join(', ');
+    return `refused ${error.sentRequest ? 'by the service' : 'before sending'}: ${fields}`;
+  }
+  if (error instanceof CobNaoEncontrado) return 'no such charge';
+  if (error instanceof ApiError) return `service said ${error.status} ${error.errorType ?? ''}`;
+  throw error;
+}
+
+runMain(import.meta, main);

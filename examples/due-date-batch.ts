@@ -4,13 +4,12 @@
  * checks the batch still holds exactly the same charges), revise one charge, and list the
  * batch's charges.
  *
- * Run: `node examples/due-date-batch.ts` with BASE_URL, TOKEN_URL, CLIENT_ID, CLIENT_SECRET,
- * RECEIVER_KEY and optionally BATCH_ID in the environment; the defaults point at a sandbox host
- * that does not exist.
+ * Run: `node examples/due-date-batch.ts`: against an in-process sandbox with no credentials in
+ * the environment, against your provider with them (see examples/setup.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  InstantClient,
+  ApiError,
   LoteCobVOperacaoInvalida,
   type LoteCobVCobSolicitada,
   type LoteCobVConsultado,
@@ -18,6 +17,7 @@ import {
   generateTxid,
   todayInBrasilia,
 } from '../src/index.ts';
+import { connect, runMain } from './setup.ts';
 
 /** Sandbox-looking debtors (synthetic documents with valid check digits). */
 const STUDENTS = [
@@ -26,21 +26,11 @@ const STUDENTS = [
   { cnpj: '12ABC34501DE35', nome: 'Alphanumeric Sponsor', fee: '900.00' },
 ] as const;
 
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const baseUrl = env['BASE_URL'] ?? 'https://api.sandbox.psp.example/v2';
-  const receiverKey = env['RECEIVER_KEY'] ?? '2f1c3b7e-8a4d-4c6e-9b1a-5d7e3f9c0a12';
+export async function main(): Promise<void> {
+  const { api, sandbox, receiverKey, close } = await connect();
   // You choose the batch id; GET /cobv filters by it as a 32-bit integer (`loteCobVId`).
-  const batchId = env['BATCH_ID'] ?? String(Math.floor(Date.now() / 1000) % 2_000_000_000);
-  const api = new InstantClient({
-    baseUrl,
-    auth: {
-      tokenUrl: env['TOKEN_URL'] ?? `${baseUrl}/oauth/token`,
-      clientId: env['CLIENT_ID'] ?? 'sandbox-client-id',
-      clientSecret: env['CLIENT_SECRET'] ?? 'sandbox-client-secret',
-      scope: 'cobv.read cobv.write lotecobv.read lotecobv.write',
-    },
-    ownKeys: [receiverKey],
-  });
+  const batchId = String(Math.floor(Date.now() / 1000) % 2_000_000_000);
+  const pause = sandbox ? 20 : 1_000; // between reads of asynchronous work (a sandbox takes milliseconds)
 
   // Due dates are Brasília calendar days: never derive them from a UTC timestamp.
   const due = addDays(todayInBrasilia(), 10);
@@ -64,8 +54,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
 
     // 2. Follow the charge requests until none is EM_PROCESSAMENTO.
     let lote: LoteCobVConsultado = await api.lotecobv.get(batchId);
-    for (let attempt = 0; attempt < 10 && lote.cobsv.some((c) => c.status === 'EM_PROCESSAMENTO'); attempt++) {
-      await sleep(1_000);
+    for (let attempt = 0; attempt < 20 && lote.cobsv.some((c) => c.status === 'EM_PROCESSAMENTO'); attempt++) {
+      await sleep(pause);
       lote = await api.lotecobv.get(batchId);
     }
     for (const item of lote.cobsv) {
@@ -82,8 +72,12 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     });
 
     // 4. Revise one charge only; `checkBatch` refuses a txid that is not in the batch.
+    //    Changes to a batch are applied asynchronously too: read the charge to see one applied.
     const [first] = cobsv;
-    if (first) await api.lotecobv.update(batchId, { cobsv: [{ txid: first.txid, valor: { original: '430.00' } }] }, { checkBatch: true });
+    if (first) {
+      await api.lotecobv.update(batchId, { cobsv: [{ txid: first.txid, valor: { original: '430.00' } }] }, { checkBatch: true });
+      for (let attempt = 0; attempt < 20 && (await api.cobv.get(first.txid)).valor.original !== '430.00'; attempt++) await sleep(pause);
+    }
 
     // 5. The batch's charges that exist (CRIADA), as due-date charges.
     const fim = new Date().toISOString();
@@ -95,12 +89,15 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     if (error instanceof LoteCobVOperacaoInvalida) {
       console.error(`batch refused (${error.sentRequest ? 'by the service' : 'before sending'}):`);
       for (const v of error.violacoes) console.error(`  ${v.propriedade}: ${v.razao}`);
+    } else if (error instanceof ApiError) {
+      console.error(`service said ${error.status} ${error.errorType ?? ''}`);
     } else {
       throw error;
     }
+    process.exitCode = 1;
   } finally {
-    await api.close();
+    await close();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+runMain(import.meta, main);

@@ -1,20 +1,24 @@
 /**
  * Payer app: read a copy-and-paste code (or a scanned QR), fetch the charge payload at its
- * location, verify its signature, and show what would be paid. Runs in a browser, React
- * Native, Deno, Bun or Node: it only uses `instant-payments/payer`.
+ * location, verify its signature, and show what would be paid. `summarize` and `explain` run in a
+ * browser, React Native, Deno, Bun or Node: they only use `instant-payments/payer`.
  *
- * Run: `node examples/payer-app.ts '<copia e cola>' [codMun]` (a dynamic code: its location is
- * fetched over HTTPS). The demo code below points at a host that does not exist.
+ * Run: `node examples/payer-app.ts '<copia e cola>' [codMun]` reads that code (a dynamic code's
+ * location is fetched over HTTPS). With no code, the example first creates a charge (in an
+ * in-process sandbox with no credentials in the environment, on your provider with them: see
+ * examples/setup.ts) and reads its code.
  */
 import {
   ApiError,
   CobPayloadNaoEncontrado,
   InvalidLocationError,
-  PayerClient,
   PayloadVerificationError,
   brcode,
+  generateTxid,
   todayInBrasilia,
+  type PayerClient,
 } from '../src/payer.ts';
+import { connect, runMain, type Connection } from './setup.ts';
 
 /** What the app shows the payer before confirming. */
 export interface ChargeSummary {
@@ -53,21 +57,30 @@ export function explain(error: unknown): string {
   return error instanceof Error ? error.message : 'Unknown error';
 }
 
-const DEMO_CODE = brcode.build({
-  url: 'qr.psp.example/qr/v2/8b3da2f39a4140d1a91abd93113bd441',
-  merchantName: 'LOJA EXEMPLO',
-  merchantCity: 'BRASILIA',
-});
+/** The receiving side of the demo: a fresh charge, and the code its QR would carry. */
+async function demoCode({ api, receiverKey }: Connection): Promise<string> {
+  const cob = await api.cob.create(generateTxid(), {
+    calendario: { expiracao: 600 },
+    valor: { original: '25.90' },
+    chave: receiverKey,
+    solicitacaoPagador: 'Order 42',
+  });
+  if (!cob.instantCopiaECola) throw new Error('the service returned no copy-and-paste code');
+  return cob.instantCopiaECola;
+}
 
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const payer = new PayerClient({ timeout: 10_000, requireSignature: true });
+  const connection = await connect();
   try {
-    const summary = await summarize(args[0] ?? DEMO_CODE, payer, args[1]);
+    const code = args[0] ?? (await demoCode(connection));
+    const summary = await summarize(code, connection.payer, args[1]);
     console.log(summary);
   } catch (error) {
     console.error(explain(error));
     process.exitCode = 1;
+  } finally {
+    await connection.close();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+runMain(import.meta, main);

@@ -1,37 +1,31 @@
 /**
- * Quick start: a client with OAuth client credentials (and mTLS when a certificate is given),
- * one call, and the typed errors. Run: `node examples/quick-start.ts` with BASE_URL, TOKEN_URL,
- * CLIENT_ID, CLIENT_SECRET (and CLIENT_CERT/CLIENT_KEY file paths for mTLS) in the environment.
+ * Quick start: a client (OAuth client credentials, and mTLS when a certificate is given), one
+ * charge created and read back, and the typed errors.
+ *
+ * Run: `node examples/quick-start.ts`. With no credentials in the environment it runs against
+ * an in-process sandbox; with INSTANT_BASE_URL, INSTANT_CLIENT_ID, INSTANT_CLIENT_SECRET,
+ * INSTANT_RECEIVER_KEY (and INSTANT_CLIENT_CERT/INSTANT_CLIENT_KEY for mTLS) it talks to your
+ * provider. See examples/setup.ts.
  */
-import { readFileSync } from 'node:fs';
-import { ApiError, ConnectionError, InstantClient, TimeoutError, path } from '../src/index.ts';
+import { ApiError, ConnectionError, TimeoutError, generateTxid } from '../src/index.ts';
+import { connect, runMain } from './setup.ts';
 
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const baseUrl = env['BASE_URL'] ?? 'https://api.psp.example/v2';
-  const api = new InstantClient({
-    baseUrl,
-    auth: {
-      tokenUrl: env['TOKEN_URL'] ?? `${baseUrl}/oauth/token`,
-      clientId: env['CLIENT_ID'] ?? 'client-id',
-      clientSecret: env['CLIENT_SECRET'] ?? 'client-secret',
-      scope: 'cob.read',
-    },
-    ...(env['CLIENT_CERT'] && env['CLIENT_KEY']
-      ? { tls: { cert: readFileSync(env['CLIENT_CERT']), key: readFileSync(env['CLIENT_KEY']) } }
-      : {}),
-    timeout: 10_000,
-  });
+export async function main(): Promise<void> {
+  const { api, receiverKey, close } = await connect();
   try {
-    const txid = env['TXID'] ?? 'quickstart0000000000000000001';
-    const charge = await api.http.json<Record<string, unknown>>({ method: 'GET', path: path`/cob/${txid}` });
-    console.log('charge status:', charge['status']);
+    const txid = generateTxid(); // your txid makes the create idempotent: retried safely
+    await api.cob.create(txid, { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: receiverKey });
+    const charge = await api.cob.get(txid);
+    console.log(`charge ${charge.txid}: ${charge.status} ${charge.valor.original}`);
+    console.log(`copy-and-paste code: ${charge.instantCopiaECola ?? '(none)'}`);
   } catch (error) {
     if (error instanceof ApiError) console.error(`service said ${error.status} ${error.errorType ?? ''}`);
     else if (error instanceof TimeoutError || error instanceof ConnectionError) console.error(error.message);
     else throw error;
+    process.exitCode = 1;
   } finally {
-    await api.close();
+    await close();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+runMain(import.meta, main);

@@ -1,2 +1,13 @@
-/** instant-payments/sandbox: the simulator (Node). */
-export {};
+/**
+ * instant-payments/sandbox (Node): an in-memory instant payments service that judges every
+ * request from the spec. Serve it to msw (`sandbox.handlers`) or over real HTTP
+ * (`await sandbox.listen()`), and point the SDK's clients at it.
+ */
+export { Sandbox, createSandbox, VIRTUAL_ORIGIN } from './sandbox/service.ts';
+export type { SandboxOptions, SandboxListenOptions } from './sandbox/service.ts';
+export type { SandboxTlsOptions } from './sandbox/server.ts';
+export type { FaultKind, FaultOptions } from './sandbox/faults.ts';
+export { FAULT_KINDS, ConnectionDrop } from './sandbox/faults.ts';
+export type { PayChargeOptions, ReceivedPayment } from './sandbox/payments.ts';
+export type { TransferRecord } from './sandbox/cash-out.ts';
+export { ERROR_BASE } from './sandbox/problems.ts';

@@ -16,4 +16,17 @@ describe('README', () => {
     expect(ci).toMatch(/^npm install$/m);
     expect(ci).toMatch(/^npm test$/m);
   });
+
+  it.each(['checkout-msw.test.ts', 'checkout-listen.test.ts'])('shows examples/testing/%s as it is (with package imports)', (name) => {
+    const file = readFileSync(new URL(`../examples/testing/${name}`, import.meta.url), 'utf8')
+      .replaceAll("'../../src/index.ts'", "'instant-payments'")
+      .replaceAll("'../../src/sandbox.ts'", "'instant-payments/sandbox'");
+    expect(readme).toContain('```ts\n' + file + '```');
+  });
+
+  it('shows the two commands and the tour output on its first screen', () => {
+    const firstScreen = readme.split('\n').slice(0, 60).join('\n');
+    expect(firstScreen).toMatch(/npm install\nnpm start/);
+    expect(firstScreen).toContain('Done in');
+  });
 });

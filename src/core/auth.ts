@@ -6,6 +6,7 @@
 import * as oidc from 'openid-client';
 import { AuthenticationError, isRecord, scrub } from './errors.ts';
 import type { FetchLike, TokenProvider } from './http.ts';
+import { isHttpsOrLoopback } from './validation.ts';
 
 export interface ClientCredentials {
   tokenUrl: string;
@@ -168,8 +169,7 @@ function checkTokenUrl(tokenUrl: string): void {
   } catch {
     throw new AuthenticationError('auth.tokenUrl is not a valid URL');
   }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+  if (!isHttpsOrLoopback(url)) {
     throw new AuthenticationError('auth.tokenUrl must be https (plain http is allowed on loopback only)');
   }
 }

@@ -183,7 +183,11 @@ export class HttpCore {
     config.logger?.debug?.('request', { route: label });
     try {
       const response = await this.#ky(spec.path.url, kyOptions);
-      const data = (await readBody(response)) as T;
+      const data = (await readBody(response).catch((cause: unknown) => {
+        // The answer broke off midway (connection closed short of its body).
+        if (cause instanceof SyntaxError) throw cause;
+        throw new ConnectionError(`${label} failed: the answer broke off: ${reasonOf(cause)}`, { cause });
+      })) as T;
       config.logger?.debug?.('response', { route: label, status: response.status, ms: Date.now() - started });
       return { data, response };
     } catch (error) {

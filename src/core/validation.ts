@@ -48,3 +48,8 @@ export function refuse(ErrorClass: ApiErrorClass<string>, violacoes: readonly Vi
 export function shouldValidate(clientDefault: boolean, callOption: boolean | undefined): boolean {
   return callOption ?? clientDefault;
 }
+
+/** https, or plain http on a loopback host (a local sandbox or test server). */
+export function isHttpsOrLoopback(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+}

@@ -115,7 +115,8 @@ function fromParsed(parsed: unknown, max: number): Uint8Array<ArrayBuffer> | und
   return bytes.byteLength > max ? 'too-large' : bytes;
 }
 
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+/** Writes `response` to `res`, streaming its body; rejects when the body stream fails. */
+export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;

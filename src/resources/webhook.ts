@@ -13,7 +13,7 @@ import type { RequestOptions } from '../core/http.ts';
 import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
-import type { RuleContext } from '../core/validation.ts';
+import { isHttpsOrLoopback, type RuleContext } from '../core/validation.ts';
 import { isValidKey } from '../lib/keys.ts';
 import { collectListQuery } from '../rules/query.ts';
 import type { PaginacaoQuery } from './cob.ts';
@@ -85,14 +85,16 @@ function checkWebhookKey(chave: unknown, owned: boolean, ctx: RuleContext): void
 }
 
 function checkWebhookUrl(webhookUrl: unknown, ctx: RuleContext): void {
-  if (!isHttpsUrl(webhookUrl)) ctx.add('webhookUrl', 'webhookUrl must be an absolute https URL without user name or password');
+  if (!isCallbackUrl(webhookUrl)) {
+    ctx.add('webhookUrl', 'webhookUrl must be an absolute https URL (http on loopback only) without user name or password');
+  }
 }
 
-function isHttpsUrl(webhookUrl: unknown): boolean {
-  if (typeof webhookUrl !== 'string' || !/^https:\/\//i.test(webhookUrl)) return false;
+function isCallbackUrl(webhookUrl: unknown): boolean {
+  if (typeof webhookUrl !== 'string' || !/^https?:\/\//i.test(webhookUrl)) return false;
   try {
     const url = new URL(webhookUrl);
-    return url.username === '' && url.password === '' && url.hostname !== '';
+    return isHttpsOrLoopback(url) && url.username === '' && url.password === '' && url.hostname !== '';
   } catch {
     return false;
   }

@@ -56,6 +56,15 @@ describe('api.webhook', () => {
     expect(net.requests).toHaveLength(0);
   });
 
+  it.each(['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://[::1]:9/hook'])(
+    'put: accepts plain http on a loopback host (%s), for a local sandbox or test server',
+    async (url) => {
+      net.server.use(http.put(`${BASE_URL}/webhook/:chave`, () => new HttpResponse(null, { status: 200 })));
+      await api.webhook.put(EVP, url);
+      expect(await net.requests[0]?.json()).toEqual({ webhookUrl: url });
+    },
+  );
+
   it('put: refuses a key that is not one of ownKeys', async () => {
     const own = testClient({ ownKeys: [EVP] });
     await expect(own.webhook.put(PHONE, HOOK)).rejects.toMatchObject({ name: 'WebhookOperacaoInvalida', violacoes: [{ propriedade: 'chave' }] });

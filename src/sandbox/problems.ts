@@ -1,0 +1,83 @@
+/**
+ * What the sandbox answers when it refuses: problem documents of the error catalogue for the
+ * collection API (`type` = `<error base>/<ErrorType>`, `title`, `status`, `detail`,
+ * `violacoes`), and the cash-out provider's own `{ type, title, detail, instance }` shape.
+ */
+import { ERROR_CATALOGUE, type CatalogueErrorType, type Violacao } from '../core/errors.ts';
+
+/** The `{error_base}` of every problem type the sandbox answers. */
+export const ERROR_BASE = 'https://instant-sandbox.example/api/v2/error';
+
+/** A refusal of the collection API, thrown by a route and answered as `application/problem+json`. */
+export class Problem extends Error {
+  readonly status: number;
+  readonly errorType: CatalogueErrorType;
+  readonly violacoes: readonly Violacao[];
+
+  constructor(errorType: CatalogueErrorType, detail: string, violacoes: readonly Violacao[] = [], status?: number) {
+    super(detail);
+    this.errorType = errorType;
+    this.violacoes = violacoes;
+    this.status = status ?? ERROR_CATALOGUE[errorType].status[0];
+  }
+}
+
+/** A refusal of the cash-out provider (its own error shape; `type` like `SBX-0404`). */
+export class ProviderProblem extends Error {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(status: number, title: string, detail: string) {
+    super(detail);
+    this.status = status;
+    this.title = title;
+  }
+}
+
+function titleOf(errorType: CatalogueErrorType): string {
+  if (/Nao(Encontrad[oa])$/.test(errorType)) return 'Não encontrado.';
+  if (errorType.endsWith('OperacaoInvalida')) return 'Operação inválida.';
+  if (errorType.endsWith('ConsultaInvalida')) return 'Consulta inválida.';
+  if (errorType.endsWith('DevolucaoInvalida')) return 'Devolução inválida.';
+  return ERROR_CATALOGUE[errorType].meaning;
+}
+
+/** The problem document of `problem` (also used as a batch item's `problema`). */
+export function problemDocument(problem: Problem, correlationId?: string): Record<string, unknown> {
+  const doc: Record<string, unknown> = {
+    type: `${ERROR_BASE}/${problem.errorType}`,
+    title: titleOf(problem.errorType),
+    status: problem.status,
+    detail: problem.message,
+  };
+  if (correlationId !== undefined) doc['correlationId'] = correlationId;
+  if (problem.violacoes.length > 0) doc['violacoes'] = problem.violacoes;
+  return doc;
+}
+
+export function problemResponse(problem: Problem, correlationId: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problemDocument(problem, correlationId)), {
+    status: problem.status,
+    headers: { 'content-type': 'application/problem+json', ...headers },
+  });
+}
+
+export function providerResponse(problem: ProviderProblem, instance: string): Response {
+  const body = { type: `SBX-${String(problem.status).padStart(4, '0')}`, title: problem.title, detail: problem.message, instance };
+  return new Response(JSON.stringify(body), { status: problem.status, headers: { 'content-type': 'application/json' } });
+}
+
+/** 401 for a missing, unknown or expired token (the catalogue has no 401 type; the spec shows no body). */
+export function unauthorized(correlationId: string): Response {
+  const body = {
+    type: `${ERROR_BASE}/NaoAutorizado`,
+    title: 'Não autorizado.',
+    status: 401,
+    detail: 'The access token is missing, unknown or expired.',
+    correlationId,
+  };
+  return new Response(JSON.stringify(body), {
+    status: 401,
+    headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' },
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * Node only: the sandbox on 127.0.0.1 over node:http (or node:https demanding a client
+ * certificate on the routes that `needsCertificate`). It reuses the SDK's Request/Response
+ * bridge (`toRequest`, `writeResponse`) and adds what a fault needs and a generic adapter must
+ * not do: a dropped request destroys the socket without an answer, and a body that breaks off
+ * midway leaves a truncated answer on a closed connection.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { toRequest, writeResponse } from '../node/adapter.ts';
+import { ConnectionDrop } from './faults.ts';
+import { Problem, problemResponse } from './problems.ts';
+
+type Pem = string | Buffer;
+
+/** The server's certificate and key, and the CA that signs the client certificates it accepts. */
+export interface SandboxTlsOptions {
+  cert: Pem;
+  key: Pem;
+  /** CA of the client certificates (and of the server's, for `payerOptions()`). */
+  ca: Pem | Pem[];
+}
+
+type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface NodeServer {
+  origin: string;
+  /** A fetch that reaches this server (trusting its CA in HTTPS mode). */
+  fetch: FetchFn;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export async function listenNode(
+  handle: (request: Request) => Promise<Response>,
+  port: number,
+  tls: SandboxTlsOptions | undefined,
+  needsCertificate: (path: string) => boolean,
+): Promise<NodeServer> {
+  const listener = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const body = await readBody(req);
+      const controller = new AbortController();
+      res.once('close', () => controller.abort());
+      const request = toRequest(req, body, controller.signal);
+      let response: Response;
+      if (tls && needsCertificate(new URL(request.url).pathname) && !(req.socket as TLSSocket).authorized) {
+        response = problemResponse(new Problem('AcessoNegado', 'Um certificado de cliente emitido pela CA do sandbox é exigido.'), 'sbx-tls');
+      } else {
+        response = await handle(request);
+      }
+      await writeResponse(res, response);
+    } catch (error) {
+      // A cut answer: what was written goes out, then the connection closes short of the body.
+      if (res.headersSent) return req.socket.destroySoon();
+      if (error instanceof ConnectionDrop) return void req.socket.destroy();
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+    }
+  };
+  const server: Server = tls
+    ? createHttpsServer({ cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: false }, listener)
+    : createHttpServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  const origin = `${tls ? 'https' : 'http'}://127.0.0.1:${bound}`;
+  let agent: Promise<{ close(): Promise<void> }> | undefined;
+  const fetch: FetchFn = tls
+    ? async (input, init) => {
+        agent ??= import('undici').then(({ Agent }) => new Agent({ connect: { ca: tls.ca as string | string[] } }));
+        return globalThis.fetch(input, { ...init, dispatcher: await agent } as RequestInit);
+      }
+    : (input, init) => globalThis.fetch(input, init);
+  return {
+    origin,
+    fetch,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      if (agent) await (await agent).close();
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) req.destroy(new Error('request body too large'));
+      else chunks.push(chunk);
+    });
+    req.once('end', () => resolve(size === 0 ? undefined : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}

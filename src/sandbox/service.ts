@@ -1,0 +1,401 @@
+/**
+ * The sandbox: one web-standard handler, `handle(request) => Promise<Response>`, over in-memory
+ * state. msw handlers (`handlers`) and the Node server (`listen()`) both delegate to it.
+ *
+ * Addresses, on one origin (virtual for msw, `http(s)://127.0.0.1:PORT` once listening):
+ * `/v2/...` the collection API, `/oauth/token` its token endpoint, `/api/v2/...` the cash-out
+ * provider (token endpoint included), `/qr/v2/...` the payer-side payloads and their key set.
+ */
+import { createRequire } from 'node:module';
+import type { HttpHandler } from 'msw';
+import type { CatalogueErrorType } from '../core/errors.ts';
+import { fromCents, parseAmount, toCents } from '../lib/money.ts';
+import { batchRoutes } from './batches.ts';
+import {
+  API_TOKEN_PATH,
+  CASH_OUT_TOKEN_PATH,
+  apiToken,
+  authorized,
+  balance,
+  cashOutToken,
+  getOrder,
+  placeOrder,
+  renderTransfer,
+  settle,
+  transferNotification,
+  type TransferRecord,
+} from './cash-out.ts';
+import { chargeRoutes, locRoutes } from './charges.ts';
+import { ConnectionDrop, FaultInjector, cutMidBody, type FaultOptions } from './faults.ts';
+import { JWKS_PATH, PayloadSigner, payloadRoutes } from './payload.ts';
+import { instantRoutes, payCharge, webhookRoutes, type PayChargeOptions, type ReceivedPayment } from './payments.ts';
+import { Problem, ProviderProblem, problemResponse, providerResponse, unauthorized } from './problems.ts';
+import { Random } from './random.ts';
+import type { Json } from './rules.ts';
+import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
+import { generateIdempotencyKey } from '../lib/ids.ts';
+import { listenNode, type NodeServer, type SandboxTlsOptions } from './server.ts';
+
+/** The origin msw handlers answer on (no network: nothing resolves it). */
+export const VIRTUAL_ORIGIN = 'https://instant-sandbox.example';
+
+export interface SandboxOptions {
+  /** The receiving user's directory keys (default: one generated EVP key). */
+  ownKeys?: readonly string[];
+  /** Cash-out account balance, a decimal string (default `"1000.00"`). */
+  balance?: string;
+  /** `auto` (default): orders settle shortly after their 202; `manual`: by `settleTransfer()`. */
+  settle?: 'auto' | 'manual';
+  /** Where transfer confirmations are POSTed (optional). */
+  transferNotificationUrl?: string;
+  /** Makes ids and injected faults repeat from run to run (default: random). */
+  seed?: number;
+  /** Lifetime of issued access tokens, in seconds (default 300). */
+  tokenLifetime?: number;
+  /** Delay before an `auto` order settles, in milliseconds (default 50). */
+  settleDelayMs?: number;
+  /** Delay before a batch's items are processed, in milliseconds (default 20). */
+  batchDelayMs?: number;
+  /** Delay before a refund settles, in milliseconds (default 20). */
+  refundDelayMs?: number;
+  /** Used to POST notifications (webhooks, transfer confirmations); default the global `fetch`. */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+export interface SandboxListenOptions {
+  /** Port on 127.0.0.1 (default 0: any free port). */
+  port?: number;
+  /** HTTPS; the API and cash-out routes then demand a client certificate signed by `ca`. */
+  tls?: SandboxTlsOptions;
+}
+
+type Settled = 'LIQUIDATED' | 'CANCELED';
+
+export class Sandbox {
+  /** The receiving user's keys: a charge's `chave` must be one of them. */
+  readonly ownKeys: readonly string[];
+  readonly #state = new SandboxState();
+  readonly #ids: Random;
+  readonly #faults: FaultInjector;
+  readonly #signer: PayloadSigner;
+  readonly #ctx: Context;
+  readonly #options: SandboxOptions;
+  readonly #api: Credentials;
+  readonly #cashOut: Credentials;
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  #server: NodeServer | undefined;
+  #handlers: HttpHandler[] | undefined;
+  #closed = false;
+  #requests = 0;
+
+  constructor(options: SandboxOptions = {}) {
+    this.#options = options;
+    const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
+    this.#ids = new Random(seed);
+    this.#faults = new FaultInjector(seed ^ 0x5eed);
+    this.ownKeys = options.ownKeys && options.ownKeys.length > 0 ? [...options.ownKeys] : [this.#ids.uuid()];
+    this.#signer = new PayloadSigner(`sandbox-${this.#ids.alphanumeric(8)}`);
+    this.#api = { clientId: 'sandbox-api', clientSecret: generateIdempotencyKey() };
+    this.#cashOut = { clientId: 'sandbox-cash-out', clientSecret: generateIdempotencyKey() };
+    this.#state.balanceCents = toCentsStrict(options.balance ?? '1000.00');
+    this.#ctx = {
+      state: this.#state,
+      ids: this.#ids,
+      ownKeys: this.ownKeys,
+      recebedor: {
+        cnpj: '11222333000181',
+        nome: 'Sandbox Recebedor Ltda',
+        nomeFantasia: 'Sandbox',
+        logradouro: 'Rua da Simulação, 1',
+        cidade: 'Brasília',
+        uf: 'DF',
+        cep: '70000000',
+      },
+      origin: () => this.origin,
+      now: () => new Date(),
+      later: (ms, task) => this.#later(ms, task),
+      notify: (url, body) => this.#notify(url, body),
+      batchDelayMs: options.batchDelayMs ?? 20,
+      refundDelayMs: options.refundDelayMs ?? 20,
+    };
+  }
+
+  /** The origin clients reach: `http(s)://127.0.0.1:PORT` once listening, else the virtual one. */
+  get origin(): string {
+    return this.#server?.origin ?? VIRTUAL_ORIGIN;
+  }
+
+  /** The collection API's base URL (`…/v2`). */
+  get baseUrl(): string {
+    return `${this.origin}/v2`;
+  }
+
+  /** The collection API's client credentials and token endpoint. */
+  get credentials(): { tokenUrl: string; clientId: string; clientSecret: string } {
+    return { tokenUrl: `${this.origin}${API_TOKEN_PATH}`, ...this.#api };
+  }
+
+  /** The cash-out provider's client credentials and (JSON) token endpoint. */
+  get cashOutCredentials(): { tokenUrl: string; clientId: string; clientSecret: string } {
+    return { tokenUrl: `${this.origin}${CASH_OUT_TOKEN_PATH}`, ...this.#cashOut };
+  }
+
+  /** Options for `new InstantClient(...)`: base URL and credentials (add `tls` in HTTPS mode). */
+  clientOptions(): { baseUrl: string; auth: { tokenUrl: string; clientId: string; clientSecret: string }; ownKeys: readonly string[] } {
+    return { baseUrl: this.baseUrl, auth: this.credentials, ownKeys: this.ownKeys };
+  }
+
+  /** Options for `new CashOutClient(...)`: the host root and the provider's credentials. */
+  cashOutOptions(): { baseUrl: string; auth: { tokenUrl: string; clientId: string; clientSecret: string } } {
+    return { baseUrl: this.origin, auth: this.cashOutCredentials };
+  }
+
+  /**
+   * Options for `new PayerClient(...)`: lets the payer reach the loopback host. Locations carry
+   * no scheme, so a payer fetches them over https; a plain-HTTP sandbox is reached by a `fetch`
+   * that sends those requests over http.
+   */
+  payerOptions(): { allowPrivateHosts: true; fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response> } {
+    const server = this.#server;
+    if (server === undefined) return { allowPrivateHosts: true };
+    const httpsOrigin = server.origin.replace(/^https?:/, 'https:');
+    return {
+      allowPrivateHosts: true,
+      fetch: (input, init) => {
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        const target = url.startsWith(httpsOrigin) ? server.origin + url.slice(httpsOrigin.length) : url;
+        return server.fetch(target, init);
+      },
+    };
+  }
+
+  /** msw request handlers for the same service on the virtual origin; msw is loaded on first use. */
+  get handlers(): HttpHandler[] {
+    if (this.#handlers === undefined) {
+      // msw is an optional peer dependency: loaded here, synchronously, only when asked for.
+      const require = createRequire(import.meta.url);
+      const { http, HttpResponse } = require('msw') as typeof import('msw');
+      this.#handlers = [
+        http.all(`${VIRTUAL_ORIGIN}/*`, async ({ request }) => {
+          try {
+            return await this.handle(request);
+          } catch (error) {
+            if (error instanceof ConnectionDrop) return HttpResponse.error();
+            throw error;
+          }
+        }),
+      ];
+    }
+    return this.#handlers;
+  }
+
+  /** Serves the sandbox on 127.0.0.1 (HTTPS with `tls`); resolves with its origin. */
+  async listen(options: SandboxListenOptions = {}): Promise<{ url: string }> {
+    if (this.#server) throw new Error('The sandbox is already listening');
+    this.#server = await listenNode((request) => this.handle(request), options.port ?? 0, options.tls, (path) => !path.startsWith('/qr/'));
+    return { url: this.#server.origin };
+  }
+
+  /**
+   * The service itself. Throws `ConnectionDrop` when an injected fault drops the connection
+   * (the Node server then destroys the socket; msw answers a network error).
+   */
+  async handle(request: Request): Promise<Response> {
+    const correlationId = `sbx-${++this.#requests}`;
+    const path = new URL(request.url).pathname;
+    const faultable = path !== API_TOKEN_PATH && path !== CASH_OUT_TOKEN_PATH && path !== JWKS_PATH;
+    const drawn = faultable ? this.#faults.draw() : undefined;
+    const fault = drawn?.fault;
+    if (drawn && drawn.delayMs > 0) await sleep(drawn.delayMs);
+    if (fault === '503' || fault === '504') {
+      const type: CatalogueErrorType = fault === '503' ? 'ServicoIndisponivel' : 'IndisponibilidadePorTempoEsgotado';
+      const detail = fault === '503' ? 'Serviço indisponível (falha injetada).' : 'Tempo esgotado (falha injetada).';
+      return problemResponse(new Problem(type, detail), correlationId, { 'retry-after': String(this.#faults.retryAfter) });
+    }
+    if (fault === 'drop-before') throw new ConnectionDrop('dropped before the change');
+    const response = await this.#answer(request, path, correlationId);
+    if (fault === 'drop-after') throw new ConnectionDrop('dropped after the change');
+    if (fault === 'cut') return cutMidBody(response);
+    return response;
+  }
+
+  async #answer(request: Request, path: string, correlationId: string): Promise<Response> {
+    try {
+      return (await this.#route(request, path)) ?? problemResponse(new Problem('NaoEncontrado', 'Recurso não encontrado.'), correlationId);
+    } catch (error) {
+      if (error instanceof Problem) return problemResponse(error, correlationId);
+      if (error instanceof ProviderProblem) return providerResponse(error, correlationId);
+      if (error instanceof Unauthorized) return unauthorized(correlationId);
+      return problemResponse(new Problem('ErroInternoDoServidor', 'Erro inesperado no sandbox.'), correlationId);
+    }
+  }
+
+  async #route(request: Request, path: string): Promise<Response | undefined> {
+    const ctx = this.#ctx;
+    const lifetime = this.#options.tokenLifetime ?? 300;
+    const method = request.method;
+    if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#api, lifetime) : undefined;
+    if (path === CASH_OUT_TOKEN_PATH) return method === 'POST' ? cashOutToken(ctx, request, this.#cashOut, lifetime) : undefined;
+    if (path.startsWith('/qr/')) return payloadRoutes(ctx, this.#signer, request, path);
+    if (path.startsWith('/api/v2/')) {
+      if (!authorized(ctx, request, 'cash-out')) throw new Unauthorized();
+      if (path === '/api/v2/accounts/balances/' && method === 'GET') return balance(ctx);
+      if (path === '/api/v2/instant/payments/dict' && method === 'POST') {
+        return placeOrder(ctx, request, (transfer) => {
+          if ((this.#options.settle ?? 'auto') === 'auto') this.#later(this.#options.settleDelayMs ?? 50, () => this.#settle(transfer, 'LIQUIDATED'));
+        });
+      }
+      const byKey = /^\/api\/v2\/instant\/payments\/idempotencyKey\/([^/]+)$/.exec(path);
+      if (byKey && method === 'GET') return getOrder(ctx, decode(byKey[1]!));
+      return undefined;
+    }
+    if (!path.startsWith('/v2/')) return undefined;
+    if (!authorized(ctx, request, 'api')) throw new Unauthorized();
+    const [resource, a, b, c, ...rest] = path.slice('/v2/'.length).split('/').map(decode);
+    if (rest.length > 0) return undefined;
+    switch (resource) {
+      case 'cob':
+      case 'cobv':
+        return b === undefined ? chargeRoutes(ctx, resource, request, a) : undefined;
+      case 'lotecobv':
+        return b === undefined ? batchRoutes(ctx, request, a) : undefined;
+      case 'loc':
+        if (b !== undefined && (b !== 'txid' || c !== undefined)) return undefined;
+        return locRoutes(ctx, request, a, b === 'txid');
+      case 'instant':
+        if (b !== undefined && (b !== 'devolucao' || c === undefined)) return undefined;
+        return instantRoutes(ctx, request, a, c);
+      case 'webhook':
+        return b === undefined ? webhookRoutes(ctx, request, a) : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Test controls
+
+  /** Pays the charge `txid` as a payer would; resolves with the received payment once the webhook was POSTed. */
+  payCharge(txid: string, options: PayChargeOptions = {}): Promise<ReceivedPayment> {
+    return payCharge(this.#ctx, txid, options);
+  }
+
+  /** Sets the cash-out balance (a decimal string, `"10.00"`). */
+  setBalance(amount: string): void {
+    this.#state.balanceCents = toCentsStrict(amount);
+  }
+
+  /** The cash-out balance as a decimal string. */
+  get balance(): string {
+    return fromCents(this.#state.balanceCents);
+  }
+
+  /**
+   * Settles the order placed with `idempotencyKey` (when `settle: 'manual'`, or before the
+   * automatic settlement): `LIQUIDATED` debits the balance, or cancels the order (`AM04`) when
+   * the balance does not cover it. Resolves with the transfer once the confirmation was POSTed.
+   */
+  async settleTransfer(idempotencyKey: string, status: Settled, errorCode?: string): Promise<TransferRecord> {
+    const transfer = this.#state.transfers.get(idempotencyKey);
+    if (transfer === undefined) throw new Error('No order with that idempotency key');
+    await this.#settle(transfer, status, errorCode);
+    return renderTransfer(transfer);
+  }
+
+  /**
+   * POSTs a transfer confirmation that the sandbox never decided (a forgery) to
+   * `transferNotificationUrl`; resolves with the receiver's status code.
+   */
+  async forgeTransferNotification(fake: { idempotencyKey: string; status: string; errorCode?: string }): Promise<number | undefined> {
+    const url = this.#options.transferNotificationUrl;
+    if (url === undefined) throw new Error('transferNotificationUrl is not set');
+    const known = this.#state.transfers.get(fake.idempotencyKey);
+    const data: Json = { ...(known ? renderTransfer(known) : { idempotencyKey: fake.idempotencyKey }), status: fake.status };
+    if (fake.errorCode !== undefined) data['errorCode'] = fake.errorCode;
+    return this.#notify(url, transferNotification(data));
+  }
+
+  /** Injects faults into a share of the requests (seeded: the same run meets the same faults); rate 0 stops. */
+  injectFaults(options: FaultOptions): void {
+    this.#faults.configure(options);
+  }
+
+  /** How many faults of each kind were injected so far. */
+  faultCounts(): Readonly<Record<string, number>> {
+    return { ...this.#faults.counts };
+  }
+
+  /** Every token issued so far now gets 401 (tests the refresh path). */
+  expireTokens(): void {
+    for (const token of this.#state.tokens.values()) token.expiresAt = 0;
+  }
+
+  /** Stops the server (if listening) and every pending timer. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    const server = this.#server;
+    this.#server = undefined;
+    await server?.close();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  async #settle(transfer: Transfer, wanted: Settled, errorCode?: string): Promise<void> {
+    if (!settle(this.#ctx, transfer, wanted, errorCode)) return;
+    const url = this.#options.transferNotificationUrl;
+    if (url !== undefined) await this.#notify(url, transferNotification(renderTransfer(transfer)));
+  }
+
+  #later(ms: number, task: () => void | Promise<void>): void {
+    if (this.#closed) return;
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      void Promise.resolve()
+        .then(task)
+        .catch(() => undefined);
+    }, ms);
+    timer.unref?.();
+    this.#timers.add(timer);
+  }
+
+  async #notify(url: string, body: unknown): Promise<number | undefined> {
+    const send = this.#options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+    try {
+      const response = await send(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5_000),
+      });
+      await response.body?.cancel();
+      return response.status;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+class Unauthorized extends Error {}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new Problem('RequisicaoInvalida', 'Caminho com codificação inválida.');
+  }
+}
+
+function toCentsStrict(amount: string): number {
+  return toCents(parseAmount(amount));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Creates a sandbox (see `Sandbox`). */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  return new Sandbox(options);
+}
