@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     payer: 'src/payer.ts',
     sandbox: 'src/sandbox.ts',
+    postgres: 'src/postgres.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

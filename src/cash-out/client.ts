@@ -17,6 +17,9 @@ import {
   type TransferNotificationHandler,
   type TransferNotificationHandlerOptions,
 } from '../workflows/cash-out.ts';
+import { payWithIntent, recoverIntents, type RecoverOptions, type RecoveredPayment } from '../store/intents.ts';
+import { MemoryStore } from '../store/memory.ts';
+import type { Store } from '../store/types.ts';
 import { CashOutBalance } from './balance.ts';
 import { CashOutPayments } from './payments.ts';
 
@@ -43,6 +46,8 @@ export class CashOutClient implements ClientContext {
   readonly http: HttpCore;
   readonly validate: boolean;
   readonly ownKeys: undefined = undefined;
+  /** Where payment intents, the shared token and handled notifications live (default: memory). */
+  readonly store: Store;
   readonly #close: () => Promise<void>;
 
   /** `GET /api/v2/accounts/balances/`. */
@@ -61,6 +66,7 @@ export class CashOutClient implements ClientContext {
     this.http = http;
     this.#close = close;
     this.validate = validate ?? true;
+    this.store = options.store ?? new MemoryStore();
     this.balance = new CashOutBalance(this);
     this.payments = new CashOutPayments(this);
   }
@@ -70,7 +76,17 @@ export class CashOutClient implements ClientContext {
    * placed); never places a second order for one call (see `payCashOut`).
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
-    return payCashOut(this, params, options);
+    // With a shared store the intent is recorded first, for `recover()` (see store/intents.ts).
+    if (this.store instanceof MemoryStore) return payCashOut(this, params, options);
+    return payWithIntent(this, this.store, params, options);
+  }
+
+  /**
+   * Settles the payments a crashed process left open in the store: each is looked up by its
+   * idempotency key and recorded as found, or (after a safe wait) placed or marked not placed.
+   */
+  recover(options?: RecoverOptions): Promise<RecoveredPayment[]> {
+    return recoverIntents(this, this.store, options);
   }
 
   /** Verifies a transfer-confirmation notification against the provider's status query. */
@@ -80,7 +96,8 @@ export class CashOutClient implements ClientContext {
 
   /** A web-standard handler for `POST /webhook/transfer-confirmation`. */
   notificationHandler(handlers: TransferNotificationHandlerOptions): TransferNotificationHandler {
-    return createTransferNotificationHandler(this, handlers);
+    // The in-memory default keeps today's behaviour: no deduplication of transfer notifications.
+    return createTransferNotificationHandler(this, this.store instanceof MemoryStore ? handlers : { store: this.store, ...handlers });
   }
 
   /** Closes the client's keep-alive connections (mTLS). */

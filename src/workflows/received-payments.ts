@@ -14,6 +14,8 @@ import type { RequestOptions } from '../core/http.ts';
 import { PathParameterError } from '../core/path.ts';
 import { isValidAmount, toCents } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type Instant, type InstantPayment } from '../resources/instant.ts';
+import { runOnce, type ClaimOptions } from '../store/claims.ts';
+import type { Store } from '../store/types.ts';
 
 /** The body is not a received-payment notification. */
 export class MalformedNotificationError extends InstantError {
@@ -51,6 +53,8 @@ export function parseReceivedPayments(body: unknown): InstantPayment[] {
 /** What the handler needs of the client: the received-payment query. */
 export interface ReceivedPaymentsApi {
   readonly instant: Pick<Instant, 'get'>;
+  /** The client's shared store, used when the handler is given none. */
+  readonly store?: Store | undefined;
 }
 
 /** Why a notified payment was not handed to `onPayment`. */
@@ -82,6 +86,15 @@ export interface ReceivedPaymentsHandlerOptions {
   maxRemembered?: number;
   /** Options for the confirming `api.instant.get` calls (timeouts, retries). */
   requestOptions?: RequestOptions;
+  /**
+   * A shared store (`instant-payments/postgres`; default: the client's): `onPayment` then runs
+   * once per e2eid and refund state across every process, and the answer is 200 only after it
+   * finished somewhere. A delivery finding it running elsewhere waits `claim.waitMs`, then
+   * answers 500 so that the service sends it again.
+   */
+  store?: Store;
+  /** Lease and wait times of the fleet-wide claim. */
+  claim?: ClaimOptions;
 }
 
 /**
@@ -115,7 +128,9 @@ export function receivedPaymentsHandler(
     }
     const key = deliveryKey(actual);
     if (delivered.has(key)) return;
-    await options.onPayment(actual, { notified });
+    const store = options.store ?? api.store;
+    if (store) await runOnce(store, `payment:${key}`, () => options.onPayment(actual, { notified }), options.claim);
+    else await options.onPayment(actual, { notified });
     delivered.add(key);
     delivered.add(deliveryKey(notified));
   };
