@@ -30,8 +30,8 @@ export interface FleetProvider {
   lastIssuedAt: number;
   /** Called when a payment order arrives; resolve `'hold'` to never answer it. */
   onOrder: ((order: Order) => 'answer' | 'hold') | undefined;
-  /** Delay before a payment order is answered, in ms. */
-  orderDelayMs: number;
+  /** Delay before the balance is answered, in ms. */
+  balanceDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -48,7 +48,7 @@ export async function startFleetProvider(): Promise<FleetProvider> {
     tokenLifetimeS: 300,
     lastIssuedAt: 0,
     onOrder: undefined,
-    orderDelayMs: 0,
+    balanceDelayMs: 0,
     revokeTokens: () => tokens.clear(),
     close: async () => {
       for (const res of held) res.destroy();
@@ -89,6 +89,7 @@ export async function startFleetProvider(): Promise<FleetProvider> {
       return sendJson(res, 200, { endToEndId: payment[1], txid: 'fleettxid0000000000000000001', valor: '10.00', horario: '2026-10-09T20:15:00.358Z' });
     }
     if (req.method === 'GET' && path === '/api/v2/accounts/balances/') {
+      if (provider.balanceDelayMs > 0) await new Promise((r) => setTimeout(r, provider.balanceDelayMs));
       return sendJson(res, 200, { data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: 1000, blocked: 0, overdraft: 0 } }] });
     }
     const byKey = /^\/api\/v2\/instant\/payments\/idempotencyKey\/([A-Za-z0-9]+)$/.exec(path);
@@ -109,7 +110,6 @@ export async function startFleetProvider(): Promise<FleetProvider> {
         held.push(res);
         return;
       }
-      if (provider.orderDelayMs > 0) await new Promise((r) => setTimeout(r, provider.orderDelayMs));
       return sendJson(res, 202, { data: wire(order) });
     }
     return sendJson(res, 404, { title: 'No route' });

@@ -196,10 +196,15 @@ describe('crash-safe payments', () => {
 
   it('two processes paying with the same key at once make one order', async () => {
     const [a, b] = live();
-    provider.orderDelayMs = 300;
+    const pay = (w: Worker, idempotencyKey: string) =>
+      w.call<{ idempotencyKey: string; transfer: { status: string } }>({ cmd: 'pay', params: { ...params, idempotencyKey } });
+    // Both hold a cash-out token first, so that both reach the provider at the same moment.
+    await Promise.all([pay(a!, 'warmA'), pay(b!, 'warmB')]);
     const before = provider.orderPosts;
-    const results = await Promise.all([a!, b!].map((w) => w.call<{ idempotencyKey: string; transfer: { status: string } }>({ cmd: 'pay', params: { ...params, idempotencyKey: 'sameKey1' } })));
-    provider.orderDelayMs = 0;
+    // A slow balance answer: without the lease both would look the key up, miss it, and POST.
+    provider.balanceDelayMs = 300;
+    const results = await Promise.all([pay(a!, 'sameKey1'), pay(b!, 'sameKey1')]);
+    provider.balanceDelayMs = 0;
     expect(results.map((r) => r.idempotencyKey)).toEqual(['sameKey1', 'sameKey1']);
     expect(provider.orderPosts - before).toBe(1);
     expect(provider.orders.has('sameKey1')).toBe(true);
