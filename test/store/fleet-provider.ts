@@ -17,6 +17,8 @@ export interface FleetProvider {
   url: string;
   /** Token requests answered, per endpoint. */
   tokenRequests: { form: number; json: number };
+  /** Token requests answered, per client id. */
+  tokenRequestsBy: Map<string, number>;
   /** Calls answered 401 because their token was expired or revoked. */
   refused: number;
   /** POSTs of payment orders received (a duplicate key counts too). */
@@ -42,6 +44,7 @@ export async function startFleetProvider(): Promise<FleetProvider> {
   const provider: FleetProvider = {
     url: '',
     tokenRequests: { form: 0, json: 0 },
+    tokenRequestsBy: new Map(),
     refused: 0,
     orderPosts: 0,
     orders: new Map(),
@@ -74,6 +77,8 @@ export async function startFleetProvider(): Promise<FleetProvider> {
     const path = req.url.split('?')[0] ?? '';
     if (req.method === 'POST' && path === '/oauth/token') {
       provider.tokenRequests.form++;
+      const clientId = new URLSearchParams(req.body).get('client_id') ?? '';
+      provider.tokenRequestsBy.set(clientId, (provider.tokenRequestsBy.get(clientId) ?? 0) + 1);
       const { value, lifetime } = issue();
       return sendJson(res, 200, { access_token: value, token_type: 'Bearer', expires_in: lifetime });
     }

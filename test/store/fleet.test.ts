@@ -134,28 +134,30 @@ const live = () => workers.filter((w) => w.child.exitCode === null && w.child.si
 
 describe('one token for the fleet', () => {
   it('8 processes x 100 concurrent calls: one token request on a cold start, one refresh after expiry, one after a revocation', async () => {
-    // Long enough for a cold wave on a busy 2-core machine to finish before the refresh time.
-    provider.tokenLifetimeS = 8;
-    const wave = () => Promise.all(live().map((w) => w.call<{ ok: number; failures: string[] }>({ cmd: 'calls', count: 100, e2eid: E2E(1) })));
-
+    const wave = (warm = false) =>
+      Promise.all(live().map((w) => w.call<{ ok: number; failures: string[] }>({ cmd: 'calls', count: 100, e2eid: E2E(1), warm })));
+    const tokens = () => provider.tokenRequestsBy.get('fleet-client') ?? 0;
+    // The code warmed up with another client id, so that the cold wave is quick on a busy machine.
+    await wave(true);
+    provider.tokenLifetimeS = 5;
     const first = await wave();
     expect(first.map((r) => r.failures)).toEqual(Array.from({ length: 8 }, () => []));
     expect(first.reduce((sum, r) => sum + r.ok, 0)).toBe(800);
-    expect(provider.tokenRequests.form).toBe(1);
+    expect(tokens()).toBe(1);
 
     // Past the token's expiry: every process's copy is due, one process refreshes.
     provider.tokenLifetimeS = 300;
-    await new Promise((resolve) => setTimeout(resolve, provider.lastIssuedAt + 8_100 - Date.now()));
+    await new Promise((resolve) => setTimeout(resolve, provider.lastIssuedAt + 5_100 - Date.now()));
     const second = await wave();
     expect(second.reduce((sum, r) => sum + r.ok, 0)).toBe(800);
-    expect(provider.tokenRequests.form).toBe(2);
+    expect(tokens()).toBe(2);
     expect(provider.refused).toBe(0);
 
     // The service refuses the token: every process sees a 401, one new token serves them all.
     provider.revokeTokens();
     const third = await wave();
     expect(third.reduce((sum, r) => sum + r.ok, 0)).toBe(800);
-    expect(provider.tokenRequests.form).toBe(3);
+    expect(tokens()).toBe(3);
     expect(provider.refused).toBeGreaterThanOrEqual(8);
   }, 30_000);
 });
