@@ -416,8 +416,9 @@ export interface TransferNotificationHandler {
  * - otherwise the notification is verified (`verifyTransferNotification`) and `onConfirmed` or
  *   `onSuspicious` awaited; then 200 with an empty body (a forger learns nothing);
  * - 500 when the callback throws, 503 when the status query fails, so the provider sends the
- *   notification again. Notifications are not deduplicated: make the callbacks idempotent
- *   (keyed by `result.actual.idempotencyKey`).
+ *   notification again. Without a `store`, notifications are not deduplicated: make the
+ *   callbacks idempotent (keyed by `result.actual.idempotencyKey`). With one, `onConfirmed`
+ *   runs once per key and status across the processes sharing it.
  */
 export function createTransferNotificationHandler(
   api: CashOutApi,

@@ -7,7 +7,7 @@
  * The notification is not signed, so the handler trusts none of it: each payment is fetched
  * again with `api.instant.get(e2eid)` and only a payment the service confirms (same e2eid,
  * same amount, same txid) reaches `onPayment`, with the fetched data. Duplicates are dropped
- * within the process. Uses the public resource API only.
+ * within the process, or across every process sharing a `store`. Uses the public resource API only.
  */
 import { ApiError, InstantError, isRecord } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
@@ -75,7 +75,7 @@ export interface UnconfirmedPayment {
 export interface ReceivedPaymentsHandlerOptions {
   /**
    * A confirmed payment: the service's own record (`payment`) and the notified one. Called once
-   * per e2eid and refund state within the process; called again for the same e2eid when its
+   * per e2eid and refund state within the process (fleet-wide with a shared `store`); called again for the same e2eid when its
    * refunds changed (the service notifies when a refund reaches a final status). A throw (or
    * rejection) answers 500, so the service sends the notification again.
    */
