@@ -6,6 +6,7 @@ export default defineConfig({
     payer: 'src/payer.ts',
     sandbox: 'src/sandbox.ts',
     'sandbox-cli': 'src/sandbox/cli.ts',
+    postgres: 'src/postgres.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -11,6 +11,7 @@ import { LoteCobV } from './resources/lotecobv.ts';
 import { PayloadLocation } from './resources/loc.ts';
 import { Instant } from './resources/instant.ts';
 import { Webhook } from './resources/webhook.ts';
+import type { Store } from './store/types.ts';
 
 export interface InstantClientOptions extends ConnectionOptions {
   /** Check the rules of spec section 7.3 before sending (default true). */
@@ -23,6 +24,8 @@ export class InstantClient implements ClientContext {
   readonly http: HttpCore;
   readonly validate: boolean;
   readonly ownKeys: readonly string[] | undefined;
+  /** The shared store given in the options; `receivedPaymentsHandler` uses it by default. */
+  readonly store: Store | undefined;
   readonly #close: () => Promise<void>;
 
   readonly cob: Cob;
@@ -38,6 +41,7 @@ export class InstantClient implements ClientContext {
     this.#close = connection.close;
     this.validate = options.validate ?? true;
     this.ownKeys = options.ownKeys ? [...options.ownKeys] : undefined;
+    this.store = options.store;
     this.cob = new Cob(this);
     this.cobv = new CobV(this);
     this.lotecobv = new LoteCobV(this);

@@ -6,6 +6,7 @@ export {
   ClientCredentialsProvider,
   type ClientCredentials,
   type ClientCredentialsOptions,
+  type TokenInfo,
 } from './core/auth.ts';
 export {
   HttpCore,
@@ -31,3 +32,8 @@ export * from './cash-out/index.ts';
 export * from './workflows/index.ts';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler } from './node/adapter.ts';
 export * from './lib/index.ts';
+export { StoreError, ClaimBusyError, type Store, type Sealer } from './store/types.ts';
+export { createMemoryStore } from './store/memory.ts';
+export { createSealer, type EncryptionKey } from './store/crypto.ts';
+export type { ClaimOptions } from './store/claims.ts';
+export type { RecoverOptions, RecoveredPayment, IntentOptions } from './store/intents.ts';

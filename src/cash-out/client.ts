@@ -17,6 +17,9 @@ import {
   type TransferNotificationHandler,
   type TransferNotificationHandlerOptions,
 } from '../workflows/cash-out.ts';
+import { payWithIntent, recoverIntents, type IntentOptions, type RecoverOptions, type RecoveredPayment } from '../store/intents.ts';
+import { MemoryStore } from '../store/memory.ts';
+import type { Store } from '../store/types.ts';
 import { CashOutBalance } from './balance.ts';
 import { CashOutPayments } from './payments.ts';
 
@@ -34,6 +37,8 @@ export interface CashOutClientOptions extends Omit<ConnectionOptions, 'auth'> {
   auth: CashOutCredentials | TokenProvider;
   /** Check requests before sending (default true); `pay()` always parses the amount. */
   validate?: boolean;
+  /** How `pay()` holds its key in a shared store while it runs. */
+  intents?: IntentOptions;
 }
 
 /** Where the provider's token endpoint is when `auth.tokenUrl` is not given. */
@@ -43,6 +48,9 @@ export class CashOutClient implements ClientContext {
   readonly http: HttpCore;
   readonly validate: boolean;
   readonly ownKeys: undefined = undefined;
+  /** Where payment intents, the shared token and handled notifications live (default: memory). */
+  readonly store: Store;
+  readonly #intents: IntentOptions;
   readonly #close: () => Promise<void>;
 
   /** `GET /api/v2/accounts/balances/`. */
@@ -51,7 +59,7 @@ export class CashOutClient implements ClientContext {
   readonly payments: CashOutPayments;
 
   constructor(options: CashOutClientOptions) {
-    const { auth, validate, ...connection } = options;
+    const { auth, validate, intents, ...connection } = options;
     if (typeof auth !== 'object' || auth === null) throw new TypeError('auth is required: client credentials or a token provider');
     const withTokenUrl =
       'getToken' in auth && typeof auth.getToken === 'function'
@@ -61,6 +69,8 @@ export class CashOutClient implements ClientContext {
     this.http = http;
     this.#close = close;
     this.validate = validate ?? true;
+    this.store = options.store ?? new MemoryStore();
+    this.#intents = intents ?? {};
     this.balance = new CashOutBalance(this);
     this.payments = new CashOutPayments(this, { maxRetries: connection.maxRetries });
   }
@@ -71,7 +81,17 @@ export class CashOutClient implements ClientContext {
    * `PaymentOutcomeUnknownError` with the key when the order may exist (see `payCashOut`).
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
-    return payCashOut(this, params, options);
+    // With a shared store the intent is recorded first, for `recover()` (see store/intents.ts).
+    if (this.store instanceof MemoryStore) return payCashOut(this, params, options);
+    return payWithIntent(this, this.store, params, options, this.#intents);
+  }
+
+  /**
+   * Settles the payments a crashed process left open in the store: each is looked up by its
+   * idempotency key and recorded as found, or (after a safe wait) placed or marked not placed.
+   */
+  recover(options?: RecoverOptions): Promise<RecoveredPayment[]> {
+    return recoverIntents(this, this.store, { ...this.#intents, ...options });
   }
 
   /** Verifies a transfer-confirmation notification against the provider's status query. */
@@ -81,7 +101,8 @@ export class CashOutClient implements ClientContext {
 
   /** A web-standard handler for `POST /webhook/transfer-confirmation`. */
   notificationHandler(handlers: TransferNotificationHandlerOptions): TransferNotificationHandler {
-    return createTransferNotificationHandler(this, handlers);
+    // The in-memory default keeps today's behaviour: no deduplication of transfer notifications.
+    return createTransferNotificationHandler(this, this.store instanceof MemoryStore ? handlers : { store: this.store, ...handlers });
   }
 
   /** Closes the client's keep-alive connections (mTLS). */

@@ -33,11 +33,16 @@ export interface ClientCredentialsOptions {
 /** Lifetime assumed when the token endpoint does not say (the cash-out provider's is 300 s). */
 export const DEFAULT_TOKEN_LIFETIME_S = 300;
 
-interface CachedToken {
+/** A token with its times. */
+export interface TokenInfo {
   value: string;
-  /** Epoch ms after which the token is no longer used. */
+  /** Epoch ms after which the token is no longer used (a little before it expires). */
   refreshAt: number;
+  /** Epoch ms at which the token expires. */
+  expiresAt: number;
 }
+
+type CachedToken = TokenInfo;
 
 export class ClientCredentialsProvider implements TokenProvider {
   readonly #credentials: ClientCredentials;
@@ -55,14 +60,18 @@ export class ClientCredentialsProvider implements TokenProvider {
   }
 
   async getToken(signal?: AbortSignal): Promise<string> {
+    return (await this.getTokenInfo(signal)).value;
+  }
+
+  /** The token with its refresh and expiry times, cached and shared like `getToken`. */
+  async getTokenInfo(signal?: AbortSignal): Promise<TokenInfo> {
     signal?.throwIfAborted();
     const cached = this.#cached;
-    if (cached && Date.now() < cached.refreshAt) return cached.value;
+    if (cached && Date.now() < cached.refreshAt) return cached;
     this.#inflight ??= this.#request().finally(() => {
       this.#inflight = undefined;
     });
-    const token = await abortable(this.#inflight, signal);
-    return token.value;
+    return abortable(this.#inflight, signal);
   }
 
   /** Forgets the token `rejected` (or any cached token) so the next call fetches a new one. */
@@ -76,7 +85,8 @@ export class ClientCredentialsProvider implements TokenProvider {
       this.#credentials.tokenRequestFormat === 'json' ? await this.#requestJson() : await this.#requestForm();
     // Refresh a little early: 10% of the lifetime, at most a minute.
     const margin = Math.min(60_000, lifetimeS * 100);
-    const token = { value, refreshAt: started + lifetimeS * 1000 - margin };
+    const expiresAt = started + lifetimeS * 1000;
+    const token = { value, refreshAt: expiresAt - margin, expiresAt };
     this.#cached = token;
     return token;
   }

@@ -6,6 +6,9 @@
 import { ClientCredentialsProvider, type ClientCredentials } from '../core/auth.ts';
 import { HttpCore, type FetchLike, type Logger, type TokenProvider } from '../core/http.ts';
 import { createTlsTransport, type TlsOptions } from '../node/tls.ts';
+import { MemoryStore } from '../store/memory.ts';
+import { SharedTokenProvider, tokenIdentity } from '../store/shared-token.ts';
+import type { Store } from '../store/types.ts';
 
 export interface ConnectionOptions {
   baseUrl: string;
@@ -22,6 +25,11 @@ export interface ConnectionOptions {
   /** Used for every request the client sends, the token endpoint included. */
   fetch?: FetchLike;
   logger?: Logger;
+  /**
+   * Where state shared by many processes lives (default: this process's memory). With a shared
+   * store (`instant-payments/postgres`) the built-in credentials' token is one for the fleet.
+   */
+  store?: Store;
 }
 
 export interface Connection {
@@ -35,7 +43,7 @@ export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' 
   }
   const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
   const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
-  const auth = options.auth === undefined ? undefined : tokenProvider(options.auth, fetch, options.timeout, tokenRequestFormat);
+  const auth = options.auth === undefined ? undefined : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);
   const http = new HttpCore({
     baseUrl: options.baseUrl,
     ...(fetch && { fetch }),
@@ -50,15 +58,18 @@ export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' 
 }
 
 function tokenProvider(
-  auth: ClientCredentials | TokenProvider,
+  options: ConnectionOptions & { auth: ClientCredentials | TokenProvider },
   fetch: FetchLike | undefined,
-  timeout: number | undefined,
   format: 'form' | 'json' | undefined,
 ): TokenProvider {
+  const { auth, timeout, store, tls } = options;
   if ('getToken' in auth && typeof auth.getToken === 'function') return auth;
   const credentials = auth as ClientCredentials;
-  return new ClientCredentialsProvider(
+  const provider = new ClientCredentialsProvider(
     format && !credentials.tokenRequestFormat ? { ...credentials, tokenRequestFormat: format } : credentials,
     { ...(fetch && { fetch }), ...(timeout !== undefined && { timeout }) },
   );
+  if (store === undefined || store instanceof MemoryStore) return provider;
+  const certificate = tls === undefined ? undefined : 'pfx' in tls ? tls.pfx : tls.cert;
+  return new SharedTokenProvider(provider, store, { identity: tokenIdentity(credentials, certificate) });
 }

@@ -14,6 +14,7 @@ import {
 } from '../core/errors.ts';
 import type { FetchLike } from '../core/http.ts';
 import { InvalidLocationError } from './errors.ts';
+import { sleep } from '../internal/sleep.ts';
 
 /** Per-call options of the payer client, always the last argument. */
 export interface PayerRequestOptions {
@@ -109,20 +110,4 @@ function retryAfter(response: Response): number | undefined {
   const seconds = Number(header);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const done = () => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', abort, { once: true });
-  });
 }

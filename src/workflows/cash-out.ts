@@ -15,6 +15,8 @@ import { readTransfer, unwrap } from '../cash-out/wire.ts';
 import { generateIdempotencyKey, isValidIdempotencyKey } from '../lib/ids.ts';
 import { toNodeHandler, type NodeHandler } from '../node/adapter.ts';
 import { parseAmount, toCents } from '../lib/money.ts';
+import { runOnce, type ClaimOptions } from '../store/claims.ts';
+import type { Store } from '../store/types.ts';
 
 /** What the workflows need of a cash-out client: its public resources. */
 export interface CashOutApi {
@@ -267,6 +269,13 @@ export interface TransferNotificationHandlerOptions {
   onError?(error: unknown, status: number): void;
   /** Largest body read, in bytes (default 64 KiB). */
   maxBodyBytes?: number;
+  /**
+   * A shared store (default: the client's, when it has a shared one): `onConfirmed` then runs
+   * once per idempotency key and status across every process; see `receivedPaymentsHandler`.
+   */
+  store?: Store;
+  /** Lease and wait times of the fleet-wide claim. */
+  claim?: ClaimOptions;
 }
 
 /** A web-standard handler for `POST /webhook/transfer-confirmation`, with its Node form. Never throws. */
@@ -289,8 +298,9 @@ export interface TransferNotificationHandler {
  * - otherwise the notification is verified (`verifyTransferNotification`) and `onConfirmed` or
  *   `onSuspicious` awaited; then 200 with an empty body (a forger learns nothing);
  * - 500 when the callback throws, 503 when the status query fails, so the provider sends the
- *   notification again. Notifications are not deduplicated: make the callbacks idempotent
- *   (keyed by `result.actual.idempotencyKey`).
+ *   notification again. Without a `store`, notifications are not deduplicated: make the
+ *   callbacks idempotent (keyed by `result.actual.idempotencyKey`). With one, `onConfirmed`
+ *   runs once per key and status across the processes sharing it.
  */
 export function createTransferNotificationHandler(
   api: CashOutApi,
@@ -322,8 +332,9 @@ export function createTransferNotificationHandler(
         return fail(error instanceof InvalidNotificationError ? 400 : 503, error);
       }
       try {
-        if (verification.verdict === 'confirmed') await handlers.onConfirmed(verification);
-        else await handlers.onSuspicious(verification);
+        if (verification.verdict === 'suspicious') await handlers.onSuspicious(verification);
+        else if (handlers.store) await runOnce(handlers.store, transferClaimKey(verification.actual), () => handlers.onConfirmed(verification), handlers.claim);
+        else await handlers.onConfirmed(verification);
       } catch (error) {
         return fail(500, error);
       }
@@ -333,6 +344,10 @@ export function createTransferNotificationHandler(
     }
   };
   return Object.assign(web, { node: toNodeHandler(web, { maxBodyBytes: maxBytes, tooLargeStatus: 400 }) });
+}
+
+function transferClaimKey(transfer: Transfer): string {
+  return `transfer:${transfer.idempotencyKey}:${transfer.status}`;
 }
 
 /** The body as bytes, or `undefined` when it is larger than `maxBytes`. */

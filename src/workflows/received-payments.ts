@@ -7,15 +7,17 @@
  * The notification is not signed, so the handler trusts none of it: each payment is fetched
  * again with `api.instant.get(e2eid)` and only a payment the service confirms (same e2eid,
  * same amount, same txid) reaches `onPayment`, with the fetched data. Duplicates are dropped
- * within the process, and concurrent deliveries share work only when they carry the same
- * content: a forged notification naming a real e2eid never answers for the genuine one.
- * Uses the public resource API only.
+ * within the process, or across every process sharing a `store`, and concurrent deliveries share
+ * work only when they carry the same content: a forged notification naming a real e2eid never
+ * answers for the genuine one. Uses the public resource API only.
  */
 import { ApiError, InstantError, isRecord } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type Instant, type InstantPayment } from '../resources/instant.ts';
+import { runOnce, type ClaimOptions } from '../store/claims.ts';
+import type { Store } from '../store/types.ts';
 
 /** The body is not a received-payment notification. */
 export class MalformedNotificationError extends InstantError {
@@ -53,6 +55,8 @@ export function parseReceivedPayments(body: unknown): InstantPayment[] {
 /** What the handler needs of the client: the received-payment query. */
 export interface ReceivedPaymentsApi {
   readonly instant: Pick<Instant, 'get'>;
+  /** The client's shared store, used when the handler is given none. */
+  readonly store?: Store | undefined;
 }
 
 /** Why a notified payment was not handed to `onPayment`. */
@@ -73,7 +77,7 @@ export interface UnconfirmedPayment {
 export interface ReceivedPaymentsHandlerOptions {
   /**
    * A confirmed payment: the service's own record (`payment`) and the notified one. Called once
-   * per e2eid and refund state within the process; called again for the same e2eid when its
+   * per e2eid and refund state within the process (fleet-wide with a shared `store`); called again for the same e2eid when its
    * refunds changed (the service notifies when a refund reaches a final status). A throw (or
    * rejection) answers 500, so the service sends the notification again.
    */
@@ -84,6 +88,15 @@ export interface ReceivedPaymentsHandlerOptions {
   maxRemembered?: number;
   /** Options for the confirming `api.instant.get` calls (timeouts, retries). */
   requestOptions?: RequestOptions;
+  /**
+   * A shared store (`instant-payments/postgres`; default: the client's): `onPayment` then runs
+   * once per e2eid and refund state across every process, and the answer is 200 only after it
+   * finished somewhere. A delivery finding it running elsewhere waits `claim.waitMs`, then
+   * answers 500 so that the service sends it again.
+   */
+  store?: Store;
+  /** Lease and wait times of the fleet-wide claim. */
+  claim?: ClaimOptions;
 }
 
 /**
@@ -119,7 +132,10 @@ export function receivedPaymentsHandler(
     const key = deliveryKey(actual);
     if (delivered.has(key)) return Promise.resolve();
     return once(delivering, key, async () => {
-      await options.onPayment(actual, { notified });
+      const store = options.store ?? api.store;
+      const run = () => options.onPayment(actual, { notified });
+      if (store) await runOnce(store, `payment:${key}`, run, options.claim);
+      else await run();
       delivered.add(key);
     });
   };

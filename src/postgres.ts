@@ -1,0 +1,15 @@
+/**
+ * instant-payments/postgres: the store that lets many processes share one token, handle each
+ * notification once and recover payments a crash left open. Needs `pg` (an optional peer
+ * dependency); the SDK never imports it, the user passes a `pg.Pool`.
+ */
+export {
+  createPostgresStore,
+  type PostgresStore,
+  type PostgresStoreOptions,
+  type PgPoolLike,
+  type PgClientLike,
+  type PgQueryResult,
+} from './store/postgres.ts';
+export type { EncryptionKey } from './store/crypto.ts';
+export type { Store, Sealer } from './store/types.ts';

