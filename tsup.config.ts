@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 export default defineConfig({
   entry: {
@@ -13,4 +16,5 @@ export default defineConfig({
   target: 'node22',
   splitting: true,
   treeshake: true,
+  define: { __SDK_VERSION__: JSON.stringify(version) },
 });

@@ -60,7 +60,7 @@ const DEMO_CODE = brcode.build({
 });
 
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const payer = new PayerClient({ timeout: 10_000, requireSignature: true });
+  const payer = new PayerClient({ timeout: 10_000 }); // payloads must be signed (the default)
   try {
     const summary = await summarize(args[0] ?? DEMO_CODE, payer, args[1]);
     console.log(summary);

@@ -19,6 +19,11 @@ export interface ConnectionOptions {
   totalTimeout?: number;
   /** Retries of a call that is safe to retry (default 2). */
   maxRetries?: number;
+  /**
+   * Largest response body read, in bytes (default 10 MiB). Reading stops there: a larger
+   * success is an `InvalidResponseError` (`reason: 'too-large'`), a larger error keeps its status.
+   */
+  maxResponseBytes?: number;
   /** Used for every request the client sends, the token endpoint included. */
   fetch?: FetchLike;
   logger?: Logger;
@@ -35,7 +40,7 @@ export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' 
   }
   const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
   const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
-  const auth = options.auth === undefined ? undefined : tokenProvider(options.auth, fetch, options.timeout, tokenRequestFormat);
+  const auth = options.auth === undefined ? undefined : tokenProvider(options, fetch, tokenRequestFormat);
   const http = new HttpCore({
     baseUrl: options.baseUrl,
     ...(fetch && { fetch }),
@@ -43,22 +48,23 @@ export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' 
     ...(options.timeout !== undefined && { timeout: options.timeout }),
     ...(options.totalTimeout !== undefined && { totalTimeout: options.totalTimeout }),
     ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+    ...(options.maxResponseBytes !== undefined && { maxResponseBytes: options.maxResponseBytes }),
     ...(options.logger && { logger: options.logger }),
     ...(transport && { explainConnectionError: transport.explainConnectionError }),
   });
   return { http, close: async () => transport?.close() };
 }
 
-function tokenProvider(
-  auth: ClientCredentials | TokenProvider,
-  fetch: FetchLike | undefined,
-  timeout: number | undefined,
-  format: 'form' | 'json' | undefined,
-): TokenProvider {
-  if ('getToken' in auth && typeof auth.getToken === 'function') return auth;
+function tokenProvider(options: ConnectionOptions, fetch: FetchLike | undefined, format: 'form' | 'json' | undefined): TokenProvider {
+  const { auth, timeout, maxResponseBytes } = options;
+  if (auth && 'getToken' in auth && typeof auth.getToken === 'function') return auth;
   const credentials = auth as ClientCredentials;
   return new ClientCredentialsProvider(
     format && !credentials.tokenRequestFormat ? { ...credentials, tokenRequestFormat: format } : credentials,
-    { ...(fetch && { fetch }), ...(timeout !== undefined && { timeout }) },
+    {
+      ...(fetch && { fetch }),
+      ...(timeout !== undefined && { timeout }),
+      ...(maxResponseBytes !== undefined && { maxResponseBytes }),
+    },
   );
 }
