@@ -15,13 +15,19 @@ export function isRedirect(response: Response): boolean {
 }
 
 /**
- * The whole body, read chunk by chunk; past `maxBytes` the read stops, the stream is cancelled
- * and the answer is `undefined`. A connection cut mid-body rejects as the platform reports it
- * (undici: `TypeError: terminated`), which callers treat as a network error.
+ * The whole body of an answer (or of a request a handler receives), read chunk by chunk; past
+ * `maxBytes` (declared in Content-Length or as it streams) the read stops, the stream is
+ * cancelled and the answer is `undefined`. A connection cut mid-body rejects as the platform
+ * reports it (undici: `TypeError: terminated`), which callers treat as a network error.
  */
-export async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
-  const body = response.body;
+export async function readBounded(message: Request | Response, maxBytes: number): Promise<Uint8Array | undefined> {
+  const body = message.body;
   if (body === null) return new Uint8Array(0);
+  const declared = Number(message.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    void body.cancel().catch(() => undefined);
+    return undefined;
+  }
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
