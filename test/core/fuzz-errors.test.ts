@@ -146,8 +146,9 @@ it('only InstantErrors escape, and no call outlives its timeout', async () => {
       if (outcome !== undefined && !(outcome instanceof InstantError)) {
         throw new Error(`call ${index} escaped with ${String(outcome)}`, { cause: outcome });
       }
-      // One attempt, its timeout, plus slack for a loaded machine.
-      expect(elapsed).toBeLessThan(TIMEOUT_MS + 1_000);
+      // One attempt (maxRetries 0), its timeout, plus slack for a loaded 2-core machine; a body
+      // read outside the timeout ran for seconds here (until the server gave up).
+      expect(elapsed).toBeLessThan(TIMEOUT_MS + 2_000);
     }),
     { numRuns: 300 },
   );
