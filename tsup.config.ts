@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 export default defineConfig({
   entry: {
@@ -17,4 +20,5 @@ export default defineConfig({
   // import.meta.url in the CJS build (the sandbox loads msw relative to itself).
   shims: true,
   treeshake: true,
+  define: { __SDK_VERSION__: JSON.stringify(version) },
 });

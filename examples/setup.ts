@@ -61,7 +61,7 @@ async function sandboxed(options: SandboxOptions): Promise<Connection> {
     sandbox,
     api,
     cashOut,
-    payer: new PayerClient({ ...sandbox.payerOptions(), requireSignature: true }),
+    payer: new PayerClient(sandbox.payerOptions()),
     receiverKey,
     close: async () => {
       await Promise.all([api.close(), cashOut.close()]);
@@ -106,7 +106,7 @@ function realProvider(env: NodeJS.ProcessEnv): Connection {
       });
       return cashOut;
     },
-    payer: new PayerClient({ requireSignature: true }),
+    payer: new PayerClient(),
     get receiverKey() {
       return need('INSTANT_RECEIVER_KEY');
     },

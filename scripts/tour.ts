@@ -61,7 +61,7 @@ const sandbox = createSandbox({
 await sandbox.listen({ port: 0 });
 const api = new InstantClient(sandbox.clientOptions());
 const cashOut = new CashOutClient(sandbox.cashOutOptions());
-const payer = new PayerClient({ ...sandbox.payerOptions(), requireSignature: true });
+const payer = new PayerClient(sandbox.payerOptions());
 const [key] = sandbox.ownKeys;
 if (key === undefined) throw new Error('the sandbox has no key');
 

@@ -4,9 +4,11 @@
  * wait without cancelling the shared request the others are waiting on.
  */
 import * as oidc from 'openid-client';
-import { AuthenticationError, isRecord, scrub } from './errors.ts';
+import { AuthenticationError, InstantError, isRecord, scrub } from './errors.ts';
 import type { FetchLike, TokenProvider } from './http.ts';
 import { isHttpsOrLoopback } from './validation.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
+import { USER_AGENT } from './version.ts';
 
 export interface ClientCredentials {
   tokenUrl: string;
@@ -28,6 +30,8 @@ export interface ClientCredentialsOptions {
   fetch?: FetchLike;
   /** Timeout of one token request, in milliseconds. */
   timeout?: number;
+  /** Largest token answer read, in bytes (default 10 MiB). */
+  maxResponseBytes?: number;
 }
 
 /** Lifetime assumed when the token endpoint does not say (the cash-out provider's is 300 s). */
@@ -55,7 +59,12 @@ export class ClientCredentialsProvider implements TokenProvider {
   constructor(credentials: ClientCredentials, options: ClientCredentialsOptions = {}) {
     checkTokenUrl(credentials.tokenUrl);
     this.#credentials = { ...credentials };
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const fetch = options.fetch;
+    // Never follows a redirect (the body carries the secret), reads the answer bounded.
+    this.#fetch = guardFetch(() => fetch ?? globalThis.fetch, {
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      userAgent: USER_AGENT,
+    });
     this.#timeout = options.timeout ?? 30_000;
   }
 
@@ -92,13 +101,13 @@ export class ClientCredentialsProvider implements TokenProvider {
   }
 
   async #requestForm(): Promise<{ value: string; lifetimeS: number }> {
-    const { clientId, clientSecret, scope } = this.#credentials;
+    const { clientSecret, scope } = this.#credentials;
     const config = (this.#oidcConfig ??= this.#configure());
     try {
       const response = await oidc.clientCredentialsGrant(config, scope ? { scope } : {});
       return { value: response.access_token, lifetimeS: response.expiresIn() ?? DEFAULT_TOKEN_LIFETIME_S };
     } catch (error) {
-      throw authenticationError(error, [clientId, clientSecret]);
+      throw authenticationError(error, clientSecret);
     }
   }
 
@@ -125,7 +134,7 @@ export class ClientCredentialsProvider implements TokenProvider {
     };
     if (scope) body['scope'] = scope;
     let response: Response;
-    let payload: unknown;
+    let text: string;
     try {
       response = await this.#fetch(tokenUrl, {
         method: 'POST',
@@ -133,16 +142,24 @@ export class ClientCredentialsProvider implements TokenProvider {
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(this.#timeout),
       });
-      const text = await response.text();
-      payload = text === '' ? undefined : (JSON.parse(text) as unknown);
+      text = await response.text();
     } catch (error) {
-      throw authenticationError(error, [clientId, clientSecret]);
+      throw authenticationError(error, clientSecret);
     }
-    if (response.status !== 200 && response.status !== 201) {
-      const title = isRecord(payload) && typeof payload['title'] === 'string' ? `: ${scrub(payload['title'])}` : '';
-      throw new AuthenticationError(`Token endpoint answered ${response.status}${title}`, { status: response.status });
+    let payload: unknown;
+    try {
+      payload = text === '' ? undefined : (JSON.parse(text) as unknown);
+    } catch {
+      // The parser's message quotes the body, which may echo the secret: it is not kept.
+      payload = text;
     }
-    return parseTokenAnswer(payload, response.status);
+    const { status } = response;
+    if (status !== 200 && status !== 201) {
+      const title = isRecord(payload) && typeof payload['title'] === 'string' ? `: ${redact(payload['title'], clientSecret)}` : '';
+      throw new AuthenticationError(`Token endpoint answered ${status}${title}`, { status });
+    }
+    if (typeof payload === 'string') throw new AuthenticationError(`Token endpoint answered ${status} with a body that is not JSON`, { status });
+    return parseTokenAnswer(payload, status);
   }
 }
 
@@ -184,14 +201,49 @@ function checkTokenUrl(tokenUrl: string): void {
   }
 }
 
-function authenticationError(error: unknown, secrets: readonly string[]): AuthenticationError {
+/**
+ * The typed error for a failed token request. Whatever the endpoint answered may echo the
+ * secret (an OAuth `error_description`, a parser's message quoting the body), so the raw error
+ * is never kept: the message and the cause are redacted copies (see `safeCause`).
+ */
+function authenticationError(error: unknown, secret: string): AuthenticationError {
   if (error instanceof AuthenticationError) return error;
   const status = isRecord(error) && typeof error['status'] === 'number' ? error['status'] : undefined;
-  let reason = error instanceof Error ? error.message : 'unknown failure';
-  for (const secret of secrets) if (secret) reason = reason.split(secret).join('[redacted]');
-  const init: { status?: number; cause: unknown } = { cause: error };
+  let reason = error instanceof Error ? safeMessage(error, secret) : 'unknown failure';
+  if (isRecord(error) && typeof error['error'] === 'string') {
+    const description = typeof error['error_description'] === 'string' ? ` (${error['error_description']})` : '';
+    reason = redact(`${error['error']}${description}`, secret);
+  }
+  const init: { status?: number; cause?: unknown } = {};
+  const cause = safeCause(error, secret);
+  if (cause !== undefined) init.cause = cause;
   if (status !== undefined) init.status = status;
-  return new AuthenticationError(`Token request failed: ${scrub(reason)}`, init);
+  return new AuthenticationError(`Token request failed: ${reason}`, init);
+}
+
+/** Masks the literal secret, then whatever looks like a document, e-mail or bearer token. */
+function redact(text: string, secret: string): string {
+  return scrub(secret === '' ? text : text.split(secret).join('[redacted]'));
+}
+
+function safeMessage(error: Error, secret: string): string {
+  return error instanceof SyntaxError ? 'the answer is not valid JSON' : redact(error.message, secret);
+}
+
+/**
+ * A copy of an error chain keeping only names, codes and redacted messages (enough to tell a
+ * refused connection from a TLS alert); bodies, responses and OAuth fields are left behind.
+ * The SDK's own errors carry nothing from the answer and are kept as they are.
+ */
+function safeCause(error: unknown, secret: string, depth = 0): Error | undefined {
+  if (!(error instanceof Error) || depth > 4) return undefined;
+  if (error instanceof InstantError) return error;
+  const cause = safeCause(error.cause, secret, depth + 1);
+  const copy = new Error(safeMessage(error, secret), cause === undefined ? undefined : { cause });
+  copy.name = error.name;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') Object.assign(copy, { code });
+  return copy;
 }
 
 /** Waits for `promise` unless `signal` aborts first (the promise itself goes on). */

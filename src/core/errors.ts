@@ -81,6 +81,8 @@ export interface ApiErrorInit {
   instance?: string;
   /** False when the SDK refused the call before sending anything. */
   sentRequest?: boolean;
+  /** `errorType` when `type` names none: the class's own name (set by the named classes). */
+  errorType?: string;
   response?: Response;
   cause?: unknown;
 }
@@ -104,18 +106,19 @@ export class ApiError extends InstantError {
 
   constructor(init: ApiErrorInit) {
     const status = init.status ?? 0;
-    const errorType = errorTypeOf(init.type);
+    const errorType = errorTypeOf(init.type) ?? init.errorType;
+    const title = init.title === undefined ? undefined : scrub(init.title);
     const detail = init.detail === undefined ? undefined : scrub(init.detail);
     const violacoes = (init.violacoes ?? []).map(redactViolacao);
-    super(describe(status, errorType, init.title, detail, violacoes), { cause: init.cause });
+    super(describe(status, errorType, title, detail, violacoes), { cause: init.cause });
     this.status = status;
     this.type = init.type;
     this.errorType = errorType;
-    this.title = init.title;
+    this.title = title;
     this.detail = detail;
     this.violacoes = violacoes;
     this.correlationId = init.correlationId;
-    this.instance = init.instance;
+    this.instance = init.instance === undefined ? undefined : scrub(init.instance);
     this.sentRequest = init.sentRequest ?? true;
     Object.defineProperty(this, 'response', { value: init.response, enumerable: false });
   }
@@ -147,6 +150,26 @@ export class TimeoutError extends InstantError {
   override readonly name: string = 'TimeoutError';
 }
 
+/** Why an answer was not accepted. */
+export type InvalidResponseReason = 'redirect' | 'too-large' | 'malformed';
+
+/**
+ * An answer the SDK does not accept: a redirect (never followed: requests stay on the configured
+ * origin), a body past `maxResponseBytes`, or a success body that is not the JSON its content
+ * type announces. `status` is the HTTP status of that answer.
+ */
+export class InvalidResponseError extends InstantError {
+  override readonly name: string = 'InvalidResponseError';
+  readonly reason: InvalidResponseReason;
+  readonly status: number;
+
+  constructor(reason: InvalidResponseReason, status: number, message: string) {
+    super(message);
+    this.reason = reason;
+    this.status = status;
+  }
+}
+
 /** A class of `ApiError` for one catalogue type; `instanceof` works as usual. */
 export interface ApiErrorClass<N extends string> {
   new (init?: ApiErrorInit): ApiError & { readonly name: N };
@@ -154,8 +177,10 @@ export interface ApiErrorClass<N extends string> {
 }
 
 /**
- * Makes a named `ApiError` class: a literal `name`, a default status, and (for errors the SDK
- * raises itself) a default type under `CLIENT_ERROR_BASE`.
+ * Makes a named `ApiError` class: a literal `name`, a default status, `errorType` = the name
+ * when the answer named no type, and (only for refusals before sending, `sentRequest: false`)
+ * a type under `CLIENT_ERROR_BASE`: an answer without a type never gets one that reads as the
+ * service's.
  */
 export function defineApiError<N extends string>(errorType: N, defaultStatus: number): ApiErrorClass<N> {
   const named = {
@@ -163,7 +188,8 @@ export function defineApiError<N extends string>(errorType: N, defaultStatus: nu
       static readonly errorType = errorType;
       override readonly name: N = errorType;
       constructor(init: ApiErrorInit = {}) {
-        super({ status: defaultStatus, type: `${CLIENT_ERROR_BASE}/${errorType}`, ...init });
+        const own = init.sentRequest === false ? { type: `${CLIENT_ERROR_BASE}/${errorType}` } : {};
+        super({ status: defaultStatus, errorType, ...own, ...init });
       }
     },
   };
@@ -286,7 +312,9 @@ export type StatusFallback = Readonly<Partial<Record<number, ApiErrorClass<strin
 export function createApiError(response: Response, body: unknown, fallback?: StatusFallback): ApiError {
   const problem = isRecord(body) ? body : {};
   const init: ApiErrorInit = { status: response.status, response, sentRequest: true };
-  const type = stringField(problem, 'type');
+  // RFC 9457: "about:blank" means the problem has no more semantics than its status.
+  const named = stringField(problem, 'type');
+  const type = named === 'about:blank' ? undefined : named;
   if (type !== undefined) init.type = type;
   const title = stringField(problem, 'title');
   if (title !== undefined) init.title = title;

@@ -7,12 +7,16 @@ import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance, type 
 import {
   ConnectionError,
   InstantError,
+  InvalidResponseError,
+  RequisicaoInvalida,
   TimeoutError,
   UnauthorizedError,
   createApiError,
   type StatusFallback,
 } from './errors.ts';
 import type { RoutePath } from './path.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
+import { USER_AGENT } from './version.ts';
 
 /** Anything that can hand out a bearer token. The built-in one wraps OAuth client credentials. */
 export interface TokenProvider {
@@ -56,6 +60,8 @@ export interface HttpCoreConfig {
   logger?: Logger;
   /** Longest Retry-After honoured, in milliseconds (default 60 000); a longer one is cut to it. */
   maxRetryAfter?: number;
+  /** Largest response body read, in bytes (default 10 MiB); a larger success is an `InvalidResponseError`. */
+  maxResponseBytes?: number;
   /** Names the TLS failure behind a dropped connection (Node mTLS transport). */
   explainConnectionError?: (error: unknown) => unknown;
 }
@@ -117,7 +123,11 @@ export class HttpCore {
     this.#ky = ky.create({
       ...(config.baseUrl === undefined ? {} : { prefix: config.baseUrl }),
       // Looked up at call time, so a mock installed after the client was built still sees it.
-      fetch: (input, init) => (config.fetch ?? globalThis.fetch)(input, init),
+      // The guard reads the whole body inside the fetch, so ky's timeouts and retries cover it.
+      fetch: guardFetch(() => config.fetch ?? globalThis.fetch, {
+        maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      }),
+      redirect: 'manual',
       throwHttpErrors: true,
       hooks: {
         beforeRequest: [authorize],
@@ -154,8 +164,15 @@ export class HttpCore {
     const options = spec.options ?? {};
     const started = Date.now();
     const label = `${spec.method} ${spec.path.route}`;
-    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', ...spec.headers, ...options.headers };
+    const headers: Record<string, string> = {
+      accept: spec.accept ?? 'application/json',
+      'user-agent': USER_AGENT,
+      ...spec.headers,
+      ...options.headers,
+    };
     if (spec.idempotencyKey) headers[spec.idempotencyKey.header] = spec.idempotencyKey.value;
+    const body = serialize(spec);
+    if (body !== undefined) headers['content-type'] = 'application/json';
 
     const kyOptions: KyOptions = {
       method: spec.method,
@@ -176,18 +193,14 @@ export class HttpCore {
       context: { signal: options.signal, sent } satisfies CallContext,
     };
     if (options.signal) kyOptions.signal = options.signal;
-    if (spec.body !== undefined) kyOptions.json = spec.body;
+    if (body !== undefined) kyOptions.body = body;
     const query = toSearchParams(spec.query);
     if (query) kyOptions.searchParams = query;
 
     config.logger?.debug?.('request', { route: label });
     try {
       const response = await this.#ky(spec.path.url, kyOptions);
-      const data = (await readBody(response).catch((cause: unknown) => {
-        // The answer broke off midway (connection closed short of its body).
-        if (cause instanceof SyntaxError) throw cause;
-        throw new ConnectionError(`${label} failed: the answer broke off: ${reasonOf(cause)}`, { cause });
-      })) as T;
+      const data = (await readBody(response, label)) as T;
       config.logger?.debug?.('response', { route: label, status: response.status, ms: Date.now() - started });
       return { data, response };
     } catch (error) {
@@ -218,12 +231,32 @@ export class HttpCore {
 }
 
 /** Reads a body: JSON when it is JSON, text otherwise, `undefined` when empty. */
-async function readBody(response: Response): Promise<unknown> {
+async function readBody(response: Response, label: string): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
-  if (/\/(?:.*[.+-])?json\b/i.test(type)) return JSON.parse(text) as unknown;
-  return text;
+  if (!/\/(?:.*[.+-])?json\b/i.test(type)) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // The parser's message quotes the body: it is not kept.
+    throw new InvalidResponseError('malformed', response.status, `${label} answered ${response.status} with a body that is not the JSON its content type says`);
+  }
+}
+
+/** The request body as JSON text; a value JSON cannot hold (BigInt, a cycle) is refused before sending. */
+function serialize(spec: CallSpec): string | undefined {
+  if (spec.body === undefined) return undefined;
+  try {
+    return JSON.stringify(spec.body);
+  } catch {
+    const Refusal = spec.fallback?.[400] ?? RequisicaoInvalida;
+    throw new Refusal({
+      title: 'Request refused before sending',
+      detail: 'the body cannot be written as JSON (a BigInt, or an object that contains itself)',
+      sentRequest: false,
+    });
+  }
 }
 
 function toSearchParams(query: CallSpec['query']): URLSearchParams | undefined {

@@ -30,8 +30,17 @@ export function ruleContext(ownKeys: readonly string[] | undefined): RuleContext
 /** One broken rule: the property as the service names it (`cob.valor.original`) and why. */
 export function violation(propriedade: string, razao: string, valor?: unknown): Violacao {
   const v: Violacao = { propriedade, razao };
-  if (valor !== undefined) v.valor = typeof valor === 'string' ? valor : JSON.stringify(valor);
+  if (valor !== undefined) v.valor = typeof valor === 'string' ? valor : show(valor);
   return v;
+}
+
+/** A refused value as text; one JSON cannot hold (a BigInt, a cycle) must not turn the refusal into a crash. */
+function show(valor: unknown): string {
+  try {
+    return JSON.stringify(valor) ?? String(valor);
+  } catch {
+    return typeof valor === 'bigint' ? `${valor}n` : '[unserializable]';
+  }
 }
 
 /** Throws `ErrorClass` carrying `violacoes` when there is at least one. */

@@ -22,6 +22,11 @@ export interface ConnectionOptions {
   totalTimeout?: number;
   /** Retries of a call that is safe to retry (default 2). */
   maxRetries?: number;
+  /**
+   * Largest response body read, in bytes (default 10 MiB). Reading stops there: a larger
+   * success is an `InvalidResponseError` (`reason: 'too-large'`), a larger error keeps its status.
+   */
+  maxResponseBytes?: number;
   /** Used for every request the client sends, the token endpoint included. */
   fetch?: FetchLike;
   logger?: Logger;
@@ -51,6 +56,7 @@ export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' 
     ...(options.timeout !== undefined && { timeout: options.timeout }),
     ...(options.totalTimeout !== undefined && { totalTimeout: options.totalTimeout }),
     ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+    ...(options.maxResponseBytes !== undefined && { maxResponseBytes: options.maxResponseBytes }),
     ...(options.logger && { logger: options.logger }),
     ...(transport && { explainConnectionError: transport.explainConnectionError }),
   });
@@ -62,12 +68,16 @@ function tokenProvider(
   fetch: FetchLike | undefined,
   format: 'form' | 'json' | undefined,
 ): TokenProvider {
-  const { auth, timeout, store, tls } = options;
+  const { auth, timeout, maxResponseBytes, store, tls } = options;
   if ('getToken' in auth && typeof auth.getToken === 'function') return auth;
   const credentials = auth as ClientCredentials;
   const provider = new ClientCredentialsProvider(
     format && !credentials.tokenRequestFormat ? { ...credentials, tokenRequestFormat: format } : credentials,
-    { ...(fetch && { fetch }), ...(timeout !== undefined && { timeout }) },
+    {
+      ...(fetch && { fetch }),
+      ...(timeout !== undefined && { timeout }),
+      ...(maxResponseBytes !== undefined && { maxResponseBytes }),
+    },
   );
   if (store === undefined || store instanceof MemoryStore) return provider;
   const certificate = tls === undefined ? undefined : 'pfx' in tls ? tls.pfx : tls.cert;

@@ -19,21 +19,35 @@ export interface PayerClientOptions {
    * port and over plain http. Public hosts still need https on the default port.
    */
   allowPrivateHosts?: boolean;
-  /** Refuse payloads that are not signed (plain JSON) with `PayloadVerificationError('unsigned')`. */
-  requireSignature?: boolean;
+  /**
+   * Largest answer read, in bytes (default 10 MiB); past it reading stops and the call fails
+   * with `InvalidResponseError` (`reason: 'too-large'`).
+   */
+  maxResponseBytes?: number;
+  /**
+   * Development only: accept a payload served unsigned (plain JSON or text). By default a
+   * payload must be a JWS that verifies against the location host's key set; an unsigned one is
+   * refused with `PayloadVerificationError('unsigned')`.
+   */
+  allowUnsignedPayloads?: boolean;
 }
 
 export class PayerClient {
   readonly cobPayload: CobPayloadResource;
 
   constructor(options: PayerClientOptions = {}) {
-    const http = new PayerHttp({ fetch: options.fetch, timeout: options.timeout, maxRetries: options.maxRetries });
+    const http = new PayerHttp({
+      fetch: options.fetch,
+      timeout: options.timeout,
+      maxRetries: options.maxRetries,
+      maxResponseBytes: options.maxResponseBytes,
+    });
     const allowPrivateHosts = options.allowPrivateHosts ?? false;
     this.cobPayload = new CobPayloadResource({
       http,
       verifier: new JwsVerifier(http, allowPrivateHosts),
       allowPrivateHosts,
-      requireSignature: options.requireSignature ?? false,
+      allowUnsignedPayloads: options.allowUnsignedPayloads ?? false,
     });
   }
 }

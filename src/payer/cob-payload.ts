@@ -2,7 +2,8 @@
  * Charge payload retrieval (tag CobPayload): what a payer app reads at a QR code's location.
  * `getCob` for an immediate charge, `getCobv` for a due-date charge (with the payer's
  * municipality and intended payment date). A signed answer (`application/jose`) is verified
- * before it is read; numbers and amounts are read leniently, as real payloads vary.
+ * before it is read; an unsigned answer is refused unless `allowUnsignedPayloads` (development
+ * only) is set. Numbers and amounts are read leniently, as real payloads vary.
  */
 import {
   CobPayloadNaoEncontrado,
@@ -24,7 +25,7 @@ export interface PayerContext {
   readonly http: PayerHttp;
   readonly verifier: JwsVerifier;
   readonly allowPrivateHosts: boolean;
-  readonly requireSignature: boolean;
+  readonly allowUnsignedPayloads: boolean;
 }
 
 const FALLBACK: StatusFallback = {
@@ -71,8 +72,8 @@ export class CobPayloadResource {
     if (/^application\/jose\b/i.test(type) || (!/json/i.test(type) && looksLikeCompactJws(text))) {
       return this.#context.verifier.verify(text, url, options);
     }
-    if (this.#context.requireSignature) {
-      throw new PayloadVerificationError('unsigned', 'the payload was not signed and requireSignature is set');
+    if (!this.#context.allowUnsignedPayloads) {
+      throw new PayloadVerificationError('unsigned', 'the payload is not signed (allowUnsignedPayloads is for development only)');
     }
     const body = parseJson(text);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -8,11 +8,13 @@
 import {
   ConnectionError,
   InstantError,
+  InvalidResponseError,
   TimeoutError,
   createApiError,
   type StatusFallback,
 } from '../core/errors.ts';
 import type { FetchLike } from '../core/http.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, isRedirect, readBounded } from '../core/response.ts';
 import { InvalidLocationError } from './errors.ts';
 import { sleep } from '../internal/sleep.ts';
 
@@ -28,6 +30,7 @@ export interface PayerHttpConfig {
   fetch?: FetchLike | undefined;
   timeout?: number | undefined;
   maxRetries?: number | undefined;
+  maxResponseBytes?: number | undefined;
 }
 
 export interface PayerResponse {
@@ -65,10 +68,17 @@ export class PayerHttp {
         // Looked up per call, so a mock installed after the client was built still sees it.
         const fetch = this.#config.fetch ?? globalThis.fetch;
         const response = await fetch(url.href, { method: 'GET', headers: { accept }, redirect: 'manual', signal: controller.signal });
-        const text = await response.text();
-        if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        if (isRedirect(response)) {
+          void response.body?.cancel().catch(() => undefined);
           throw new InvalidLocationError('redirect', 'the payload host answered with a redirect, which is not followed');
         }
+        // Read under the attempt's timer: a body that trickles or never ends is cut by it.
+        const maxBytes = this.#config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+        const bytes = await readBounded(response, maxBytes);
+        if (bytes === undefined && response.ok) {
+          throw new InvalidResponseError('too-large', response.status, `${route} answered more than maxResponseBytes (${maxBytes} bytes)`);
+        }
+        const text = bytes === undefined ? '' : new TextDecoder().decode(bytes);
         if (response.ok) return { response, text };
         if (!retriesLeft || !RETRY_STATUSES.includes(response.status)) {
           throw createApiError(response, parseJson(text), fallback);

@@ -5,6 +5,7 @@
  */
 import { RequisicaoInvalida, isRecord, type Violacao } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
+import { readBounded } from '../core/response.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';
 import type { CashOutBalance } from '../cash-out/balance.ts';
 import { InsufficientBalanceError, InvalidNotificationError, TransferNotFoundError } from '../cash-out/errors.ts';
@@ -321,7 +322,7 @@ export function createTransferNotificationHandler(
       if (request.method !== 'POST') {
         return fail(405, new InvalidNotificationError(`Method ${request.method} not allowed`), { allow: 'POST' });
       }
-      const bytes = await readLimited(request, maxBytes);
+      const bytes = await readBounded(request, maxBytes);
       if (bytes === undefined) {
         return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
       }
@@ -348,31 +349,4 @@ export function createTransferNotificationHandler(
 
 function transferClaimKey(transfer: Transfer): string {
   return `transfer:${transfer.idempotencyKey}:${transfer.status}`;
-}
-
-/** The body as bytes, or `undefined` when it is larger than `maxBytes`. */
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
-  if (request.body === null) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }

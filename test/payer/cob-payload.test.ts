@@ -19,6 +19,8 @@ const HOST = 'qr.psp.example';
 const LOCATION = `${HOST}/qr/v2/8b3da2f39a4140d1a91abd93113bd441`;
 const COBV_LOCATION = `${HOST}/qr/v2/cobv/9d36b84fc70b478fb95c12729b90ca25`;
 const JKU = `https://${HOST}/jwks.json`;
+/** Development opt-out: these tests read plain JSON payloads to check the parsing, not the signature. */
+const UNSIGNED_OK = { allowUnsignedPayloads: true };
 
 const net = useMsw();
 
@@ -99,7 +101,7 @@ async function reasonOf(promise: Promise<unknown>): Promise<PayloadVerificationR
 describe('getCob', () => {
   it('fetches https://<location> and returns a plain JSON payload', async () => {
     net.server.use(http.get(`https://${LOCATION}`, () => HttpResponse.json(cobPayload)));
-    const payload = await new PayerClient().cobPayload.getCob(LOCATION);
+    const payload = await new PayerClient(UNSIGNED_OK).cobPayload.getCob(LOCATION);
     expect(payload).toEqual(cobPayload);
     expect(net.requests.map((r) => r.url)).toEqual([`https://${LOCATION}`]);
   });
@@ -109,7 +111,7 @@ describe('getCob', () => {
     ['PS256', () => ps],
   ])('verifies a %s JWS against the JWKS at jku before returning its payload', async (_alg, signer) => {
     serve(() => signer().sign(cobPayload));
-    const payload = await new PayerClient().cobPayload.getCob(LOCATION);
+    const payload = await new PayerClient(UNSIGNED_OK).cobPayload.getCob(LOCATION);
     expect(payload).toEqual(cobPayload);
   });
 
@@ -155,14 +157,14 @@ describe('getCob', () => {
   it('reads numbers leniently: string expiracao and revisao become numbers', async () => {
     const raw = { ...cobPayload, revisao: '3', calendario: { ...cobPayload.calendario, expiracao: '3600' } };
     serve(() => rs.sign(raw));
-    const payload = await new PayerClient().cobPayload.getCob(LOCATION);
+    const payload = await new PayerClient(UNSIGNED_OK).cobPayload.getCob(LOCATION);
     expect(payload.revisao).toBe(3);
     expect(payload.calendario.expiracao).toBe(3600);
   });
 
   it('keeps unknown fields', async () => {
     net.server.use(http.get(`https://${LOCATION}`, () => HttpResponse.json({ ...cobPayload, novoCampo: { a: 1 } })));
-    const payload = await new PayerClient().cobPayload.getCob(LOCATION);
+    const payload = await new PayerClient(UNSIGNED_OK).cobPayload.getCob(LOCATION);
     expect(payload['novoCampo']).toEqual({ a: 1 });
   });
 
@@ -205,7 +207,7 @@ describe('getCob', () => {
     net.server.use(
       http.get(`https://${LOCATION}`, () => (++calls === 1 ? new HttpResponse(null, { status: 503, headers: { 'retry-after': '0' } }) : HttpResponse.json(cobPayload))),
     );
-    await expect(new PayerClient().cobPayload.getCob(LOCATION)).resolves.toEqual(cobPayload);
+    await expect(new PayerClient(UNSIGNED_OK).cobPayload.getCob(LOCATION)).resolves.toEqual(cobPayload);
     expect(calls).toBe(2);
   });
 
@@ -233,9 +235,12 @@ describe('getCob', () => {
     await expect(pending).rejects.toBe(reason);
   });
 
-  it('refuses an unsigned payload when requireSignature is set', async () => {
+  it('refuses an unsigned payload by default, served as JSON or as text', async () => {
     net.server.use(http.get(`https://${LOCATION}`, () => HttpResponse.json(cobPayload)));
-    expect(await reasonOf(new PayerClient({ requireSignature: true }).cobPayload.getCob(LOCATION))).toBe('unsigned');
+    expect(await reasonOf(new PayerClient().cobPayload.getCob(LOCATION))).toBe('unsigned');
+    net.server.use(http.get(`https://${LOCATION}`, () => HttpResponse.text(JSON.stringify(cobPayload))));
+    expect(await reasonOf(new PayerClient().cobPayload.getCob(LOCATION))).toBe('unsigned');
+    await expect(new PayerClient(UNSIGNED_OK).cobPayload.getCob(LOCATION)).resolves.toMatchObject({ txid: cobPayload.txid });
   });
 });
 
@@ -311,7 +316,7 @@ describe('getCobv', () => {
       }),
       http.get(JKU, () => HttpResponse.json({ keys: [rs.publicJwk] })),
     );
-    const payload = await new PayerClient().cobPayload.getCobv(COBV_LOCATION, { codMun: '5300108', DPP: dpp });
+    const payload = await new PayerClient(UNSIGNED_OK).cobPayload.getCobv(COBV_LOCATION, { codMun: '5300108', DPP: dpp });
     expect(query?.get('codMun')).toBe('5300108');
     expect(query?.get('DPP')).toBe(dpp);
     expect(payload.valor.final).toBe('140.45');
@@ -320,7 +325,7 @@ describe('getCobv', () => {
 
   it('accepts today (Brasília) as DPP', async () => {
     net.server.use(http.get(`https://${COBV_LOCATION}`, () => HttpResponse.json(cobvPayload)));
-    await expect(new PayerClient().cobPayload.getCobv(COBV_LOCATION, { DPP: todayInBrasilia() })).resolves.toMatchObject({ txid: cobvPayload.txid });
+    await expect(new PayerClient(UNSIGNED_OK).cobPayload.getCobv(COBV_LOCATION, { DPP: todayInBrasilia() })).resolves.toMatchObject({ txid: cobvPayload.txid });
   });
 
   it.each([

@@ -21,7 +21,7 @@ describe('examples/payer-app.ts', () => {
       http.get(`https://${HOST}/keys`, () => HttpResponse.json({ keys: [jwk] })),
     );
     const code = brcode.build({ url: `${HOST}/qr/v2/abc123`, merchantName: 'LOJA', merchantCity: 'BRASILIA' });
-    const summary = await summarize(code, new PayerClient({ requireSignature: true }));
+    const summary = await summarize(code, new PayerClient());
     expect(summary).toEqual({ kind: 'cob', amount: '25.90', txid: 'a'.repeat(26), key: 'k@example.com', message: 'Pedido 42' });
   });
 
