@@ -24,12 +24,19 @@ const READ_FALLBACK = { 400: CobConsultaInvalida, 404: CobNaoEncontrado };
 
 export class Cob extends APIResource {
   /**
-   * `POST /cob`: the service assigns the txid. Never retried automatically (a retry could
-   * create a second charge); use `create(txid, body)` for an idempotent create.
+   * `create(body, options?)`: `POST /cob`, the service assigns the txid. Never retried
+   * automatically (a retry could create a second charge); use `create(txid, body)` for an
+   * idempotent create.
+   *
+   * `create(txid, body, options?)`: `PUT /cob/{txid}` creates the charge with your txid (or
+   * alters it while ATIVA). Safe to retry.
    */
-  create(body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
-  /** `PUT /cob/{txid}`: creates the charge with your txid (or alters it while ATIVA). Safe to retry. */
-  create(txid: string, body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
+  // One generic signature rather than two overloads: with overloads, the editor offers the call
+  // options among the charge fields in `create('txid', { | })`.
+  create<First extends string | CobSolicitada>(
+    first: First extends string ? First : CobSolicitada,
+    ...rest: First extends string ? [body: CobSolicitada, options?: RequestOptions] : [options?: RequestOptions]
+  ): Promise<CobGerada>;
   async create(
     first: string | CobSolicitada,
     second?: CobSolicitada | RequestOptions,
