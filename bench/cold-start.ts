@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { fmt, interleave, median, type BenchContext, type Row } from './support.ts';
 
-const ROUNDS = 7;
+const ROUNDS = 5;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 

@@ -9,8 +9,8 @@ import { fmt, interleave, loadSdk, median, perCallUs, type Row } from './support
 import { CHARGE } from './throughput.ts';
 
 const CHARGES = 10_000;
-const ROUNDS = 7;
-const REFUSALS = 10_000;
+const ROUNDS = 5;
+const REFUSALS = 5_000;
 const KEY = '7c084cd4-54af-4172-a516-a7d1a12b75cc';
 
 /** A realistic batch: debtor with address, fine, interest, fixed-date discounts, extra info. */
