@@ -32,5 +32,10 @@ export function encodeSegment(value: string | number): string {
   if (text === '' || text === '.' || text === '..') {
     throw new PathParameterError(`A path parameter cannot be ${text === '' ? 'empty' : `"${text}"`}`);
   }
-  return encodeURIComponent(text);
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    // A lone surrogate (URIError): no URL can carry it.
+    throw new PathParameterError('A path parameter must be well-formed Unicode');
+  }
 }

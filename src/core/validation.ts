@@ -8,8 +8,17 @@ import type { ApiErrorClass, Violacao } from './errors.ts';
 /** One broken rule: the property as the service names it (`cob.valor.original`) and why. */
 export function violation(propriedade: string, razao: string, valor?: unknown): Violacao {
   const v: Violacao = { propriedade, razao };
-  if (valor !== undefined) v.valor = typeof valor === 'string' ? valor : JSON.stringify(valor);
+  if (valor !== undefined) v.valor = typeof valor === 'string' ? valor : describeValue(valor);
   return v;
+}
+
+/** JSON of an offending value; a value JSON cannot carry (a BigInt, a cycle) is named by its type. */
+function describeValue(valor: unknown): string {
+  try {
+    return JSON.stringify(valor) ?? typeof valor;
+  } catch {
+    return `[unserializable ${typeof valor}]`;
+  }
 }
 
 /** Throws `ErrorClass` carrying `violacoes` when there is at least one. */

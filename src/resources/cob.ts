@@ -88,14 +88,14 @@ export class Cob extends APIResource {
     if (shouldValidate(this.client.validate, options?.validate)) {
       const ctx = ruleContext(undefined);
       checkTxid(txid, ctx);
-      checkRevisao(query.revisao, ctx);
+      checkRevisao(query?.revisao, ctx);
       refuse(CobConsultaInvalida, ctx.out);
     }
     return normalizeCharge(
       await this.client.http.json<CobCompleta>({
         method: 'GET',
         path: path`/cob/${txid}`,
-        query: { revisao: query.revisao },
+        query: { revisao: query?.revisao },
         fallback: READ_FALLBACK,
         options,
       }),

@@ -75,14 +75,14 @@ export class CobV extends APIResource {
     if (shouldValidate(this.client.validate, options?.validate)) {
       const ctx = ruleContext(undefined);
       checkTxid(txid, ctx);
-      checkRevisao(query.revisao, ctx);
+      checkRevisao(query?.revisao, ctx);
       refuse(CobVConsultaInvalida, ctx.out);
     }
     return normalizeCharge(
       await this.client.http.json<CobVCompleta>({
         method: 'GET',
         path: path`/cobv/${txid}`,
-        query: { revisao: query.revisao },
+        query: { revisao: query?.revisao },
         fallback: READ_FALLBACK,
         options,
       }),
@@ -98,7 +98,7 @@ export class CobV extends APIResource {
     const check = () => {
       const ctx = ruleContext(undefined);
       collectListQuery(query, ctx);
-      const lote = query.loteCobVId;
+      const lote = (query as Partial<CobVListQuery> | undefined)?.loteCobVId;
       if (lote !== undefined && !(Number.isInteger(lote) && lote >= 0 && lote <= 2_147_483_647)) {
         ctx.out.push(violation('loteCobVId', 'loteCobVId must be an integer, zero or more', lote));
       }

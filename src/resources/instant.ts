@@ -141,7 +141,7 @@ function checkInstantListQuery(query: InstantListQuery): Violacao[] {
   const ctx = ruleContext(undefined);
   collectListQuery(query, ctx);
   const { txid, txIdPresente, devolucaoPresente } = (query ?? {}) as Partial<InstantListQuery>;
-  if (txid !== undefined && !SHORT_TXID.test(txid as string)) ctx.out.push(violation('txid', 'txid must be 1 to 35 letters or digits', txid));
+  if (txid !== undefined && !(typeof txid === 'string' && SHORT_TXID.test(txid))) ctx.out.push(violation('txid', 'txid must be 1 to 35 letters or digits', txid));
   for (const [name, value] of [['txIdPresente', txIdPresente], ['devolucaoPresente', devolucaoPresente]] as const) {
     if (value !== undefined && typeof value !== 'boolean') ctx.out.push(violation(name, 'must be a boolean', value));
   }
