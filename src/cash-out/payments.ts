@@ -23,6 +23,7 @@ export interface CreatePaymentOptions extends RequestOptions {
   idempotencyKey: string;
 }
 
+/** Cash-out payment orders, `cashOut.payments`: place one, and query it by idempotency key. */
 export class CashOutPayments extends APIResource {
   /**
    * `POST /api/v2/instant/payments/dict`: places a payment order, answered 202 while the

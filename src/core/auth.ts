@@ -7,6 +7,7 @@ import * as oidc from 'openid-client';
 import { AuthenticationError, isRecord, scrub } from './errors.ts';
 import type { FetchLike, TokenProvider } from './http.ts';
 
+/** OAuth 2.0 client credentials and where to exchange them for a token. */
 export interface ClientCredentials {
   tokenUrl: string;
   clientId: string;
@@ -23,6 +24,7 @@ export interface ClientCredentials {
   clientAuthentication?: 'client_secret_post' | 'client_secret_basic';
 }
 
+/** How the built-in token provider sends its requests. */
 export interface ClientCredentialsOptions {
   fetch?: FetchLike;
   /** Timeout of one token request, in milliseconds. */
@@ -53,6 +55,7 @@ export class ClientCredentialsProvider implements TokenProvider {
     this.#timeout = options.timeout ?? 30_000;
   }
 
+  /** A valid access token: the cached one, or one fetched (shared by concurrent callers). */
   async getToken(signal?: AbortSignal): Promise<string> {
     signal?.throwIfAborted();
     const cached = this.#cached;

@@ -16,6 +16,10 @@ export class PathParameterError extends InstantError {
   override readonly name: string = 'PathParameterError';
 }
 
+/**
+ * Tagged template for request paths: path`/cob/${txid}` percent-encodes each parameter as one
+ * segment and refuses empty, `.` and `..` ones with a `PathParameterError`.
+ */
 export function path(strings: TemplateStringsArray, ...params: ReadonlyArray<string | number>): RoutePath {
   let url = strings[0] ?? '';
   let route = url;

@@ -7,6 +7,7 @@ import { ClientCredentialsProvider, type ClientCredentials } from '../core/auth.
 import { HttpCore, type FetchLike, type Logger, type TokenProvider } from '../core/http.ts';
 import { createTlsTransport, type TlsOptions } from '../node/tls.ts';
 
+/** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
 export interface ConnectionOptions {
   baseUrl: string;
   /** Client credentials for the built-in OAuth provider, or any `{ getToken(signal) }`. */

@@ -22,6 +22,7 @@ import {
 const WRITE_FALLBACK = { 400: CobOperacaoInvalida, 404: CobNaoEncontrado };
 const READ_FALLBACK = { 400: CobConsultaInvalida, 404: CobNaoEncontrado };
 
+/** Immediate charges, `api.cob`: create, revise, remove, fetch and list. */
 export class Cob extends APIResource {
   /**
    * `create(body, options?)`: `POST /cob`, the service assigns the txid. Never retried
@@ -204,8 +205,10 @@ export interface RetiradaDetalhe {
   prestadorDoServicoDeSaque: string;
 }
 
+/** A withdrawal or a change, never both. */
 export type Retirada = { saque: RetiradaDetalhe; troco?: never } | { troco: RetiradaDetalhe; saque?: never };
 
+/** The amount of an immediate charge. */
 export interface CobValor {
   /**
    * Money: `^\d{1,10}\.\d{2}$`, not zero, except with `modalidadeAlteracao: 1` (the payer sets

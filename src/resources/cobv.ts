@@ -34,6 +34,7 @@ import type {
 const WRITE_FALLBACK = { 400: CobVOperacaoInvalida, 404: CobVNaoEncontrada };
 const READ_FALLBACK = { 400: CobVConsultaInvalida, 404: CobVNaoEncontrada };
 
+/** Due-date charges, `api.cobv`: create, revise, remove, fetch and list. */
 export class CobV extends APIResource {
   /**
    * `PUT /cobv/{txid}`: creates the due-date charge (or alters it while ATIVA). Safe to retry.
@@ -149,6 +150,7 @@ export interface Recebedor {
   [key: string]: unknown;
 }
 
+/** When a due-date charge is due and how long it stays payable after. */
 export interface CobVCalendario {
   /** `YYYY-MM-DD`; payable up to and including that day; not before the creation date. */
   dataDeVencimento: string;
@@ -193,6 +195,7 @@ export type Desconto =
   | { modalidade: 1 | 2; descontoDataFixa: DescontoDataFixa[]; valorPerc?: never }
   | { modalidade: 3 | 4 | 5 | 6; valorPerc: string; descontoDataFixa?: never };
 
+/** The amount of a due-date charge with its fine, interest, rebate and discount. */
 export interface CobVValor {
   /** Money: `^\d{1,10}\.\d{2}$`, not zero. */
   original: string;

@@ -60,6 +60,7 @@ export type UnconfirmedReason =
   /** The service's payment differs from the notified one (valor, or txid when both have one). */
   | 'mismatch';
 
+/** A notified payment the service's own record did not confirm, and why. */
 export interface UnconfirmedPayment {
   reason: UnconfirmedReason;
   /** What the notification claimed. Not trustworthy. */
@@ -68,6 +69,7 @@ export interface UnconfirmedPayment {
   actual?: InstantPayment;
 }
 
+/** Callbacks and limits of the received-payments notification handler. */
 export interface ReceivedPaymentsHandlerOptions {
   /**
    * A confirmed payment: the service's own record (`payment`) and the notified one. Called once
