@@ -1,22 +1,112 @@
-/** `npm run bench`: every benchmark module in this folder, one after the other. */
-import { readdirSync } from 'node:fs';
+/**
+ * `npm run bench`: builds the package, starts the bench's server in its own process, runs every
+ * section against the public API of the build, prints one table and records it with the date
+ * and the machine in bench/RESULTS.md. Every figure is set against a baseline measured in the
+ * same run.
+ *
+ * `npm run bench -- <section>...` runs only those sections (the file is not rewritten);
+ * `npm run bench -- fuzz` runs the fuzz suites with 10,000 runs each instead.
+ */
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { BenchContext, Row, ServerStats } from './support.ts';
 
-const only = process.argv[2];
-const here = new URL('.', import.meta.url);
-const modules = readdirSync(here)
-  .filter((file) => file.endsWith('.ts') && file !== 'index.ts')
-  .filter((file) => !only || file.includes(only))
-  .sort();
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 
-let failed = false;
-for (const file of modules) {
-  const { run } = (await import(new URL(file, here).href)) as { run: () => Promise<void> };
-  try {
-    await run();
-  } catch (error) {
-    failed = true;
-    console.error(`${file} failed:`, error instanceof Error ? error.message : error);
-  }
-  console.log('');
+const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promise<Row[]> }>> = {
+  throughput: () => import('./throughput.ts'),
+  mtls: () => import('./mtls.ts'),
+  tokens: () => import('./tokens.ts'),
+  rules: () => import('./rules.ts'),
+  'cold-start': () => import('./cold-start.ts'),
+  'payer-size': () => import('./payer-size.ts'),
+  memory: () => import('./memory.ts'),
+};
+
+const args = process.argv.slice(2);
+if (args.includes('fuzz')) {
+  process.exitCode = fuzz();
+} else {
+  const unknown = args.filter((name) => !(name in SECTIONS));
+  if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: fuzz, ${Object.keys(SECTIONS).join(', ')}`);
+  await bench(args.length > 0 ? args : Object.keys(SECTIONS), args.length === 0);
 }
-process.exitCode = failed ? 1 : 0;
+
+/** The fuzz suites at 10,000 runs each (the test suite runs a few hundred). */
+function fuzz(): number {
+  const result = spawnSync(bin('vitest'), ['run', 'test/fuzz', '--coverage.enabled=false'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, FUZZ_RUNS: '10000' },
+  });
+  return result.status ?? 1;
+}
+
+async function bench(sections: string[], record: boolean): Promise<void> {
+  const started = Date.now();
+  const load = os.loadavg()[0] ?? 0;
+  console.log('building dist/ ...');
+  const build = spawnSync(bin('tsup'), ['--silent'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('build failed');
+
+  const server = await startServer();
+  const rows: Row[] = [];
+  try {
+    for (const name of sections) {
+      const t0 = Date.now();
+      const section = await (SECTIONS[name] as () => Promise<{ measure(ctx: BenchContext): Promise<Row[]> }>)();
+      rows.push(...(await section.measure(server.ctx)));
+      console.log(`  ${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    server.child.kill();
+  }
+
+  const table = render(rows);
+  const cpus = os.cpus();
+  const machine =
+    `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ` +
+    `${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}; load average ${load.toFixed(2)} at start`;
+  const took = ((Date.now() - started) / 1000).toFixed(0);
+  console.log(`\n${table}\n${machine}; ${took} s`);
+  if (!record) return;
+  const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  writeFileSync(
+    new URL('RESULTS.md', import.meta.url),
+    `# Benchmark results\n\nWritten by \`npm run bench\` (bench/index.ts); the last run replaces this file.\n\n` +
+      `- Date: ${date}\n- Machine: ${machine}\n- Duration: ${took} s\n\n` +
+      `Every figure is set against a baseline measured in the same run; contenders were interleaved ` +
+      `round by round and each figure is the median of its rounds. The server runs in its own process.\n\n${table}\n`,
+  );
+  console.log('recorded in bench/RESULTS.md');
+}
+
+function render(rows: Row[]): string {
+  const head = ['Measure', 'Result', 'Baseline (same run)', 'Ratio', 'Goal', 'Holds'];
+  const cells = rows.map((r) => [r.measure, r.value, r.baseline, r.ratio, r.goal, r.holds === undefined ? '-' : r.holds ? 'yes' : '**no**']);
+  const line = (values: string[]) => `| ${values.map((v) => v.replaceAll('|', '\\|')).join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...cells.map(line)].join('\n');
+}
+
+async function startServer(): Promise<{ child: ChildProcess; ctx: BenchContext }> {
+  const child = fork(fileURLToPath(new URL('server.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const urls = await new Promise<{ httpUrl: string; httpsUrl: string }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { httpUrl: string; httpsUrl: string }));
+    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  const stats = () =>
+    new Promise<ServerStats>((resolve) => {
+      const onMessage = (message: unknown) => {
+        const m = message as { stats?: ServerStats };
+        if (!m.stats) return;
+        child.off('message', onMessage);
+        resolve(m.stats);
+      };
+      child.on('message', onMessage);
+      child.send('stats');
+    });
+  return { child, ctx: { ...urls, stats } };
+}

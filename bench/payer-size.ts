@@ -1,8 +1,8 @@
 /**
  * Size of the payer entry (`instant-payments/payer`) as a browser app ships it: src/payer.ts
  * bundled with every dependency (jose, lib, core errors), minified, ESM, platform browser.
- * Prints the minified and gzipped sizes and the largest inputs. Throws (non-zero exit) when
- * the bundle imports any Node built-in, and reports when it is over the 20 KB gzip budget.
+ * Throws when the bundle imports any Node built-in; the bench reports it against the 20 KB
+ * gzip budget.
  *
  * Run alone: `node bench/payer-size.ts`.
  */
@@ -10,6 +10,7 @@ import { build, type Plugin } from 'esbuild';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type { Row } from './support.ts';
 
 /** Goal for the gzipped bundle, in bytes. */
 export const PAYER_GZIP_BUDGET = 20 * 1024;
@@ -64,19 +65,29 @@ export async function measurePayerBundle(entry = fileURLToPath(new URL('../src/p
   return { minified: output.contents.byteLength, gzipped: gzipSync(output.contents, { level: 9 }).byteLength, inputs };
 }
 
-export async function run(): Promise<void> {
+/** The bench table's row: the gzipped bundle against the budget. */
+export async function measure(): Promise<Row[]> {
   const size = await measurePayerBundle();
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-  console.log(`payer bundle (browser, esm, minified, dependencies included): ${kb(size.minified)} min, ${kb(size.gzipped)} gzip (${size.gzipped} bytes; budget ${kb(PAYER_GZIP_BUDGET)})`);
-  for (const input of size.inputs.slice(0, 8)) console.log(`  ${String(input.bytes).padStart(6)} B  ${input.path}`);
-  if (size.gzipped > PAYER_GZIP_BUDGET) {
-    throw new Error(`payer bundle is ${size.gzipped} bytes gzipped, over the ${PAYER_GZIP_BUDGET}-byte budget`);
-  }
+  const top = size.inputs
+    .slice(0, 3)
+    .map((input) => `${input.path.replace(/^.*node_modules\//, '')} ${kb(input.bytes)}`)
+    .join(', ');
+  return [
+    {
+      measure: `payer entry + dependencies, browser bundle, min+gzip (min ${kb(size.minified)}; largest: ${top})`,
+      value: kb(size.gzipped),
+      baseline: `budget ${kb(PAYER_GZIP_BUDGET)}`,
+      ratio: `${(size.gzipped / PAYER_GZIP_BUDGET).toFixed(2)}x`,
+      goal: '≤ 20 KB',
+      holds: size.gzipped <= PAYER_GZIP_BUDGET,
+    },
+  ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  run().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  });
+  const size = await measurePayerBundle();
+  console.log(`payer bundle: ${size.minified} B min, ${size.gzipped} B gzip (budget ${PAYER_GZIP_BUDGET} B)`);
+  for (const input of size.inputs.slice(0, 8)) console.log(`  ${String(input.bytes).padStart(6)} B  ${input.path}`);
+  if (size.gzipped > PAYER_GZIP_BUDGET) process.exitCode = 1;
 }

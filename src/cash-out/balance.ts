@@ -6,6 +6,7 @@ import { cashOutCall } from './errors.ts';
 import type { Balance } from './types.ts';
 import { balanceFrom } from './wire.ts';
 
+/** The cash-out account balance, `cashOut.balance`. */
 export class CashOutBalance extends APIResource {
   /**
    * `GET /api/v2/accounts/balances/` (the trailing slash is the provider's). Amounts come back

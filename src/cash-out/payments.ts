@@ -24,6 +24,7 @@ export interface CreatePaymentOptions extends RequestOptions {
   idempotencyKey: string;
 }
 
+/** Cash-out payment orders, `cashOut.payments`: place one, and query it by idempotency key. */
 export class CashOutPayments extends APIResource {
   readonly #maxRetries: number | undefined;
 

@@ -10,6 +10,7 @@ import { isHttpsOrLoopback } from './validation.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
 
+/** OAuth 2.0 client credentials and where to exchange them for a token. */
 export interface ClientCredentials {
   tokenUrl: string;
   clientId: string;
@@ -26,6 +27,7 @@ export interface ClientCredentials {
   clientAuthentication?: 'client_secret_post' | 'client_secret_basic';
 }
 
+/** How the built-in token provider sends its requests. */
 export interface ClientCredentialsOptions {
   fetch?: FetchLike;
   /** Timeout of one token request, in milliseconds. */
@@ -68,6 +70,7 @@ export class ClientCredentialsProvider implements TokenProvider {
     this.#timeout = options.timeout ?? 30_000;
   }
 
+  /** A valid access token: the cached one, or one fetched (shared by concurrent callers). */
   async getToken(signal?: AbortSignal): Promise<string> {
     return (await this.getTokenInfo(signal)).value;
   }

@@ -46,6 +46,7 @@ export const ERROR_CATALOGUE = {
   WebhookConsultaInvalida: { status: [400], meaning: 'Webhook query is invalid' },
 } as const satisfies Record<string, { status: readonly number[]; meaning: string }>;
 
+/** The name of an error type of the catalogue: `'CobOperacaoInvalida'`, `'NaoEncontrado'`... */
 export type CatalogueErrorType = keyof typeof ERROR_CATALOGUE;
 
 /** Error-type base used for errors the SDK raises itself, before any request. */
@@ -412,6 +413,7 @@ function stringField(record: Record<string, unknown>, key: string): string | und
   return typeof value === 'string' ? value : undefined;
 }
 
+/** True for a plain object (not null, not an array): the shape of a JSON object. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -20,6 +20,7 @@ import { USER_AGENT } from './version.ts';
 
 /** Anything that can hand out a bearer token. The built-in one wraps OAuth client credentials. */
 export interface TokenProvider {
+  /** A valid bearer token; `signal` aborts the wait. */
   getToken(signal?: AbortSignal): Promise<string>;
   /**
    * Drops a cached token the API refused, so the next `getToken` fetches a fresh one. `rejected`
@@ -30,7 +31,9 @@ export interface TokenProvider {
 
 /** Where the SDK reports what it does. Only methods, routes, statuses and timings are logged. */
 export interface Logger {
+  /** Requests, responses and their timings. */
   debug?(message: string, meta?: Record<string, unknown>): void;
+  /** Retries, token refreshes and other recoveries. */
   warn?(message: string, meta?: Record<string, unknown>): void;
 }
 
@@ -47,6 +50,7 @@ export interface RequestOptions {
   validate?: boolean;
 }
 
+/** A `fetch`-compatible function: the global one, undici's, or a test double. */
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface HttpCoreConfig {
@@ -66,10 +70,13 @@ export interface HttpCoreConfig {
   explainConnectionError?: (error: unknown) => unknown;
 }
 
+/** The HTTP methods the SDK sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A query parameter's value; `undefined` leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
 
+/** One call for `HttpCore.send`: method, path, query, body and how to read failures. */
 export interface CallSpec {
   method: HttpMethod;
   /** Built with the `path` template, or an absolute URL built by a caller that checked it. */
@@ -86,6 +93,7 @@ export interface CallSpec {
   options?: RequestOptions | undefined;
 }
 
+/** A successful call: the parsed body and the raw response. */
 export interface HttpResult<T> {
   data: T;
   response: Response;
@@ -106,6 +114,10 @@ interface CallContext {
   [key: string]: unknown;
 }
 
+/**
+ * The HTTP core every resource sends through: bearer token, safe retries, time limits and typed
+ * errors. Exported for custom calls the resources do not cover.
+ */
 export class HttpCore {
   readonly #ky: KyInstance;
   readonly #config: HttpCoreConfig;

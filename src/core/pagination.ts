@@ -18,6 +18,7 @@ export interface Paginacao {
   quantidadeTotalDeItens: number;
 }
 
+/** The `parametros` of a list page: the query's dates and the paging. */
 export interface PageParametros {
   inicio?: string;
   fim?: string;
@@ -25,10 +26,12 @@ export interface PageParametros {
   [key: string]: unknown;
 }
 
+/** One page of a list: its items, the query as the service echoed it, and the way on. */
 export interface Page<T, P extends PageParametros = PageParametros> {
   /** The list array, whatever the service calls it (`cobs`, `lotes`, `loc`, `webhooks`...). */
   items: T[];
   parametros: P;
+  /** True when a page follows this one. */
   hasNextPage(): boolean;
   /** The following page; throws a `RangeError` when there is none. */
   getNextPage(): Promise<Page<T, P>>;
@@ -37,6 +40,10 @@ export interface Page<T, P extends PageParametros = PageParametros> {
 /** Loads page `paginaAtual` (the first one when `undefined`). */
 export type PageLoader<T, P extends PageParametros> = (paginaAtual: number | undefined) => Promise<Page<T, P>>;
 
+/**
+ * What a list method returns: `await` it for the first page, or walk every item across pages
+ * with `for await`.
+ */
 export class PagePromise<T, P extends PageParametros = PageParametros>
   implements PromiseLike<Page<T, P>>, AsyncIterable<T>
 {
@@ -58,10 +65,12 @@ export class PagePromise<T, P extends PageParametros = PageParametros>
     return this.#firstPage().then(onfulfilled, onrejected);
   }
 
+  /** Handles a failure of the first page, as `Promise.prototype.catch`. */
   catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T, P> | B> {
     return this.#firstPage().catch(onrejected);
   }
 
+  /** Every item of every page, fetching the next page when one runs out. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     let page = await this.#firstPage();
     for (;;) {

@@ -16,6 +16,10 @@ export class PathParameterError extends InstantError {
   override readonly name: string = 'PathParameterError';
 }
 
+/**
+ * Tagged template for request paths: path`/cob/${txid}` percent-encodes each parameter as one
+ * segment and refuses empty, `.` and `..` ones with a `PathParameterError`.
+ */
 export function path(strings: TemplateStringsArray, ...params: ReadonlyArray<string | number>): RoutePath {
   let url = strings[0] ?? '';
   let route = url;
@@ -32,5 +36,10 @@ export function encodeSegment(value: string | number): string {
   if (text === '' || text === '.' || text === '..') {
     throw new PathParameterError(`A path parameter cannot be ${text === '' ? 'empty' : `"${text}"`}`);
   }
-  return encodeURIComponent(text);
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    // A lone surrogate (URIError): no URL can carry it.
+    throw new PathParameterError('A path parameter must be well-formed Unicode');
+  }
 }

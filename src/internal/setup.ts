@@ -10,6 +10,7 @@ import { MemoryStore } from '../store/memory.ts';
 import { SharedTokenProvider, tokenIdentity } from '../store/shared-token.ts';
 import type { Store } from '../store/types.ts';
 
+/** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
 export interface ConnectionOptions {
   baseUrl: string;
   /** Client credentials for the built-in OAuth provider, or any `{ getToken(signal) }`. */

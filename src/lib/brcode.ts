@@ -380,7 +380,10 @@ export function buildBrCode(input: BrCodeBuildInput): string {
 
 /** BR Code helpers: `brcode.parse(text)`, `brcode.build(input)`, `brcode.crc16(text)`. */
 export const brcode = {
+  /** Same as `parseBrCode`. */
   parse: parseBrCode,
+  /** Same as `buildBrCode`. */
   build: buildBrCode,
+  /** Same as the `crc16` function. */
   crc16,
 } as const;

@@ -23,24 +23,31 @@ function isRealDate(year: number, month: number, day: number): boolean {
 
 /**
  * Today's date in Brasília as `YYYY-MM-DD` (or the Brasília date of `now`).
- * `2026-11-21T02:30Z` is still `2026-11-20` there. Throws `RangeError` for an invalid `Date`.
+ * `2026-11-21T02:30Z` is still `2026-11-20` there. Throws `RangeError` for an invalid `Date`
+ * or one outside the years 0000 to 9999 there.
  */
 export function todayInBrasilia(now: Date = new Date()): string {
   formatter ??= new Intl.DateTimeFormat('en-US', {
     timeZone: TIME_ZONE,
+    era: 'short',
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
   });
-  let year = '';
+  let year = 0;
   let month = '';
   let day = '';
+  let beforeCommonEra = false;
   for (const part of formatter.formatToParts(now)) {
-    if (part.type === 'year') year = part.value;
+    if (part.type === 'year') year = Number(part.value);
     else if (part.type === 'month') month = part.value;
     else if (part.type === 'day') day = part.value;
+    else if (part.type === 'era') beforeCommonEra = part.value === 'BC';
   }
-  return `${year.padStart(4, '0')}-${month}-${day}`;
+  // The formatter counts years by era (1 BC, 1 AD); a civil date counts 1 BC as year 0000.
+  if (beforeCommonEra) year = 1 - year;
+  if (!(year >= 0 && year <= 9999)) throw new RangeError('date is outside the years 0000 to 9999');
+  return `${String(year).padStart(4, '0')}-${month}-${day}`;
 }
 
 /** True for a strict `YYYY-MM-DD` that names a real calendar day (`2026-02-30` is false). Never throws. */

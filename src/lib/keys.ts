@@ -47,6 +47,6 @@ export function detectKeyType(key: unknown): KeyType | undefined {
 export function isValidKey(key: unknown, type?: KeyType): key is string {
   if (type === undefined) return detectKeyType(key) !== undefined;
   if (typeof key !== 'string' || key.length > KEY_MAX_LENGTH) return false;
-  const check = Object.hasOwn(CHECKS, type) ? CHECKS[type] : undefined;
+  const check = typeof type === 'string' && Object.hasOwn(CHECKS, type) ? CHECKS[type] : undefined;
   return check !== undefined && check(key);
 }

@@ -12,6 +12,7 @@ export type WebHandler = (request: Request) => Promise<Response>;
 /** A Node request listener; it never rejects. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/** Limits of `toNodeHandler`. */
 export interface NodeHandlerOptions {
   /** Largest request body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;

@@ -35,6 +35,7 @@ const FALLBACK: StatusFallback = {
 };
 const ACCEPT = 'application/jose, application/json;q=0.9';
 
+/** Charge payloads fetched from their location, signature checked, `payer.cobPayload`. */
 export class CobPayloadResource {
   readonly #context: PayerContext;
 
@@ -94,6 +95,7 @@ export interface CobVPayloadQuery {
 /** Charge status, known values plus any the service adds later. */
 export type CobPayloadStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP' | (string & {});
 
+/** A person or company in a payload: the debtor or the receiver. */
 export interface PayloadPessoa {
   cpf?: string;
   cnpj?: string;
@@ -101,6 +103,7 @@ export interface PayloadPessoa {
   [key: string]: unknown;
 }
 
+/** The receiver of a due-date charge payload, with its trade name and address. */
 export interface PayloadRecebedor extends PayloadPessoa {
   nomeFantasia?: string;
   logradouro?: string;
@@ -109,6 +112,7 @@ export interface PayloadRecebedor extends PayloadPessoa {
   cep?: string;
 }
 
+/** One additional piece of information shown to the payer. */
 export interface PayloadInfoAdicional {
   nome: string;
   valor: string;

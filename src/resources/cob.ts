@@ -19,17 +19,27 @@ const COB: ChargeKind = {
   check: checkCob,
 };
 
-/** `update`, `remove`, `get` and `list` are those of every charge (`ChargeResource`). */
+/**
+ * Immediate charges, `api.cob`: create, revise, remove, fetch and list. `update`, `remove`, `get`
+ * and `list` are those of every charge (`ChargeResource`).
+ */
 export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, CobListQuery> {
   protected readonly kind = COB;
 
   /**
-   * `POST /cob`: the service assigns the txid. Never retried automatically (a retry could
-   * create a second charge); use `create(txid, body)` for an idempotent create.
+   * `create(body, options?)`: `POST /cob`, the service assigns the txid. Never retried
+   * automatically (a retry could create a second charge); use `create(txid, body)` for an
+   * idempotent create.
+   *
+   * `create(txid, body, options?)`: `PUT /cob/{txid}` creates the charge with your txid (or
+   * alters it while ATIVA). Safe to retry.
    */
-  create(body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
-  /** `PUT /cob/{txid}`: creates the charge with your txid (or alters it while ATIVA). Safe to retry. */
-  create(txid: string, body: CobSolicitada, options?: RequestOptions): Promise<CobGerada>;
+  // One generic signature rather than two overloads: with overloads, the editor offers the call
+  // options among the charge fields in `create('txid', { | })`.
+  create<First extends string | CobSolicitada>(
+    first: First extends string ? First : CobSolicitada,
+    ...rest: First extends string ? [body: CobSolicitada, options?: RequestOptions] : [options?: RequestOptions]
+  ): Promise<CobGerada>;
   create(first: string | CobSolicitada, second?: CobSolicitada | RequestOptions, third?: RequestOptions): Promise<CobGerada> {
     if (typeof first === 'string') return this.write('PUT', first, second, third);
     return this.send<CobGerada>({
@@ -127,8 +137,10 @@ export interface RetiradaDetalhe {
   prestadorDoServicoDeSaque: string;
 }
 
+/** A withdrawal or a change, never both. */
 export type Retirada = { saque: RetiradaDetalhe; troco?: never } | { troco: RetiradaDetalhe; saque?: never };
 
+/** The amount of an immediate charge. */
 export interface CobValor {
   /**
    * Money: `^\d{1,10}\.\d{2}$`, not zero, except with `modalidadeAlteracao: 1` (the payer sets

@@ -31,7 +31,10 @@ const COBV: ChargeKind = {
   },
 };
 
-/** `update`, `remove`, `get` and `list` are those of every charge (`ChargeResource`). */
+/**
+ * Due-date charges, `api.cobv`: create, revise, remove, fetch and list. `update`, `remove`, `get`
+ * and `list` are those of every charge (`ChargeResource`).
+ */
 export class CobV extends ChargeResource<CobVGerada, CobVCompleta, CobVRevisada, CobVListQuery> {
   protected readonly kind = COBV;
 
@@ -78,6 +81,7 @@ export interface Recebedor {
   [key: string]: unknown;
 }
 
+/** When a due-date charge is due and how long it stays payable after. */
 export interface CobVCalendario {
   /** `YYYY-MM-DD`; payable up to and including that day; not before the creation date. */
   dataDeVencimento: string;
@@ -122,6 +126,7 @@ export type Desconto =
   | { modalidade: 1 | 2; descontoDataFixa: DescontoDataFixa[]; valorPerc?: never }
   | { modalidade: 3 | 4 | 5 | 6; valorPerc: string; descontoDataFixa?: never };
 
+/** The amount of a due-date charge with its fine, interest, rebate and discount. */
 export interface CobVValor {
   /** Money: `^\d{1,10}\.\d{2}$`, not zero. */
   original: string;

@@ -28,6 +28,7 @@ const NATUREZAS_SOLICITADAS: readonly unknown[] = ['ORIGINAL', 'RETIRADA'];
 const SHORT_TXID = /^[a-zA-Z0-9]{1,35}$/;
 const READ_ERRORS = { 400: InstantConsultaInvalida, 404: InstantNaoEncontrado };
 
+/** Received payments and their refunds, `api.instant`. */
 export class Instant extends APIResource {
   /** `GET /instant/{e2eid}`: a received payment, with its refunds. */
   get(e2eid: string, options?: RequestOptions): Promise<InstantPayment> {

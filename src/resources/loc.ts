@@ -17,6 +17,7 @@ const LOCATION_ID = /^\d{1,19}$/;
 const READ_ERRORS = { 400: PayloadLocationConsultaInvalida, 404: PayloadLocationNaoEncontrado };
 const WRITE_ERRORS = { 400: PayloadLocationOperacaoInvalida, 404: PayloadLocationNaoEncontrado };
 
+/** Payload locations, `api.loc`: create, fetch, list, revise and unlink from their charge. */
 export class PayloadLocation extends APIResource {
   /** `POST /loc`: a new location for a charge of type `tipoCob` (`cob` or `cobv`). Never retried. */
   create(body: PayloadLocationSolicitada, options?: RequestOptions): Promise<PayloadLocationGerada> {

@@ -24,6 +24,7 @@ export interface LoteCobVUpdateOptions extends RequestOptions {
   checkBatch?: boolean;
 }
 
+/** Batches of due-date charges, `api.lotecobv`: create or alter, revise, fetch and list. */
 export class LoteCobV extends APIResource {
   /**
    * `PUT /lotecobv/{id}`: creates the batch, or alters it with exactly its original charges

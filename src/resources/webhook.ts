@@ -21,6 +21,7 @@ import type { PaginacaoQuery } from './cob.ts';
 const WRITE_ERRORS = { 400: WebhookOperacaoInvalida, 404: WebhookNaoEncontrado };
 const READ_ERRORS = { 400: WebhookConsultaInvalida, 404: WebhookNaoEncontrado };
 
+/** Notification callbacks per directory key, `api.webhook`: register, fetch, remove, list. */
 export class Webhook extends APIResource {
   /**
    * `PUT /webhook/{chave}`: registers (or replaces) the callback for the key. The service posts

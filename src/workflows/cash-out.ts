@@ -56,6 +56,7 @@ export interface PayParams {
   idempotencyKey?: string;
 }
 
+/** What `cashOut.pay` returns: the idempotency key used and the provider's answer. */
 export interface PayResult {
   /** The key the order was placed with; query the transfer by it. */
   idempotencyKey: string;
@@ -174,6 +175,7 @@ export interface SuspiciousNotification {
   actual: Transfer | undefined;
 }
 
+/** The verdict of `cashOut.verifyNotification`: confirmed by the provider, or suspicious. */
 export type NotificationVerification = ConfirmedNotification | SuspiciousNotification;
 
 /**
@@ -258,6 +260,7 @@ export async function verifyTransferNotification(
 /** Largest notification body read by default (64 KiB); a larger one is answered 400. */
 export const DEFAULT_NOTIFICATION_MAX_BYTES = 64 * 1024;
 
+/** Callbacks of `cashOut.notificationHandler`, called after each notification is checked. */
 export interface TransferNotificationHandlerOptions {
   /** A notification the provider's status confirms. Record `result.actual`. */
   onConfirmed(result: ConfirmedNotification): unknown;

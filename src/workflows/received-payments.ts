@@ -66,6 +66,7 @@ export type UnconfirmedReason =
   /** The service's payment differs from the notified one (valor, or txid when both have one). */
   | 'mismatch';
 
+/** A notified payment the service's own record did not confirm, and why. */
 export interface UnconfirmedPayment {
   reason: UnconfirmedReason;
   /** What the notification claimed. Not trustworthy. */
@@ -74,6 +75,7 @@ export interface UnconfirmedPayment {
   actual?: InstantPayment;
 }
 
+/** Callbacks and limits of the received-payments notification handler. */
 export interface ReceivedPaymentsHandlerOptions {
   /**
    * A confirmed payment: the service's own record (`payment`) and the notified one. Called once

@@ -23,6 +23,14 @@ describe('todayInBrasilia', () => {
   it('throws RangeError for an invalid Date', () => {
     expect(() => todayInBrasilia(new Date(Number.NaN))).toThrow(RangeError);
   });
+
+  it('counts 1 BC as year 0000 and refuses years outside 0000-9999 (found by fuzzing)', () => {
+    expect(todayInBrasilia(new Date('0000-06-15T12:00:00Z'))).toBe('0000-06-15');
+    expect(todayInBrasilia(new Date('9999-12-31T12:00:00Z'))).toBe('9999-12-31');
+    expect(() => todayInBrasilia(new Date('-000001-06-15T12:00:00Z'))).toThrow(RangeError);
+    expect(() => todayInBrasilia(new Date('-009998-01-01T03:06:27.999Z'))).toThrow(RangeError);
+    expect(() => todayInBrasilia(new Date('+010000-01-02T12:00:00Z'))).toThrow(RangeError);
+  });
 });
 
 describe('isCivilDate', () => {

@@ -78,6 +78,9 @@ describe('detectKeyType', () => {
     expect(isValidKey('fulano@example.com', 'evp')).toBe(false);
     // A type outside the union, as plain JavaScript could pass it.
     expect(isValidKey('52998224725', 'toString' as never)).toBe(false);
+    // Found by fuzzing: a type that cannot become a property key used to throw a TypeError.
+    expect(isValidKey('52998224725', Object.create(null) as never)).toBe(false);
+    expect(isValidKey('52998224725', Symbol('cpf') as never)).toBe(false);
   });
 
   it('never throws and answers consistently on arbitrary strings', () => {

@@ -128,7 +128,7 @@ describe('lotecobv.put', () => {
     expect(error).toMatchObject({ sentRequest: true, status: 400, violacoes: official.violacoes });
   });
 
-  it('judges every charge of a 10,000-charge batch (timing: bench/charge-validation.ts)', async () => {
+  it('judges every charge of a 10,000-charge batch (timing: bench/rules.ts)', async () => {
     const big = { descricao: 'big', cobsv: Array.from({ length: 10_000 }, (_, i) => charge(`bigbatch${String(i).padStart(20, '0')}`)) };
     await api.lotecobv.put('102', big);
     expect(net.requests).toHaveLength(1);

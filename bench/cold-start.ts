@@ -1,0 +1,99 @@
+/**
+ * Cold start, in fresh Node processes (the built package, imported by its name as a user does):
+ * - the import of each entry, timed inside the process, against the start of an empty Node
+ *   process (process start to its first line of script);
+ * - process start to the first answered call on loopback (the server process), SDK against
+ *   raw fetch, both timed from the process's own time origin.
+ * Contenders are interleaved over the rounds; each entry is imported once first to warm the
+ * file cache.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { fmt, interleave, median, type BenchContext, type Row } from './support.ts';
+
+const ROUNDS = 5;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
+
+interface Timing {
+  /** Milliseconds from process start to the first line of the script. */
+  start: number;
+  /** Milliseconds the measured step took (import), or since process start (first call). */
+  ms: number;
+}
+
+async function node(script: string): Promise<Timing> {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, timeout: 30_000 });
+  return JSON.parse(stdout) as Timing;
+}
+
+const importScript = (specifier: string) => `
+const start = performance.now();
+await import(${JSON.stringify(specifier)});
+process.stdout.write(JSON.stringify({ start, ms: performance.now() - start }));
+`;
+
+const firstCallScript = (kind: 'sdk' | 'raw', baseUrl: string) => `
+const start = performance.now();
+const url = ${JSON.stringify(baseUrl)};
+const txid = 'benchcharge0000000000000000005';
+${
+  kind === 'sdk'
+    ? `const { InstantClient } = await import('instant-payments');
+const api = new InstantClient({ baseUrl: url, auth: { getToken: async () => 'bench-token' } });
+await api.cob.get(txid);`
+    : `const response = await fetch(url + '/cob/' + txid, { headers: { authorization: 'Bearer bench-token', accept: 'application/json' } });
+await response.json();`
+}
+process.stdout.write(JSON.stringify({ start, ms: performance.now() }));
+process.exit(0);
+`;
+
+const ENTRIES = [
+  { name: 'main', specifier: 'instant-payments', file: 'dist/index.js', goal: 40 },
+  { name: 'payer', specifier: 'instant-payments/payer', file: 'dist/payer.js', goal: 20 },
+  { name: 'sandbox', specifier: 'instant-payments/sandbox', file: 'dist/sandbox.js', goal: undefined },
+] as const;
+
+export async function measure(ctx: BenchContext): Promise<Row[]> {
+  const entries = ENTRIES.filter((entry) => existsSync(`${root}/${entry.file}`));
+  const contenders: Record<string, () => Promise<Timing>> = { empty: () => node(importScript('data:text/javascript,export default 1')) };
+  for (const entry of entries) contenders[entry.name] = () => node(importScript(entry.specifier));
+  for (const call of Object.values(contenders)) await call();
+  const imports = await interleave(ROUNDS, contenders);
+  const nodeStart = median(Object.values(imports).flatMap((runs) => runs.map((r) => r.start)));
+  const emptyImport = median((imports['empty'] ?? []).map((r) => r.ms));
+
+  const rows: Row[] = entries.map((entry) => {
+    const ms = median((imports[entry.name] ?? []).map((r) => r.ms)) - emptyImport;
+    return {
+      measure: `cold start: import of the ${entry.name} entry (dist, fresh process)`,
+      value: `${fmt.fixed(ms)} ms`,
+      baseline: `empty Node process start ${fmt.fixed(nodeStart)} ms`,
+      ratio: fmt.ratio(ms / nodeStart),
+      goal: entry.goal === undefined ? '(for reference)' : `≤ ${entry.goal} ms`,
+      holds: entry.goal === undefined ? undefined : ms <= entry.goal,
+    };
+  });
+  for (const entry of ENTRIES.filter((e) => !entries.includes(e))) {
+    rows.push({ measure: `cold start: import of the ${entry.name} entry`, value: 'not built', baseline: '-', ratio: '-', goal: '-', holds: undefined });
+  }
+
+  const first = { sdk: () => node(firstCallScript('sdk', ctx.httpUrl)), raw: () => node(firstCallScript('raw', ctx.httpUrl)) };
+  await first.sdk();
+  await first.raw();
+  const calls = await interleave(ROUNDS, first);
+  const sdkMs = median((calls['sdk'] ?? []).map((r) => r.ms));
+  const rawMs = median((calls['raw'] ?? []).map((r) => r.ms));
+  rows.push({
+    measure: 'cold start: process start to the first answered call (loopback GET)',
+    value: `${fmt.fixed(sdkMs)} ms (+${fmt.fixed(sdkMs - rawMs)} ms)`,
+    baseline: `raw fetch ${fmt.fixed(rawMs)} ms`,
+    ratio: fmt.ratio(sdkMs / rawMs),
+    goal: '≤ raw fetch + 30 ms',
+    holds: sdkMs <= rawMs + 30,
+  });
+  return rows;
+}

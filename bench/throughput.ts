@@ -1,0 +1,104 @@
+/**
+ * Throughput and client CPU per call at concurrency 32 against the server process: GET and PUT
+ * of a charge through raw `fetch`, bare ky configured as the SDK configures it (same retry and
+ * timeout settings), and the SDK. The SDK is judged against bare ky, the transport it builds on.
+ */
+import ky from 'ky';
+import { drive, fmt, interleave, loadSdk, medians, type BenchContext, type DriveResult, type Row } from './support.ts';
+
+const CONCURRENCY = 32;
+/** Milliseconds each contender runs per round. */
+const ROUND_MS = 400;
+const ROUNDS = 5;
+const TXID = 'benchcharge0000000000000000001';
+const TOKEN = 'bench-token';
+
+/** A valid immediate charge: the SDK judges it against the rules before each PUT. */
+export const CHARGE = {
+  calendario: { expiracao: 3600 },
+  devedor: { cpf: '12345678909', nome: 'Test Person' },
+  valor: { original: '10.00' },
+  chave: '7c084cd4-54af-4172-a516-a7d1a12b75cc',
+  solicitacaoPagador: 'Order 1234',
+  infoAdicionais: [{ nome: 'Order', valor: '1234' }],
+};
+
+export async function measure(ctx: BenchContext): Promise<Row[]> {
+  const { InstantClient } = await loadSdk();
+  const base = ctx.httpUrl;
+  const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json' };
+  const sdk = new InstantClient({ baseUrl: base, auth: { getToken: async () => TOKEN } });
+  // The SDK's settings: 2 retries of safe methods on the same statuses, 30 s per attempt,
+  // 120 s in all, exponential backoff from 500 ms with jitter, Retry-After capped at 60 s.
+  const statuses = [408, 429, 500, 502, 503, 504];
+  const bare = ky.create({
+    prefix: base,
+    headers,
+    timeout: 30_000,
+    totalTimeout: 120_000,
+    retry: {
+      limit: 2,
+      methods: ['get', 'put', 'delete'],
+      statusCodes: statuses,
+      afterStatusCodes: statuses,
+      maxRetryAfter: 60_000,
+      delay: (attempt) => 500 * 2 ** (attempt - 1),
+      backoffLimit: 8_000,
+      jitter: true,
+      retryOnTimeout: true,
+    },
+  });
+  const body = JSON.stringify(CHARGE);
+  const calls = {
+    'GET raw fetch': async () => (await fetch(`${base}/cob/${TXID}`, { headers })).json(),
+    'GET bare ky': async () => (await bare.get(`cob/${TXID}`)).json(),
+    'GET SDK': () => sdk.cob.get(TXID),
+    'PUT raw fetch': async () =>
+      (await fetch(`${base}/cob/${TXID}`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body })).json(),
+    'PUT bare ky': async () => (await bare.put(`cob/${TXID}`, { json: CHARGE })).json(),
+    'PUT SDK': () => sdk.cob.create(TXID, CHARGE),
+  };
+  // Warm-up: connections open, code optimised.
+  for (const call of Object.values(calls)) await drive(200, CONCURRENCY, call);
+  const runs = await interleave<DriveResult>(
+    ROUNDS,
+    Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, () => drive(ROUND_MS, CONCURRENCY, call)])),
+  );
+  const rate = medians(runs, (r) => r.callsPerSecond);
+  const cpu = medians(runs, (r) => r.cpuUsPerCall);
+  await sdk.close();
+
+  const rows: Row[] = [];
+  for (const method of ['GET', 'PUT'] as const) {
+    const raw = rate[`${method} raw fetch`] ?? Number.NaN;
+    const kyRate = rate[`${method} bare ky`] ?? Number.NaN;
+    const sdkRate = rate[`${method} SDK`] ?? Number.NaN;
+    rows.push(
+      {
+        measure: `${method} charge, c=${CONCURRENCY}: bare ky calls/s`,
+        value: `${fmt.int(kyRate)}/s`,
+        baseline: `raw fetch ${fmt.int(raw)}/s`,
+        ratio: fmt.ratio(kyRate / raw),
+        goal: '(transport, for reference)',
+        holds: undefined,
+      },
+      {
+        measure: `${method} charge, c=${CONCURRENCY}: SDK calls/s`,
+        value: `${fmt.int(sdkRate)}/s`,
+        baseline: `bare ky ${fmt.int(kyRate)}/s`,
+        ratio: fmt.ratio(sdkRate / kyRate),
+        goal: '≥ 0.95x bare ky',
+        holds: sdkRate / kyRate >= 0.95,
+      },
+      {
+        measure: `${method} charge, c=${CONCURRENCY}: SDK client CPU per call`,
+        value: `${fmt.fixed(cpu[`${method} SDK`] ?? Number.NaN, 0)} µs`,
+        baseline: `bare ky ${fmt.fixed(cpu[`${method} bare ky`] ?? Number.NaN, 0)} µs, raw fetch ${fmt.fixed(cpu[`${method} raw fetch`] ?? Number.NaN, 0)} µs`,
+        ratio: fmt.ratio((cpu[`${method} SDK`] ?? Number.NaN) / (cpu[`${method} bare ky`] ?? Number.NaN)),
+        goal: '(≈ 1x bare ky)',
+        holds: undefined,
+      },
+    );
+  }
+  return rows;
+}
