@@ -16,7 +16,7 @@
  * When the outcome cannot be learnt, `PaymentOutcomeUnknownError` carries the key: the order may
  * exist, and `pay()` again with that key (or the status query) settles it.
  */
-import { ApiError, AuthenticationError } from '../core/errors.ts';
+import { ApiError, AuthenticationError, InvalidResponseError } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { violation } from '../core/validation.ts';
 import { sleep, retryAfterMs } from '../internal/wait.ts';
@@ -172,6 +172,12 @@ function readOrder(answer: unknown, idempotencyKey: string): Transfer | undefine
 function verdictOf(error: unknown): Verdict {
   // The token is fetched before the request goes out.
   if (error instanceof AuthenticationError) return 'refused';
+  if (error instanceof InvalidResponseError) {
+    // A redirect is not followed, so nothing was taken here; an unreadable 2xx is an accepted order.
+    if (error.reason === 'redirect') return 'refused';
+    if (error.status >= 200 && error.status < 300) return 'conflict';
+    return 'unknown';
+  }
   if (!(error instanceof ApiError)) return 'unknown';
   if (!error.sentRequest) return 'refused';
   if (error.status === 409) return 'conflict';

@@ -30,16 +30,16 @@ export function ruleContext(ownKeys: readonly string[] | undefined): RuleContext
 /** One broken rule: the property as the service names it (`cob.valor.original`) and why. */
 export function violation(propriedade: string, razao: string, valor?: unknown): Violacao {
   const v: Violacao = { propriedade, razao };
-  if (valor !== undefined) v.valor = typeof valor === 'string' ? valor : show(valor);
+  if (valor !== undefined) v.valor = typeof valor === 'string' ? valor : describeValue(valor);
   return v;
 }
 
-/** A refused value as text; one JSON cannot hold (a BigInt, a cycle) must not turn the refusal into a crash. */
-function show(valor: unknown): string {
+/** JSON of an offending value; a value JSON cannot carry (a BigInt, a cycle) is named by its type. */
+function describeValue(valor: unknown): string {
   try {
-    return JSON.stringify(valor) ?? String(valor);
+    return JSON.stringify(valor) ?? typeof valor;
   } catch {
-    return typeof valor === 'bigint' ? `${valor}n` : '[unserializable]';
+    return `[unserializable ${typeof valor}]`;
   }
 }
 

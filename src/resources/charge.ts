@@ -50,12 +50,12 @@ export abstract class ChargeResource<Gerada, Completa, Revisada, ListQuery exten
     return this.send<Completa>({
       method: 'GET',
       path: () => this.kind.at(txid),
-      query: { revisao: query.revisao },
+      query: { revisao: query?.revisao },
       errors: this.kind.readErrors,
       options,
       rule: (ctx) => {
         checkTxid(txid, ctx);
-        checkRevisao(query.revisao, ctx);
+        checkRevisao(query?.revisao, ctx);
       },
       normalize: normalizeCharge,
     });

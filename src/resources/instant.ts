@@ -54,7 +54,7 @@ export class Instant extends APIResource {
       rule: (ctx) => {
         collectListQuery(query, ctx);
         const { txid, txIdPresente, devolucaoPresente } = (query ?? {}) as Partial<InstantListQuery>;
-        if (txid !== undefined && !SHORT_TXID.test(txid)) ctx.add('txid', 'txid must be 1 to 35 letters or digits', txid);
+        if (txid !== undefined && !(typeof txid === 'string' && SHORT_TXID.test(txid))) ctx.add('txid', 'txid must be 1 to 35 letters or digits', txid);
         checkFlag(txIdPresente, 'txIdPresente', ctx);
         checkFlag(devolucaoPresente, 'devolucaoPresente', ctx);
       },

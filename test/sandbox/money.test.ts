@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   CashOutClient,
-  CashOutConflictError,
+  IdempotencyKeyReusedError,
   InstantClient,
   InstantDevolucaoInvalida,
   InstantNaoEncontrado,
@@ -126,7 +126,7 @@ describe('cash-out', () => {
     const again = await s.cashOut.payments.create(order('1.00'), { idempotencyKey: key });
     expect(again.id).toBe(first.id);
     expect(again.endToEndId).toBe(first.endToEndId);
-    await expect(s.cashOut.payments.create(order('2.00'), { idempotencyKey: key })).rejects.toBeInstanceOf(CashOutConflictError);
+    await expect(s.cashOut.payments.create(order('2.00'), { idempotencyKey: key })).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
     await expect(s.cashOut.payments.getByIdempotencyKey(generateIdempotencyKey())).rejects.toBeInstanceOf(TransferNotFoundError);
     // pay() with a key that named an order returns that order and places nothing.
     const paid = await s.cashOut.pay({ key: CPF, amount: '1.00', creditorDocument: CPF, idempotencyKey: key });

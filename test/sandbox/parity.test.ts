@@ -67,7 +67,6 @@ const cases: Array<[string, Call]> = [
   ['cob GET bad txid', (c) => c.cob.get('bad')],
   ['cob GET negative revisao', (c) => c.cob.get(TXID, { revisao: -1 })],
   // cobv, PUT
-  ['cobv due date before today', (c) => c.cobv.create(NEW, { ...cobv(), calendario: { dataDeVencimento: yesterday() } })],
   ['cobv due date not a date', (c) => c.cobv.create(NEW, { ...cobv(), calendario: { dataDeVencimento: '2026-02-30' } })],
   ['cobv validade negative', (c) => c.cobv.create(NEW, { ...cobv(), calendario: { dataDeVencimento: addDays(todayInBrasilia(), 3), validadeAposVencimento: -1 } })],
   ['cobv calendario missing', (c) => c.cobv.create(NEW, { ...cobv(), calendario: undefined } as never)],
@@ -132,5 +131,18 @@ describe('the sandbox judges like the client', () => {
     });
     expect(service.title).toEqual(expect.any(String));
     expect(service.detail).toEqual(expect.any(String));
+  });
+});
+
+describe('rules only the service can judge', () => {
+  it('a new cobv due before today: the client sends it (a PUT may alter an older charge), the sandbox refuses it', async () => {
+    const call: Call = (c) => c.cobv.create(NEW, { ...cobv(), calendario: { dataDeVencimento: yesterday() } });
+    const service = await refusal(call(s.checked));
+    expect(service.sentRequest).toBe(true);
+    expect({ name: service.name, status: service.status, properties: properties(service) }).toEqual({
+      name: 'CobVOperacaoInvalida',
+      status: 400,
+      properties: ['cobv.calendario.dataDeVencimento'],
+    });
   });
 });

@@ -49,7 +49,7 @@ function provider(options: { balance?: number; post?: 'ok' | 503; get?: 'orders'
       if (snapshot) seenAtPost.push(await snapshot());
       if (options.post === 503) return HttpResponse.json(providerError(503), { status: 503 });
       const key = request.headers.get('x-idempotency-key')!;
-      orders.set(key, wireTransfer({ idempotencyKey: key }));
+      orders.set(key, wireTransfer({ idempotencyKey: key, payment: { currency: 'BRL', amount: 10 } }));
       return HttpResponse.json({ data: orders.get(key) }, { status: 202 });
     }),
     http.get(BY_KEY_URL, ({ params: p }) => {
