@@ -1,16 +1,12 @@
 /**
  * Payment orders (cash-out): place one to a destination key, query one by its idempotency key.
  */
-import { z } from 'zod';
 import { RequisicaoInvalida, type Violacao } from '../core/errors.ts';
 import { DEFAULT_MAX_RETRIES, type RequestOptions } from '../core/http.ts';
 import { path } from '../core/path.ts';
 import { APIResource, type ClientContext } from '../core/resource.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';
-import { isValidCnpj, isValidCpf } from '../lib/documents.ts';
 import { isValidIdempotencyKey } from '../lib/ids.ts';
-import { detectKeyType, KEY_MAX_LENGTH } from '../lib/keys.ts';
-import { MONEY_PATTERN, toCents } from '../lib/money.ts';
 import { cashOutCall, TransferNotFoundError } from './errors.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
 import { placeOrder, type OrderChannel } from './order.ts';
@@ -49,7 +45,7 @@ export class CashOutPayments extends APIResource {
   async create(body: CashOutPaymentRequest, options: CreatePaymentOptions): Promise<Transfer> {
     const { idempotencyKey, ...rest } = options;
     if (shouldValidate(this.client.validate, rest.validate)) {
-      refuse(RequisicaoInvalida, [...checkIdempotencyKey(idempotencyKey), ...checkPaymentRequest(body)]);
+      refuse(RequisicaoInvalida, [...checkIdempotencyKey(idempotencyKey), ...(await checkPaymentRequest(body))]);
     }
     const channel: OrderChannel = {
       post: (attempt) =>
@@ -96,43 +92,13 @@ export async function findTransfer(
   }
 }
 
-/** Why a destination key is not valid, by the type it looks like. */
-function keyProblem(key: string): string | undefined {
-  if (detectKeyType(key) !== undefined) return undefined;
-  if (key.length > KEY_MAX_LENGTH) return `key is longer than ${KEY_MAX_LENGTH} characters`;
-  if (/^\d{11}$/.test(key)) return 'CPF key with invalid check digits (a phone key needs a leading +)';
-  if (/^[0-9A-Z]{12}\d{2}$/.test(key)) return 'CNPJ key with invalid check digits';
-  if (key.startsWith('+')) return 'phone key must be + country code and number, digits only (e.g. +5511987654321)';
-  if (key.includes('@')) return 'e-mail key must be a lowercase address';
-  return 'not a CPF, CNPJ, phone (+...), e-mail or EVP (lowercase UUID) key';
-}
-
-const paymentRequestSchema = z.object({
-  instantKey: z.string().superRefine((key, ctx) => {
-    const problem = keyProblem(key);
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-  }),
-  creditorDocument: z
-    .string()
-    .refine((d) => isValidCpf(d) || isValidCnpj(d), 'must be a CPF (11 digits) or CNPJ (14 characters) with valid check digits'),
-  priority: z.enum(['HIGH', 'NORM']).optional(),
-  description: z.string().optional(),
-  expiration: z.int('must be an integer number of seconds').min(1).max(10_800).optional(),
-  payment: z.object({
-    currency: z.literal('BRL', 'only BRL is supported'),
-    amount: z
-      .string('must be a decimal string such as "10.00"')
-      .regex(MONEY_PATTERN, 'must be a decimal string with exactly two decimals, such as "10.00"')
-      .refine((amount) => !MONEY_PATTERN.test(amount) || toCents(amount) >= 1, 'must be at least 0.01'),
-  }),
-  ispbDeny: z.array(z.string().regex(/^[0-9A-Z]{8}$/, 'must be an 8-character ISPB')).optional(),
-});
-
-/** The rules a payment order breaks, as `violacoes` (property names as on the wire). */
-export function checkPaymentRequest(body: unknown): Violacao[] {
-  const result = paymentRequestSchema.safeParse(body);
-  if (result.success) return [];
-  return result.error.issues.map((issue) => violation(issue.path.map(String).join('.') || 'body', issue.message));
+/**
+ * The rules a payment order breaks, as `violacoes` (property names as on the wire). The schema
+ * (and zod with it) is loaded on the first order: only cash-out uses it.
+ */
+export async function checkPaymentRequest(body: unknown): Promise<Violacao[]> {
+  const { paymentRequestViolations } = await import('./schema.ts');
+  return paymentRequestViolations(body);
 }
 
 /** The idempotency key rule (`[a-zA-Z0-9]{1,50}`), as `violacoes`. */

@@ -4,6 +4,8 @@
  * are read leniently: fields the SDK does not know pass through unchanged, and the status and
  * error-code unions stay open (`(string & {})`) for values the provider adds later.
  */
+import type { z } from 'zod';
+import type { paymentRequestSchema } from './schema.ts';
 
 /** Transfer statuses the provider documents (spec 3.4). */
 export const TRANSFER_STATUSES = ['PROCESSING', 'LIQUIDATED', 'CANCELED', 'REFUNDED', 'PARTIALLY_REFUNDED'] as const;
@@ -105,23 +107,11 @@ export interface Transfer {
   [field: string]: unknown;
 }
 
-/** `POST /api/v2/instant/payments/dict`: a payment order to a destination key, as sent. */
-export interface CashOutPaymentRequest {
-  /** Destination key: CPF, CNPJ, phone (`+55...`), e-mail or EVP. */
-  instantKey: string;
-  /** The recipient's CPF or CNPJ (digits only). */
-  creditorDocument: string;
-  /** `HIGH` (default at the provider) skips the queue; `NORM` is queued. */
-  priority?: 'HIGH' | 'NORM';
-  description?: string;
-  /** Seconds the order may wait in the queue before it is cancelled: 1 to 10800 (provider default 600). */
-  expiration?: number;
-  /** `amount` is a decimal string (`"10.00"`), at least `"0.01"`. */
-  payment: { currency: 'BRL'; amount: string };
-  /** ISPB codes of institutions that must not receive this payment. */
-  ispbDeny?: readonly string[];
-  [field: string]: unknown;
-}
+/**
+ * `POST /api/v2/instant/payments/dict`: a payment order to a destination key, as sent. The type
+ * is the input of the schema that checks it (src/cash-out/schema.ts), so the two cannot differ.
+ */
+export type CashOutPaymentRequest = z.input<typeof paymentRequestSchema>;
 
 /** One entry of the balance answer, amounts converted to decimal strings. */
 export interface BalanceEntry {

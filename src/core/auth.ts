@@ -3,9 +3,10 @@
  * concurrent callers share one in-flight token request. Each caller can still abort its own
  * wait without cancelling the shared request the others are waiting on.
  */
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { AuthenticationError, InstantError, isRecord, scrub } from './errors.ts';
 import type { FetchLike, TokenProvider } from './http.ts';
+import { resolveLogger, type Logger } from './log.ts';
 import { isHttpsOrLoopback } from './validation.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
@@ -34,6 +35,8 @@ export interface ClientCredentialsOptions {
   timeout?: number;
   /** Largest token answer read, in bytes (default 10 MiB). */
   maxResponseBytes?: number;
+  /** Told about token fetches and failures (never the token or the secret). */
+  logger?: Logger;
 }
 
 /** Lifetime assumed when the token endpoint does not say (the cash-out provider's is 300 s). */
@@ -56,7 +59,10 @@ export class ClientCredentialsProvider implements TokenProvider {
   readonly #timeout: number;
   #cached: CachedToken | undefined;
   #inflight: Promise<CachedToken> | undefined;
-  #oidcConfig: oidc.Configuration | undefined;
+  #oidcConfig: Oidc.Configuration | undefined;
+  /** Set once a token was fetched: a later fetch is a refresh. */
+  #fetched = false;
+  readonly #logger: Logger | undefined;
 
   constructor(credentials: ClientCredentials, options: ClientCredentialsOptions = {}) {
     checkTokenUrl(credentials.tokenUrl);
@@ -68,6 +74,7 @@ export class ClientCredentialsProvider implements TokenProvider {
       userAgent: USER_AGENT,
     });
     this.#timeout = options.timeout ?? 30_000;
+    this.#logger = resolveLogger(options.logger);
   }
 
   /** A valid access token: the cached one, or one fetched (shared by concurrent callers). */
@@ -93,8 +100,19 @@ export class ClientCredentialsProvider implements TokenProvider {
 
   async #request(): Promise<CachedToken> {
     const started = Date.now();
-    const { value, lifetimeS } =
-      this.#credentials.tokenRequestFormat === 'json' ? await this.#requestJson() : await this.#requestForm();
+    const refresh = this.#fetched;
+    let answer: { value: string; lifetimeS: number };
+    try {
+      answer = this.#credentials.tokenRequestFormat === 'json' ? await this.#requestJson() : await this.#requestForm();
+    } catch (error) {
+      // The error is already redacted; its name and status are all that is logged.
+      const status = (error as { status?: unknown }).status;
+      this.#logger?.error?.('token request failed', { error: (error as Error).name, status, ms: Date.now() - started });
+      throw error;
+    }
+    const { value, lifetimeS } = answer;
+    this.#fetched = true;
+    this.#logger?.info?.(refresh ? 'token refreshed' : 'token fetched', { ms: Date.now() - started, lifetimeS });
     // Refresh a little early: 10% of the lifetime, at most a minute.
     const margin = Math.min(60_000, lifetimeS * 100);
     const expiresAt = started + lifetimeS * 1000;
@@ -105,8 +123,10 @@ export class ClientCredentialsProvider implements TokenProvider {
 
   async #requestForm(): Promise<{ value: string; lifetimeS: number }> {
     const { clientSecret, scope } = this.#credentials;
-    const config = (this.#oidcConfig ??= this.#configure());
     try {
+      // openid-client is loaded on the first token request: only the built-in provider needs it.
+      const oidc = await import('openid-client');
+      const config = (this.#oidcConfig ??= this.#configure(oidc));
       const response = await oidc.clientCredentialsGrant(config, scope ? { scope } : {});
       return { value: response.access_token, lifetimeS: response.expiresIn() ?? DEFAULT_TOKEN_LIFETIME_S };
     } catch (error) {
@@ -114,7 +134,7 @@ export class ClientCredentialsProvider implements TokenProvider {
     }
   }
 
-  #configure(): oidc.Configuration {
+  #configure(oidc: typeof Oidc): Oidc.Configuration {
     const { tokenUrl, clientId, clientSecret, clientAuthentication } = this.#credentials;
     const url = new URL(tokenUrl);
     const method =

@@ -3,7 +3,7 @@
  * the bearer token before every attempt, retries only where they are safe, one token refresh on
  * 401, and every failure turned into a typed error.
  */
-import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance, type Options as KyOptions } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import {
   ConnectionError,
   InstantError,
@@ -11,9 +11,12 @@ import {
   RequisicaoInvalida,
   TimeoutError,
   UnauthorizedError,
+  ApiError,
   createApiError,
   type StatusFallback,
 } from './errors.ts';
+import { resolveLogger, type Logger } from './log.ts';
+export type { Logger } from './log.ts';
 import type { RoutePath } from './path.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
@@ -27,14 +30,6 @@ export interface TokenProvider {
    * is the token that was refused: a provider that already holds a newer one keeps it.
    */
   invalidate?(rejected?: string): void;
-}
-
-/** Where the SDK reports what it does. Only methods, routes, statuses and timings are logged. */
-export interface Logger {
-  /** Requests, responses and their timings. */
-  debug?(message: string, meta?: Record<string, unknown>): void;
-  /** Retries, token refreshes and other recoveries. */
-  warn?(message: string, meta?: Record<string, unknown>): void;
 }
 
 /** Per-call options, always the last argument of a resource method. */
@@ -109,22 +104,76 @@ const SAFE_METHODS = ['get', 'put', 'delete'];
 
 interface CallContext {
   signal: AbortSignal | undefined;
-  /** Holder shared by ky's copies of the context: the token the last attempt sent. */
-  sent: { token?: string };
+  /** Holder shared by ky's copies of the context: the token the last attempt sent, when it failed. */
+  sent: CallState;
+  method: HttpMethod;
+  route: string;
   [key: string]: unknown;
 }
+
+interface CallState {
+  token?: string;
+  failedAt?: number;
+}
+
+type KyModule = typeof import('ky');
+let kyModule: Promise<KyModule> | undefined;
+/** ky, imported once for all clients. */
+const loadKy = (): Promise<KyModule> => (kyModule ??= import('ky'));
+let ky: KyModule | undefined;
+
+const retryDelay = (attempt: number): number => 500 * 2 ** (attempt - 1);
 
 /**
  * The HTTP core every resource sends through: bearer token, safe retries, time limits and typed
  * errors. Exported for custom calls the resources do not cover.
  */
 export class HttpCore {
-  readonly #ky: KyInstance;
+  #ky: KyInstance | undefined;
   readonly #config: HttpCoreConfig;
+  /** Where the core logs: the `logger` option, else the `INSTANT_PAYMENTS_LOG` one. */
+  readonly logger: Logger | undefined;
+  /** The retry settings of the client's defaults, built once: without and with an idempotency key. */
+  readonly #retry: [NonNullable<KyOptions['retry']>, NonNullable<KyOptions['retry']>];
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
+    this.logger = resolveLogger(config.logger);
+    this.#retry = [this.#retryOptions(undefined, false), this.#retryOptions(undefined, true)];
+  }
+
+  #retryOptions(maxRetries: number | undefined, idempotent: boolean, state?: CallState): NonNullable<KyOptions['retry']> {
+    const config = this.#config;
+    return {
+      limit: maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
+      methods: idempotent ? [...SAFE_METHODS, 'post'] : SAFE_METHODS,
+      statusCodes: RETRY_STATUSES,
+      afterStatusCodes: RETRY_STATUSES,
+      maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
+      delay: retryDelay,
+      backoffLimit: 8_000,
+      jitter: true,
+      retryOnTimeout: true,
+      // Only when retries are logged: notes when the attempt failed, so the retry logs its wait.
+      ...(state && {
+        shouldRetry: () => {
+          state.failedAt = Date.now();
+          return undefined;
+        },
+      }),
+    };
+  }
+
+  /** ky is loaded on the first call: importing it touches fetch's globals, ~30 ms of a cold start. */
+  async #transport(): Promise<KyInstance> {
+    ky ??= await loadKy();
+    return (this.#ky ??= this.#create(ky.default));
+  }
+
+  #create(create: KyModule['default']): KyInstance {
+    const config = this.#config;
     const auth = config.auth;
+    const log = this.logger;
     const authorize = async ({ request, options }: { request: Request; options: { context: Record<string, unknown> } }) => {
       if (!auth) return;
       const context = options.context as CallContext;
@@ -132,7 +181,7 @@ export class HttpCore {
       context.sent.token = token;
       request.headers.set('authorization', `Bearer ${token}`);
     };
-    this.#ky = ky.create({
+    return create.create({
       ...(config.baseUrl === undefined ? {} : { prefix: config.baseUrl }),
       // Looked up at call time, so a mock installed after the client was built still sees it.
       // The guard reads the whole body inside the fetch, so ky's timeouts and retries cover it.
@@ -145,7 +194,11 @@ export class HttpCore {
         beforeRequest: [authorize],
         beforeRetry: [
           async (state) => {
-            config.logger?.warn?.('retrying', { retry: state.retryCount, reason: describeRetry(state.error) });
+            if (log?.warn) {
+              const { method, route, sent } = state.options.context as CallContext;
+              const waitedMs = sent.failedAt === undefined ? undefined : Date.now() - sent.failedAt;
+              log.warn('retry', { method, route, retry: state.retryCount, reason: describeRetry(state.error), waitedMs });
+            }
             await authorize(state);
           },
         ],
@@ -160,77 +213,69 @@ export class HttpCore {
 
   /** Sends the call; on a 401 the token is invalidated and the call replayed exactly once. */
   async send<T>(spec: CallSpec): Promise<HttpResult<T>> {
-    const sent: CallContext['sent'] = {};
+    const sent: CallState = {};
     try {
       return await this.#attempt<T>(spec, sent);
     } catch (error) {
       if (!(error instanceof UnauthorizedError) || !this.#config.auth?.invalidate) throw error;
       this.#config.auth.invalidate(sent.token);
-      this.#config.logger?.warn?.('401: token refreshed, replaying once', { route: spec.path.route });
+      this.logger?.warn?.('401: token dropped, replaying once', { method: spec.method, route: spec.path.route });
       return await this.#attempt<T>(spec, {});
     }
   }
 
-  async #attempt<T>(spec: CallSpec, sent: CallContext['sent']): Promise<HttpResult<T>> {
-    const config = this.#config;
+  async #attempt<T>(spec: CallSpec, sent: CallState): Promise<HttpResult<T>> {
+    const log = this.logger;
     const options = spec.options ?? {};
     const started = Date.now();
-    const label = `${spec.method} ${spec.path.route}`;
-    const headers: Record<string, string> = {
-      accept: spec.accept ?? 'application/json',
-      'user-agent': USER_AGENT,
-      ...spec.headers,
-      ...options.headers,
-    };
+    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', 'user-agent': USER_AGENT };
+    if (spec.headers) Object.assign(headers, spec.headers);
+    if (options.headers) Object.assign(headers, options.headers);
     if (spec.idempotencyKey) headers[spec.idempotencyKey.header] = spec.idempotencyKey.value;
     const body = serialize(spec);
     if (body !== undefined) headers['content-type'] = 'application/json';
 
+    const idempotent = spec.idempotencyKey !== undefined;
     const kyOptions: KyOptions = {
       method: spec.method,
       headers,
-      timeout: options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS,
-      totalTimeout: options.totalTimeout ?? config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
-      retry: {
-        limit: options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
-        methods: spec.idempotencyKey ? [...SAFE_METHODS, 'post'] : SAFE_METHODS,
-        statusCodes: RETRY_STATUSES,
-        afterStatusCodes: RETRY_STATUSES,
-        maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
-        delay: (attempt) => 500 * 2 ** (attempt - 1),
-        backoffLimit: 8_000,
-        jitter: true,
-        retryOnTimeout: true,
-      },
-      context: { signal: options.signal, sent } satisfies CallContext,
+      timeout: options.timeout ?? this.#config.timeout ?? DEFAULT_TIMEOUT_MS,
+      totalTimeout: options.totalTimeout ?? this.#config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
+      retry:
+        options.maxRetries === undefined && !log?.warn
+          ? this.#retry[idempotent ? 1 : 0]
+          : this.#retryOptions(options.maxRetries, idempotent, log?.warn ? sent : undefined),
+      context: { signal: options.signal, sent, method: spec.method, route: spec.path.route } satisfies CallContext,
     };
     if (options.signal) kyOptions.signal = options.signal;
     if (body !== undefined) kyOptions.body = body;
     const query = toSearchParams(spec.query);
     if (query) kyOptions.searchParams = query;
 
-    config.logger?.debug?.('request', { route: label });
     try {
-      const response = await this.#ky(spec.path.url, kyOptions);
-      const data = (await readBody(response, label)) as T;
-      config.logger?.debug?.('response', { route: label, status: response.status, ms: Date.now() - started });
+      const transport = this.#ky ?? (await this.#transport());
+      const response = await transport(spec.path.url, kyOptions);
+      const data = (await readBody(response, spec)) as T;
+      if (log?.debug) log.debug('request', { method: spec.method, route: spec.path.route, status: response.status, ms: Date.now() - started });
       return { data, response };
     } catch (error) {
       const mapped = this.#mapError(error, spec, Date.now() - started);
-      config.logger?.debug?.('failed', { route: label, error: mapped instanceof Error ? mapped.name : 'unknown' });
+      if (log) logFailure(log, spec, mapped, Date.now() - started);
       throw mapped;
     }
   }
 
   #mapError(error: unknown, spec: CallSpec, elapsed: number): unknown {
     if (error instanceof InstantError) return error;
-    if (isHTTPError(error)) {
+    // ky is loaded: only a call that reached it fails with one of its errors.
+    if (ky === undefined) return error;
+    if (ky.isHTTPError(error)) {
       return createApiError(error.response, error.data, spec.fallback);
     }
-    if (isTimeoutError(error)) {
+    if (ky.isTimeoutError(error)) {
       return new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${elapsed} ms`);
     }
-    if (isNetworkError(error)) {
+    if (ky.isNetworkError(error)) {
       // Node's fetch wraps the real reason in a generic "fetch failed" TypeError.
       const root = error.cause instanceof TypeError && error.cause.cause !== undefined ? error.cause.cause : error.cause;
       const cause = this.#config.explainConnectionError?.(root) ?? root;
@@ -242,8 +287,27 @@ export class HttpCore {
   }
 }
 
+/**
+ * A failed call: an answer with an error status is `debug` (the caller handles it); a refused
+ * redirect, a time-out or a lost connection is `warn`. Names and statuses only, never a message.
+ */
+function logFailure(log: Logger, spec: CallSpec, error: unknown, ms: number): void {
+  const { method } = spec;
+  const route = spec.path.route;
+  if (error instanceof InvalidResponseError) {
+    if (error.reason === 'redirect') log.warn?.('redirect refused', { method, route, status: error.status, ms });
+    else log.warn?.('request failed', { method, route, status: error.status, reason: error.reason, ms });
+  } else if (error instanceof ApiError) {
+    log.debug?.('request', { method, route, status: error.status, error: error.name, ms });
+  } else if (error instanceof InstantError) {
+    log.warn?.('request failed', { method, route, error: error.name, ms });
+  } else {
+    log.debug?.('request aborted', { method, route, ms });
+  }
+}
+
 /** Reads a body: JSON when it is JSON, text otherwise, `undefined` when empty. */
-async function readBody(response: Response, label: string): Promise<unknown> {
+async function readBody(response: Response, spec: CallSpec): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
@@ -252,7 +316,7 @@ async function readBody(response: Response, label: string): Promise<unknown> {
     return JSON.parse(text) as unknown;
   } catch {
     // The parser's message quotes the body: it is not kept.
-    throw new InvalidResponseError('malformed', response.status, `${label} answered ${response.status} with a body that is not the JSON its content type says`);
+    throw new InvalidResponseError('malformed', response.status, `${spec.method} ${spec.path.route} answered ${response.status} with a body that is not the JSON its content type says`);
   }
 }
 
@@ -281,9 +345,9 @@ function toSearchParams(query: CallSpec['query']): URLSearchParams | undefined {
 }
 
 function describeRetry(error: unknown): string {
-  if (isHTTPError(error)) return `HTTP ${error.response.status}`;
-  if (isTimeoutError(error)) return 'timeout';
-  if (isNetworkError(error)) return 'network error';
+  if (ky?.isHTTPError(error)) return `HTTP ${error.response.status}`;
+  if (ky?.isTimeoutError(error)) return 'timeout';
+  if (ky?.isNetworkError(error)) return 'network error';
   return error instanceof Error ? error.name : 'unknown';
 }
 

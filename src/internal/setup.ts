@@ -4,7 +4,8 @@
  * Shared by `InstantClient` and `CashOutClient`.
  */
 import { ClientCredentialsProvider, type ClientCredentials } from '../core/auth.ts';
-import { HttpCore, type FetchLike, type Logger, type TokenProvider } from '../core/http.ts';
+import { HttpCore, type FetchLike, type TokenProvider } from '../core/http.ts';
+import type { Logger } from '../core/log.ts';
 import { createTlsTransport, type TlsOptions } from '../node/tls.ts';
 import { MemoryStore } from '../store/memory.ts';
 import { SharedTokenProvider, tokenIdentity } from '../store/shared-token.ts';
@@ -30,6 +31,11 @@ export interface ConnectionOptions {
   maxResponseBytes?: number;
   /** Used for every request the client sends, the token endpoint included. */
   fetch?: FetchLike;
+  /**
+   * Where the client logs requests, retries, token fetches and refused redirects (route
+   * templates, statuses and timings only): any object with `debug`/`info`/`warn`/`error`, such
+   * as `console` or a pino logger. Default: stderr when `INSTANT_PAYMENTS_LOG` is set, else none.
+   */
   logger?: Logger;
   /**
    * Where state shared by many processes lives (default: this process's memory). With a shared
@@ -78,6 +84,7 @@ function tokenProvider(
       ...(fetch && { fetch }),
       ...(timeout !== undefined && { timeout }),
       ...(maxResponseBytes !== undefined && { maxResponseBytes }),
+      ...(options.logger && { logger: options.logger }),
     },
   );
   if (store === undefined || store instanceof MemoryStore) return provider;

@@ -5,7 +5,7 @@
  * RS256 or PS256. The JWKS is fetched through the payer client's own HTTP (its `fetch`, its
  * time-outs), never through a side channel, and kept per `jku` for a few minutes.
  */
-import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { PayloadVerificationError, type PayloadVerificationReason } from './errors.ts';
 import { classifyHost } from './location.ts';
 import type { PayerHttp, PayerRequestOptions } from './transport.ts';
@@ -39,6 +39,8 @@ export class JwsVerifier {
 
   /** The verified payload, parsed as JSON; `location` is the URL the JWS was fetched from. */
   async verify(jws: string, location: URL, options?: PayerRequestOptions): Promise<unknown> {
+    // jose is loaded on the first signed payload: an app that never reads one never pays for it.
+    const { compactVerify, decodeProtectedHeader, importJWK } = await import('./jose.ts');
     const token = jws.trim();
     let header: ReturnType<typeof decodeProtectedHeader>;
     try {

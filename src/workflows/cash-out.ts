@@ -78,7 +78,7 @@ export interface PayResult {
  *    left) it throws `PaymentOutcomeUnknownError` carrying the key: call `pay()` again with it.
  */
 export async function payCashOut(api: CashOutApi, params: PayParams, options: RequestOptions = {}): Promise<PayResult> {
-  const { body, idempotencyKey, given } = preparePayment(api, params, options);
+  const { body, idempotencyKey, given } = await preparePayment(api, params, options);
 
   if (given) {
     const existing = await findTransfer(api.payments, idempotencyKey, options);
@@ -94,11 +94,11 @@ export async function payCashOut(api: CashOutApi, params: PayParams, options: Re
 }
 
 /** Validates `params` and builds the wire body; throws `RequisicaoInvalida` before any I/O. */
-function preparePayment(
+async function preparePayment(
   api: CashOutApi,
   params: PayParams,
   options: RequestOptions,
-): { body: CashOutPaymentRequest; idempotencyKey: string; given: boolean } {
+): Promise<{ body: CashOutPaymentRequest; idempotencyKey: string; given: boolean }> {
   const violacoes: Violacao[] = [];
   let amount = '';
   try {
@@ -121,7 +121,7 @@ function preparePayment(
   // The key goes into a header and a path: it is always checked.
   violacoes.push(...checkIdempotencyKey(idempotencyKey));
   if (shouldValidate(api.validate ?? true, options.validate)) {
-    const rules = checkPaymentRequest(body);
+    const rules = await checkPaymentRequest(body);
     // An amount that did not parse is reported once, with the reason above.
     violacoes.push(...(amount === '' ? rules.filter((v) => v.propriedade !== 'payment.amount') : rules));
   }
