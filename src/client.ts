@@ -4,6 +4,7 @@
  */
 import type { ClientContext } from './core/resource.ts';
 import type { HttpCore } from './core/http.ts';
+import type { Logger } from './core/log.ts';
 import { connect, type ConnectionOptions } from './internal/setup.ts';
 import { Cob } from './resources/cob.ts';
 import { CobV } from './resources/cobv.ts';
@@ -26,6 +27,8 @@ export class InstantClient implements ClientContext {
   readonly ownKeys: readonly string[] | undefined;
   /** The shared store given in the options; `receivedPaymentsHandler` uses it by default. */
   readonly store: Store | undefined;
+  /** Where the client logs (the `logger` option, else the `INSTANT_PAYMENTS_LOG` one); the notification handlers use it too. */
+  readonly logger: Logger | undefined;
   readonly #close: () => Promise<void>;
 
   readonly cob: Cob;
@@ -38,6 +41,7 @@ export class InstantClient implements ClientContext {
   constructor(options: InstantClientOptions) {
     const connection = connect(options);
     this.http = connection.http;
+    this.logger = connection.http.logger;
     this.#close = connection.close;
     this.validate = options.validate ?? true;
     this.ownKeys = options.ownKeys ? [...options.ownKeys] : undefined;

@@ -5,6 +5,7 @@
  */
 import type { ClientCredentials } from '../core/auth.ts';
 import type { HttpCore, RequestOptions, TokenProvider } from '../core/http.ts';
+import type { Logger } from '../core/log.ts';
 import type { ClientContext } from '../core/resource.ts';
 import { connect, type ConnectionOptions } from '../internal/setup.ts';
 import {
@@ -50,6 +51,8 @@ export class CashOutClient implements ClientContext {
   readonly ownKeys: undefined = undefined;
   /** Where payment intents, the shared token and handled notifications live (default: memory). */
   readonly store: Store;
+  /** Where the client logs (the `logger` option, else the `INSTANT_PAYMENTS_LOG` one); the notification handlers use it too. */
+  readonly logger: Logger | undefined;
   readonly #intents: IntentOptions;
   readonly #close: () => Promise<void>;
 
@@ -67,6 +70,7 @@ export class CashOutClient implements ClientContext {
         : { ...(auth as CashOutCredentials), tokenUrl: (auth as CashOutCredentials).tokenUrl ?? defaultTokenUrl(options.baseUrl) };
     const { http, close } = connect({ ...connection, auth: withTokenUrl }, 'json');
     this.http = http;
+    this.logger = http.logger;
     this.#close = close;
     this.validate = validate ?? true;
     this.store = options.store ?? new MemoryStore();

@@ -3,6 +3,7 @@
  * locations QR codes carry, and sends everything (payloads and key sets) through its `fetch`.
  */
 import type { FetchLike } from '../core/http.ts';
+import { resolveLogger, type Logger } from '../core/log.ts';
 import { CobPayloadResource } from './cob-payload.ts';
 import { JwsVerifier } from './jws.ts';
 import { PayerHttp } from './transport.ts';
@@ -30,6 +31,12 @@ export interface PayerClientOptions {
    * refused with `PayloadVerificationError('unsigned')`.
    */
   allowUnsignedPayloads?: boolean;
+  /**
+   * Where the client logs its requests, retries and refused redirects (host, status and timings
+   * only): any object with `debug`/`info`/`warn`/`error`. Default: stderr when the
+   * `INSTANT_PAYMENTS_LOG` environment variable names a level (Node), else none.
+   */
+  logger?: Logger;
 }
 
 export class PayerClient {
@@ -41,6 +48,7 @@ export class PayerClient {
       timeout: options.timeout,
       maxRetries: options.maxRetries,
       maxResponseBytes: options.maxResponseBytes,
+      logger: resolveLogger(options.logger),
     });
     const allowPrivateHosts = options.allowPrivateHosts ?? false;
     this.cobPayload = new CobPayloadResource({

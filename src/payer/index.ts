@@ -11,6 +11,7 @@ export {
   type PayloadInfoAdicional,
 } from './cob-payload.ts';
 export type { PayerRequestOptions } from './transport.ts';
+export type { Logger } from '../core/log.ts';
 export {
   InvalidLocationError,
   PayloadVerificationError,

@@ -14,6 +14,7 @@ import {
   type StatusFallback,
 } from '../core/errors.ts';
 import type { FetchLike } from '../core/http.ts';
+import type { Logger } from '../core/log.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isRedirect, readBounded } from '../core/response.ts';
 import { InvalidLocationError } from './errors.ts';
 import { sleep } from '../internal/sleep.ts';
@@ -31,6 +32,7 @@ export interface PayerHttpConfig {
   timeout?: number | undefined;
   maxRetries?: number | undefined;
   maxResponseBytes?: number | undefined;
+  logger?: Logger | undefined;
 }
 
 export interface PayerResponse {
@@ -48,8 +50,9 @@ export class PayerHttp {
     this.#config = config;
   }
 
-  /** GETs `url`; `route` (scheme and host only) names it in errors. */
+  /** GETs `url`; `route` (scheme and host only) names it in errors and logs. */
   async get(url: URL, route: string, accept: string, fallback: StatusFallback | undefined, options: PayerRequestOptions = {}): Promise<PayerResponse> {
+    const log = this.#config.logger;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries ?? 2;
     const timeout = options.timeout ?? this.#config.timeout ?? 30_000;
     for (let attempt = 0; ; attempt++) {
@@ -63,6 +66,8 @@ export class PayerHttp {
       const onAbort = () => controller.abort();
       options.signal?.addEventListener('abort', onAbort);
       let waitMs: number;
+      let reason: string;
+      const started = Date.now();
       try {
         if (options.signal?.aborted) throw options.signal.reason;
         // Looked up per call, so a mock installed after the client was built still sees it.
@@ -70,6 +75,7 @@ export class PayerHttp {
         const response = await fetch(url.href, { method: 'GET', headers: { accept }, redirect: 'manual', signal: controller.signal });
         if (isRedirect(response)) {
           void response.body?.cancel().catch(() => undefined);
+          log?.warn?.('redirect refused', { route, status: response.status });
           throw new InvalidLocationError('redirect', 'the payload host answered with a redirect, which is not followed');
         }
         // Read under the attempt's timer: a body that trickles or never ends is cut by it.
@@ -79,23 +85,30 @@ export class PayerHttp {
           throw new InvalidResponseError('too-large', response.status, `${route} answered more than maxResponseBytes (${maxBytes} bytes)`);
         }
         const text = bytes === undefined ? '' : new TextDecoder().decode(bytes);
+        if (log?.debug) log.debug('request', { route, status: response.status, ms: Date.now() - started });
         if (response.ok) return { response, text };
         if (!retriesLeft || !RETRY_STATUSES.includes(response.status)) {
           throw createApiError(response, parseJson(text), fallback);
         }
         waitMs = retryAfter(response) ?? backoff(attempt);
+        reason = `HTTP ${response.status}`;
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
         if (error instanceof InstantError) throw error;
         const failure = timedOut
           ? new TimeoutError(`${route} timed out after ${timeout} ms`)
           : new ConnectionError(`${route} failed: ${error instanceof Error ? error.message : 'network error'}`, { cause: error });
-        if (!retriesLeft) throw failure;
+        if (!retriesLeft) {
+          log?.warn?.('request failed', { route, error: failure.name, ms: Date.now() - started });
+          throw failure;
+        }
         waitMs = backoff(attempt);
+        reason = timedOut ? 'timeout' : 'network error';
       } finally {
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
       }
+      if (log?.warn) log.warn('retry', { route, retry: attempt + 1, reason, waitMs: Math.round(waitMs) });
       await sleep(waitMs, options.signal);
     }
   }

@@ -5,6 +5,7 @@
  */
 import { RequisicaoInvalida, isRecord, type Violacao } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
+import { resolveLogger, type Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';
 import type { CashOutBalance } from '../cash-out/balance.ts';
@@ -18,6 +19,7 @@ import { toNodeHandler, type NodeHandler } from '../node/adapter.ts';
 import { parseAmount, toCents } from '../lib/money.ts';
 import { runOnce, type ClaimOptions } from '../store/claims.ts';
 import type { Store } from '../store/types.ts';
+import { errorName } from './received-payments.ts';
 
 /** What the workflows need of a cash-out client: its public resources. */
 export interface CashOutApi {
@@ -25,6 +27,8 @@ export interface CashOutApi {
   readonly payments: Pick<CashOutPayments, 'create' | 'getByIdempotencyKey'>;
   /** Client-side checks on (default) or off. */
   readonly validate?: boolean;
+  /** The client's logger, used by the notification handler when it is given none. */
+  readonly logger?: Logger | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,6 +278,11 @@ export interface TransferNotificationHandlerOptions {
   /** Largest body read, in bytes (default 64 KiB). */
   maxBodyBytes?: number;
   /**
+   * Where the handler logs verdicts and failed answers (statuses, reasons, error names; never
+   * the notification's contents). Default: the client's logger.
+   */
+  logger?: Logger;
+  /**
    * A shared store (default: the client's, when it has a shared one): `onConfirmed` then runs
    * once per idempotency key and status across every process; see `receivedPaymentsHandler`.
    */
@@ -311,7 +320,10 @@ export function createTransferNotificationHandler(
   handlers: TransferNotificationHandlerOptions,
 ): TransferNotificationHandler {
   const maxBytes = handlers.maxBodyBytes ?? DEFAULT_NOTIFICATION_MAX_BYTES;
+  const log = handlers.logger ?? api.logger ?? resolveLogger(undefined);
   const fail = (status: number, error: unknown, headers?: Record<string, string>): Response => {
+    if (status >= 500) log?.error?.('notification failed', { status, error: errorName(error) });
+    else log?.warn?.('notification refused', { status, error: errorName(error) });
     try {
       handlers.onError?.(error, status);
     } catch {
@@ -335,6 +347,8 @@ export function createTransferNotificationHandler(
       } catch (error) {
         return fail(error instanceof InvalidNotificationError ? 400 : 503, error);
       }
+      if (verification.verdict === 'suspicious') log?.warn?.('notification suspicious', { reason: verification.reason });
+      else log?.info?.('notification confirmed', { status: verification.actual.status });
       try {
         if (verification.verdict === 'suspicious') await handlers.onSuspicious(verification);
         else if (handlers.store) await runOnce(handlers.store, transferClaimKey(verification.actual), () => handlers.onConfirmed(verification), handlers.claim);

@@ -13,6 +13,7 @@
  */
 import { ApiError, InstantError, isRecord } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
+import { resolveLogger, type Logger } from '../core/log.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type Instant, type InstantPayment } from '../resources/instant.ts';
@@ -57,6 +58,8 @@ export interface ReceivedPaymentsApi {
   readonly instant: Pick<Instant, 'get'>;
   /** The client's shared store, used when the handler is given none. */
   readonly store?: Store | undefined;
+  /** The client's logger, used when the handler is given none. */
+  readonly logger?: Logger | undefined;
 }
 
 /** Why a notified payment was not handed to `onPayment`. */
@@ -99,6 +102,12 @@ export interface ReceivedPaymentsHandlerOptions {
   store?: Store;
   /** Lease and wait times of the fleet-wide claim. */
   claim?: ClaimOptions;
+  /**
+   * Where the handler logs notifications received, payments confirmed, unconfirmed (with the
+   * reason) and duplicate, and failed answers (counts, statuses, error names; never a payment's
+   * ids, amounts or parties). Default: the client's logger.
+   */
+  logger?: Logger;
 }
 
 /**
@@ -121,6 +130,7 @@ export function receivedPaymentsHandler(
   // confirmed payment being handed to onPayment.
   const confirming = new Map<string, Promise<void>>();
   const delivering = new Map<string, Promise<void>>();
+  const log = options.logger ?? api.logger ?? resolveLogger(undefined);
 
   const once = (running: Map<string, Promise<void>>, key: string, work: () => Promise<void>): Promise<void> => {
     const joined = running.get(key);
@@ -132,13 +142,17 @@ export function receivedPaymentsHandler(
 
   const deliver = (actual: InstantPayment, notified: InstantPayment): Promise<void> => {
     const key = deliveryKey(actual);
-    if (delivered.has(key)) return Promise.resolve();
+    if (delivered.has(key)) {
+      log?.info?.('payment duplicate: already handed to onPayment');
+      return Promise.resolve();
+    }
     return once(delivering, key, async () => {
       const store = options.store ?? api.store;
       const run = () => options.onPayment(actual, { notified });
       if (store) await runOnce(store, `payment:${key}`, run, options.claim);
       else await run();
       delivered.add(key);
+      log?.info?.('payment confirmed');
     });
   };
 
@@ -149,11 +163,13 @@ export function receivedPaymentsHandler(
     } catch (error) {
       // 404, or an e2eid the client refuses before asking: no such payment.
       if ((error instanceof ApiError && (error.status === 404 || !error.sentRequest)) || error instanceof PathParameterError) {
+        log?.warn?.('payment unconfirmed', { reason: 'not-found' });
         return options.onUnconfirmed?.({ reason: 'not-found', notified });
       }
       throw error;
     }
     if (!sameAmount(actual.valor, notified.valor) || actual.endToEndId !== notified.endToEndId || !sameTxid(actual, notified)) {
+      log?.warn?.('payment unconfirmed', { reason: 'mismatch' });
       return options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
     }
     await deliver(actual, notified);
@@ -164,25 +180,41 @@ export function receivedPaymentsHandler(
     // Only the same notification (same content) is answered from memory or joins a running
     // one: a forged one naming the same e2eid must not stand in for the genuine one.
     const key = contentKey(notified);
-    if (answered.has(key)) return Promise.resolve();
+    if (answered.has(key)) {
+      log?.info?.('payment duplicate: notification already answered');
+      return Promise.resolve();
+    }
     return once(confirming, key, () => confirmAndDeliver(notified, signal));
   };
 
   return async (request) => {
-    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    const started = Date.now();
+    if (request.method !== 'POST') {
+      log?.warn?.('notification refused', { status: 405 });
+      return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    }
     let payments: InstantPayment[];
     try {
       payments = parseReceivedPayments(await request.text());
-    } catch {
+    } catch (error) {
+      log?.warn?.('notification refused', { status: 400, error: errorName(error) });
       return new Response('Malformed notification', { status: 400 });
     }
+    log?.info?.('notification received', { payments: payments.length });
     try {
       for (const payment of payments) await handle(payment, request.signal);
+      log?.info?.('notification answered', { status: 200, payments: payments.length, ms: Date.now() - started });
       return new Response(null, { status: 200 });
-    } catch {
+    } catch (error) {
+      log?.error?.('notification failed', { status: 500, error: errorName(error), ms: Date.now() - started });
       return new Response(null, { status: 500 });
     }
   };
+}
+
+/** An error's class name, for logs (its message may quote what it failed on). */
+export function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
 }
 
 /** A notified payment's content in a canonical form (object keys sorted): its identity as a delivery. */
