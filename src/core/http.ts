@@ -18,7 +18,7 @@ import {
 import { resolveLogger, type Logger } from './log.ts';
 export type { Logger } from './log.ts';
 import type { RoutePath } from './path.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
+import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
 
 /** Anything that can hand out a bearer token. The built-in one wraps OAuth client credentials. */
@@ -91,6 +91,7 @@ export interface CallSpec {
 /** A successful call: the parsed body and the raw response. */
 export interface HttpResult<T> {
   data: T;
+  /** Status and headers as received; its body was read into `data` (the response carries none). */
   response: Response;
 }
 
@@ -187,6 +188,7 @@ export class HttpCore {
       // The guard reads the whole body inside the fetch, so ky's timeouts and retries cover it.
       fetch: guardFetch(() => config.fetch ?? globalThis.fetch, {
         maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        detachSuccessBody: true,
       }),
       redirect: 'manual',
       throwHttpErrors: true,
@@ -308,7 +310,7 @@ function logFailure(log: Logger, spec: CallSpec, error: unknown, ms: number): vo
 
 /** Reads a body: JSON when it is JSON, text otherwise, `undefined` when empty. */
 async function readBody(response: Response, spec: CallSpec): Promise<unknown> {
-  const text = await response.text();
+  const text = await bodyText(response);
   if (text === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
   if (!/\/(?:.*[.+-])?json\b/i.test(type)) return text;

@@ -51,10 +51,25 @@ export async function readBounded(message: Request | Response, maxBytes: number)
   return out;
 }
 
+/** The bodies `guardFetch` read, by the response it returned, so they are not read twice. */
+const readBodies = new WeakMap<Response, Uint8Array>();
+const utf8 = new TextDecoder();
+
+/** The body of a response as text: the bytes `guardFetch` already read, or else its stream. */
+export function bodyText(response: Response): Promise<string> | string {
+  const bytes = readBodies.get(response);
+  return bytes === undefined ? response.text() : utf8.decode(bytes);
+}
+
 export interface GuardOptions {
   maxResponseBytes: number;
   /** Sent as `User-Agent` on requests given as a URL (a `Request` carries its own headers). */
   userAgent?: string;
+  /**
+   * A success is returned without a body stream (building one costs more than the rest of the
+   * guard); its bytes are kept for `bodyText`. For a caller that reads bodies with `bodyText` only.
+   */
+  detachSuccessBody?: boolean;
 }
 
 /**
@@ -79,7 +94,7 @@ export function guardFetch(fetch: () => FetchLike, options: GuardOptions): Fetch
       void response.body?.cancel().catch(() => undefined);
       throw new InvalidResponseError('redirect', response.status, redirectMessage(response, input));
     }
-    const bytes = await readBounded(response, options.maxResponseBytes);
+    const bytes = await readAnswer(response, options.maxResponseBytes);
     if (bytes === undefined && response.ok) {
       throw new InvalidResponseError(
         'too-large',
@@ -89,8 +104,23 @@ export function guardFetch(fetch: () => FetchLike, options: GuardOptions): Fetch
     }
     const { status, statusText } = response;
     const body = bytes === undefined || bytes.byteLength === 0 || status === 204 || status === 205 ? null : bytes;
-    return new Response(body as BodyInit | null, { status, statusText, headers: response.headers });
+    const answer = { status, statusText, headers: response.headers };
+    if (body === null || !(options.detachSuccessBody && response.ok)) return new Response(body as BodyInit | null, answer);
+    const detached = new Response(null, answer);
+    readBodies.set(detached, body);
+    return detached;
   };
+}
+
+/**
+ * An answer's body, bounded. A Content-Length the HTTP layer enforces (it fails a body that
+ * runs past it) lets the body be read in one go, which is cheaper than chunk by chunk.
+ */
+async function readAnswer(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (response.body === null || !Number.isFinite(declared) || declared > maxBytes) return readBounded(response, maxBytes);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return bytes.byteLength <= maxBytes ? bytes : undefined;
 }
 
 /** Names where a redirect pointed: its origin only, never its path or query. */
