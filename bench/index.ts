@@ -24,6 +24,7 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   'cold-start': () => import('./cold-start.ts'),
   'payer-size': () => import('./payer-size.ts'),
   memory: () => import('./memory.ts'),
+  store: () => import('./store-latency.ts'),
 };
 
 const args = process.argv.slice(2);

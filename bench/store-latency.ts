@@ -16,6 +16,7 @@ import { SharedTokenProvider } from '../src/store/shared-token.ts';
 import type { Store } from '../src/store/types.ts';
 import { startPostgres } from '../test/support/postgres.ts';
 import { createSealer } from '../src/store/crypto.ts';
+import { fmt, median, type Row } from './support.ts';
 
 const KEY = new Uint8Array(32).fill(3);
 
@@ -26,7 +27,16 @@ async function perCall(n: number, call: (i: number) => Promise<unknown>): Promis
   return ((performance.now() - started) / n) * 1000;
 }
 
-export async function run(): Promise<void> {
+interface Measured {
+  /** Operation, then its per-call times (µs) for each round: memory, postgres. */
+  rows: Array<[string, number[], number[]]>;
+  baseline: number[];
+  roundTrip: number[];
+  n: number;
+}
+
+/** Each operation on both stores, interleaved round by round (`rounds` of `n` sequential calls). */
+async function measureStores(rounds: number, n: number): Promise<Measured> {
   const db = await startPostgres();
   const pool = new pg.Pool({ connectionString: db.url, max: 4 });
   pool.on('error', () => undefined);
@@ -40,16 +50,18 @@ export async function run(): Promise<void> {
     const postgres = createPostgresStore({ pool, encryptionKey: KEY });
     await postgres.migrate();
     const memory: Store = Object.assign(createMemoryStore(), { sealer: createSealer(KEY) });
-    const n = 2_000;
-    const rows: Array<[string, number, number]> = [];
+    const rows: Measured['rows'] = [];
     for (const [label, call] of [
       ['claim, first delivery', (s: Store, tag: string) => (i: number) => runOnce(s, `${tag}:${i}`, () => undefined)],
       ['claim, duplicate delivery', (s: Store, tag: string) => () => runOnce(s, `${tag}:dup`, () => undefined)],
     ] as const) {
-      const tag = `bench${rows.length}-${Date.now()}`;
-      const mem = await perCall(n, call(memory, tag));
-      const pgUs = await perCall(n, call(postgres, tag));
-      rows.push([label, mem, pgUs]);
+      const row: Measured['rows'][number] = [label, [], []];
+      for (let round = 0; round < rounds; round++) {
+        const tag = `bench${rows.length}-${round}-${Date.now()}`;
+        row[1].push(await perCall(n, call(memory, tag)));
+        row[2].push(await perCall(n, call(postgres, tag)));
+      }
+      rows.push(row);
     }
     const credentials = { tokenUrl, clientId: 'bench', clientSecret: 's' };
     for (const [label, make] of [
@@ -60,26 +72,54 @@ export async function run(): Promise<void> {
       ['token, first lookup in a process', (s: Store) => () =>
         new SharedTokenProvider(new ClientCredentialsProvider(credentials), s, { identity: ['bench'] }).getToken()],
     ] as const) {
-      const mem = await perCall(n, make(memory));
-      const pgUs = await perCall(n, make(postgres));
-      rows.push([label, mem, pgUs]);
+      const row: Measured['rows'][number] = [label, [], []];
+      for (let round = 0; round < rounds; round++) {
+        row[1].push(await perCall(n, make(memory)));
+        row[2].push(await perCall(n, make(postgres)));
+      }
+      rows.push(row);
     }
     const plain = new ClientCredentialsProvider(credentials);
-    const baseline = await perCall(n, () => plain.getToken());
-    const roundTrip = await perCall(n, () => pool.query('SELECT 1'));
-
-    console.log(`store-latency: ${n} sequential operations each, PostgreSQL on loopback`);
-    console.log('  operation                          memory      postgres    ratio');
-    for (const [label, mem, pgUs] of rows) {
-      console.log(`  ${label.padEnd(34)} ${mem.toFixed(1).padStart(7)} µs ${pgUs.toFixed(1).padStart(8)} µs ${(pgUs / mem).toFixed(1).padStart(7)}x`);
+    const baseline: number[] = [];
+    const roundTrip: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      baseline.push(await perCall(n, () => plain.getToken()));
+      roundTrip.push(await perCall(n, () => pool.query('SELECT 1')));
     }
-    console.log(`  (a token from a single-process provider, no store: ${baseline.toFixed(1)} µs;`);
-    console.log(`   one PostgreSQL round trip, SELECT 1: ${roundTrip.toFixed(1)} µs)`);
+    return { rows, baseline, roundTrip, n };
   } finally {
     tokenServer.close();
     await pool.end();
     await db.stop();
   }
+}
+
+/** For `npm run bench`: each operation on PostgreSQL as a ratio of the same on the in-memory store. */
+export async function measure(): Promise<Row[]> {
+  const { rows, roundTrip, n } = await measureStores(3, 300);
+  return rows.map(([label, mem, pgUs], index) => ({
+    measure:
+      index === 0
+        ? `fleet store: ${label} (PostgreSQL on loopback, where SELECT 1 takes ${fmt.fixed(median(roundTrip), 0)} µs; ${n} sequential calls × 3 rounds)`
+        : `fleet store: ${label}`,
+    value: `${fmt.fixed(median(pgUs), 1)} µs`,
+    baseline: `in-memory store ${fmt.fixed(median(mem), 1)} µs`,
+    ratio: fmt.ratio(median(pgUs) / median(mem)),
+    goal: '(for reference)',
+    holds: undefined,
+  }));
+}
+
+/** `node bench/store-latency.ts`: the same, longer, printed. */
+export async function run(): Promise<void> {
+  const { rows, baseline, roundTrip, n } = await measureStores(1, 2_000);
+  console.log(`store-latency: ${n} sequential operations each, PostgreSQL on loopback`);
+  console.log('  operation                          memory      postgres    ratio');
+  for (const [label, [mem = 0], [pgUs = 0]] of rows) {
+    console.log(`  ${label.padEnd(34)} ${mem.toFixed(1).padStart(7)} µs ${pgUs.toFixed(1).padStart(8)} µs ${(pgUs / mem).toFixed(1).padStart(7)}x`);
+  }
+  console.log(`  (a token from a single-process provider, no store: ${baseline[0]?.toFixed(1)} µs;`);
+  console.log(`   one PostgreSQL round trip, SELECT 1: ${roundTrip[0]?.toFixed(1)} µs)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();
