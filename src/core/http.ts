@@ -263,12 +263,28 @@ function serialize(spec: CallSpec): string | undefined {
     return JSON.stringify(spec.body);
   } catch {
     const Refusal = spec.fallback?.[400] ?? RequisicaoInvalida;
+    const razao = 'cannot be written as JSON (a BigInt, or an object that contains itself)';
     throw new Refusal({
       title: 'Request refused before sending',
-      detail: 'the body cannot be written as JSON (a BigInt, or an object that contains itself)',
+      detail: `the body ${razao}`,
+      violacoes: [{ propriedade: unserializableAt(spec.body, '', new Set()) ?? '', razao }],
       sentRequest: false,
     });
   }
+}
+
+/** The dotted path of the first value JSON cannot hold (only walked once serialising failed). */
+function unserializableAt(value: unknown, at: string, open: Set<object>): string | undefined {
+  if (typeof value === 'bigint') return at;
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (open.has(value)) return at;
+  open.add(value);
+  for (const [key, child] of Object.entries(value)) {
+    const found = unserializableAt(child, at ? `${at}.${key}` : key, open);
+    if (found !== undefined) return found;
+  }
+  open.delete(value);
+  return undefined;
 }
 
 function toSearchParams(query: CallSpec['query']): URLSearchParams | undefined {
