@@ -2,7 +2,7 @@
  * From the provider's wire shapes to the SDK's: float money to exact two-decimal strings, the two
  * `refunds` shapes to one, the `{ data }` envelope removed. Unknown fields pass through.
  */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import { fromProviderNumber } from '../lib/money.ts';
 import { CashOutResponseError } from './errors.ts';
 import type { Balance, BalanceEntry, Money, Transfer, TransferRefund } from './types.ts';

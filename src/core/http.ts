@@ -4,16 +4,9 @@
  * 401, and every failure turned into a typed error.
  */
 import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance, type Options as KyOptions } from 'ky';
-import {
-  ConnectionError,
-  InstantError,
-  InvalidResponseError,
-  RequisicaoInvalida,
-  TimeoutError,
-  UnauthorizedError,
-  createApiError,
-  type StatusFallback,
-} from './errors.ts';
+import { ConnectionError, InstantError, InvalidResponseError, TimeoutError, UnauthorizedError } from './errors.ts';
+import { createApiError, refusalClass, type ErrorTables } from './error-factory.ts';
+import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
 import type { RoutePath } from './path.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
@@ -87,8 +80,8 @@ export interface CallSpec {
   headers?: Record<string, string>;
   /** A POST carrying this header may be retried: the server deduplicates by it. */
   idempotencyKey?: { header: string; value: string };
-  /** Class to use for a status when the body names no error type. */
-  fallback?: StatusFallback;
+  /** How the endpoint's error answers map to classes (by type, then by status). */
+  errors?: ErrorTables;
   accept?: string;
   options?: RequestOptions | undefined;
 }
@@ -104,7 +97,7 @@ export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 2;
 /** Longest Retry-After the SDK waits for; a longer one is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
-const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+const CORE_BACKOFF: Backoff = { baseMs: 500, maxMs: 8_000, floor: 0 };
 const SAFE_METHODS = ['get', 'put', 'delete'];
 
 interface CallContext {
@@ -194,12 +187,10 @@ export class HttpCore {
       retry: {
         limit: options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
         methods: spec.idempotencyKey ? [...SAFE_METHODS, 'post'] : SAFE_METHODS,
-        statusCodes: RETRY_STATUSES,
-        afterStatusCodes: RETRY_STATUSES,
+        statusCodes: [...RETRY_STATUSES],
+        afterStatusCodes: [...RETRY_STATUSES],
         maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
-        delay: (attempt) => 500 * 2 ** (attempt - 1),
-        backoffLimit: 8_000,
-        jitter: true,
+        delay: (attempt) => backoffMs(attempt - 1, CORE_BACKOFF),
         retryOnTimeout: true,
       },
       context: { signal: options.signal, sent } satisfies CallContext,
@@ -225,7 +216,7 @@ export class HttpCore {
   #mapError(error: unknown, spec: CallSpec, elapsed: number): unknown {
     if (error instanceof InstantError) return error;
     if (isHTTPError(error)) {
-      return createApiError(error.response, error.data, spec.fallback);
+      return createApiError(error.response, error.data, spec.errors);
     }
     if (isTimeoutError(error)) {
       return new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${elapsed} ms`);
@@ -262,7 +253,7 @@ function serialize(spec: CallSpec): string | undefined {
   try {
     return JSON.stringify(spec.body);
   } catch {
-    const Refusal = spec.fallback?.[400] ?? RequisicaoInvalida;
+    const Refusal = refusalClass(spec.errors);
     throw new Refusal({
       title: 'Request refused before sending',
       detail: 'the body cannot be written as JSON (a BigInt, or an object that contains itself)',

@@ -5,12 +5,9 @@
  * before it is read; an unsigned answer is refused unless `allowUnsignedPayloads` (development
  * only) is set. Numbers and amounts are read leniently, as real payloads vary.
  */
-import {
-  CobPayloadNaoEncontrado,
-  CobPayloadOperacaoInvalida,
-  type StatusFallback,
-  type Violacao,
-} from '../core/errors.ts';
+import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, type Violacao } from '../core/errors.ts';
+import type { StatusTable } from '../core/error-factory.ts';
+import { parseJson } from '../internal/json.ts';
 import { refuse, violation } from '../core/validation.ts';
 import { isCivilDate, todayInBrasilia } from '../lib/dates.ts';
 import { fromProviderNumber } from '../lib/money.ts';
@@ -18,7 +15,7 @@ import { isValidMunicipalityCode } from '../lib/municipalities.ts';
 import { PayloadVerificationError } from './errors.ts';
 import { looksLikeCompactJws, type JwsVerifier } from './jws.ts';
 import { resolveLocation } from './location.ts';
-import { parseJson, type PayerHttp, type PayerRequestOptions } from './transport.ts';
+import type { PayerHttp, PayerRequestOptions } from './transport.ts';
 
 /** What the payer resource needs from its client. */
 export interface PayerContext {
@@ -28,7 +25,7 @@ export interface PayerContext {
   readonly allowUnsignedPayloads: boolean;
 }
 
-const FALLBACK: StatusFallback = {
+const ERRORS: StatusTable = {
   400: CobPayloadOperacaoInvalida,
   404: CobPayloadNaoEncontrado,
   410: CobPayloadNaoEncontrado,
@@ -68,7 +65,7 @@ export class CobPayloadResource {
   async #fetch(location: string, query: Record<string, string | undefined> | undefined, options: PayerRequestOptions | undefined): Promise<unknown> {
     const { url, route } = resolveLocation(location, this.#context.allowPrivateHosts);
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
-    const { response, text } = await this.#context.http.get(url, route, ACCEPT, FALLBACK, options);
+    const { response, text } = await this.#context.http.get(url, route, ACCEPT, ERRORS, options);
     const type = response.headers.get('content-type') ?? '';
     if (/^application\/jose\b/i.test(type) || (!/json/i.test(type) && looksLikeCompactJws(text))) {
       return this.#context.verifier.verify(text, url, options);

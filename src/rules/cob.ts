@@ -1,5 +1,5 @@
 /** The rules of an immediate charge body (`CobSolicitada`, `CobRevisada`). */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { toCents } from '../lib/money.ts';
 import { checkChave, checkCommon, checkDevedor, checkRemoval, isInt, isMoney, isOptionalFlag, type ChargeMode } from './fields.ts';

@@ -1,5 +1,5 @@
 /** The rules of a due-date charge body (`CobVSolicitada`, `CobVRevisada`). */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { isCivilDate } from '../lib/dates.ts';
 import { toCents } from '../lib/money.ts';

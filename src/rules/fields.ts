@@ -11,7 +11,7 @@
  * Values are only echoed in `violacoes[].valor` for non-personal fields (numbers, dates, money,
  * txids); documents, names, keys and free text never are.
  */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { isValidCnpj, isValidCpf } from '../lib/documents.ts';
 import { isValidKey } from '../lib/keys.ts';

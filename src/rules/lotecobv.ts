@@ -1,5 +1,5 @@
 /** The rules of a batch of due-date charges (`LoteCobVSolicitado`, `LoteCobVRevisado`). */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { isRfc3339, todayInBrasilia } from '../lib/dates.ts';
 import { isValidTxid } from '../lib/ids.ts';

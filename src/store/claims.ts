@@ -6,7 +6,7 @@
  * the service sends the notification again). A callback that throws gives the claim back at once;
  * one whose process dies leaves a lease that expires, and the next delivery runs it.
  */
-import { sleep } from '../internal/sleep.ts';
+import { sleep } from '../internal/retry.ts';
 import { ClaimBusyError, type Store } from './types.ts';
 
 export interface ClaimOptions {

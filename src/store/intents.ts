@@ -9,7 +9,7 @@ import { ApiError, AuthenticationError } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { InsufficientBalanceError, PaymentOutcomeUnknownError, TransferNotFoundError } from '../cash-out/errors.ts';
 import type { Transfer } from '../cash-out/types.ts';
-import { sleep } from '../internal/sleep.ts';
+import { sleep } from '../internal/retry.ts';
 import { generateIdempotencyKey, isValidIdempotencyKey } from '../lib/ids.ts';
 import { payCashOut, type CashOutApi, type PayParams, type PayResult } from '../workflows/cash-out.ts';
 import { ClaimBusyError, type Store } from './types.ts';

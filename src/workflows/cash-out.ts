@@ -3,7 +3,8 @@
  * balance check and without ever placing a second order, and verify transfer-confirmation
  * notifications (which are unsigned) against the provider's own status query.
  */
-import { RequisicaoInvalida, isRecord, type Violacao } from '../core/errors.ts';
+import { RequisicaoInvalida, type Violacao } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { readBounded } from '../core/response.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';

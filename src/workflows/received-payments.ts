@@ -11,7 +11,8 @@
  * work only when they carry the same content: a forged notification naming a real e2eid never
  * answers for the genuine one. Uses the public resource API only.
  */
-import { ApiError, InstantError, isRecord } from '../core/errors.ts';
+import { ApiError, InstantError } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
