@@ -67,11 +67,6 @@ export class IdempotencyKeyReusedError extends ApiError {
   }
 }
 
-/** A notification body the SDK cannot read (not JSON, no `data`, no idempotency key or status). */
-export class InvalidNotificationError extends InstantError {
-  override readonly name: string = 'InvalidNotificationError';
-}
-
 /** The provider answered with success but with a body the SDK cannot read. */
 export class CashOutResponseError extends InstantError {
   override readonly name: string = 'CashOutResponseError';

@@ -15,7 +15,6 @@ export {
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
   IdempotencyKeyReusedError,
-  InvalidNotificationError,
   CashOutResponseError,
   TransferNotFoundError,
   CashOutConflictError,

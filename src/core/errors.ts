@@ -161,6 +161,15 @@ export class TimeoutError extends InstantError {
   override readonly name: string = 'TimeoutError';
 }
 
+/**
+ * A notification the handlers will not read: not POST, too large, not JSON, or not the shape
+ * of its kind (a received-payment list; a transfer confirmation with `data.idempotencyKey` and
+ * `data.status`). Both notification handlers answer it with 400 (405 for the method).
+ */
+export class InvalidNotificationError extends InstantError {
+  override readonly name: string = 'InvalidNotificationError';
+}
+
 /** Why an answer was not accepted. */
 export type InvalidResponseReason = 'redirect' | 'too-large' | 'malformed';
 

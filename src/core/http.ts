@@ -86,6 +86,24 @@ export interface CallSpec {
   options?: RequestOptions | undefined;
 }
 
+/**
+ * A call to an endpoint the SDK does not model, for `client.request()`: it goes through the
+ * client's auth, retries, time limits and error mapping like every resource call.
+ */
+export interface CustomRequest {
+  method: HttpMethod;
+  /** Built with the `path` template, which percent-encodes each value as one segment. */
+  path: RoutePath;
+  query?: Readonly<Record<string, QueryValue>>;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** A POST carrying this header may be retried: the server deduplicates by it. */
+  idempotencyKey?: { header: string; value: string };
+  /** `Accept` header (default `application/json`). */
+  accept?: string;
+}
+
 /** A successful call: the parsed body and the raw response. */
 export interface HttpResult<T> {
   data: T;
@@ -109,7 +127,7 @@ interface CallContext {
 
 /**
  * The HTTP core every resource sends through: bearer token, safe retries, time limits and typed
- * errors. Exported for custom calls the resources do not cover.
+ * errors. Internal: users reach it through a resource or `client.request()`.
  */
 export class HttpCore {
   readonly #ky: KyInstance;

@@ -17,7 +17,7 @@ export interface ClientContext {
   /** Client-side rule checks on by default; `validate: false` turns them off. */
   readonly validate: boolean;
   /** The receiving user's own directory keys, when given: a charge's `chave` must be one. */
-  readonly ownKeys: readonly string[] | undefined;
+  readonly ownKeys?: readonly string[] | undefined;
 }
 
 /**

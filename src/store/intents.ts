@@ -11,7 +11,7 @@ import { InsufficientBalanceError, PaymentOutcomeUnknownError, TransferNotFoundE
 import type { Transfer } from '../cash-out/types.ts';
 import { sleep } from '../internal/retry.ts';
 import { generateIdempotencyKey, isValidIdempotencyKey } from '../lib/ids.ts';
-import { payCashOut, type CashOutApi, type PayParams, type PayResult } from '../workflows/cash-out.ts';
+import { payCashOut, type CashOutApi, type PayParams, type PayResult } from '../workflows/cash-out-pay.ts';
 import { ClaimBusyError, type Store } from './types.ts';
 
 export interface IntentOptions {

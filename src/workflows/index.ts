@@ -1,3 +1,4 @@
 /** Workflows built on the public resource API. */
-export * from './cash-out.ts';
+export * from './cash-out-pay.ts';
+export * from './transfer-notifications.ts';
 export * from './received-payments.ts';
