@@ -47,6 +47,7 @@ export {
   InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida,
   WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida,
 } from './core/errors.ts';
+export type { Checked } from './lib/checked.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
 export { KEY_TYPES, KEY_MAX_LENGTH, detectKeyType, isValidKey } from './lib/keys.ts';
 export type { KeyType } from './lib/keys.ts';

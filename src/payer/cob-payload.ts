@@ -10,12 +10,13 @@ import type { StatusTable } from '../core/error-factory.ts';
 import { parseJson } from '../internal/json.ts';
 import { refuse, violation } from '../core/validation.ts';
 import { isCivilDate, todayInBrasilia } from '../lib/dates.ts';
-import { fromProviderNumber } from '../lib/money.ts';
+import { wireAmount } from '../lib/money.ts';
 import { isValidMunicipalityCode } from '../lib/municipalities.ts';
 import { PayloadVerificationError } from './errors.ts';
 import { looksLikeCompactJws, type JwsVerifier } from './jws.ts';
 import { resolveLocation } from './location.ts';
 import type { PayerHttp, PayerRequestOptions } from './transport.ts';
+import type { CobStatus } from '../resources/cob.ts';
 
 /** What the payer resource needs from its client. */
 export interface PayerContext {
@@ -90,7 +91,7 @@ export interface CobVPayloadQuery {
 }
 
 /** Charge status, known values plus any the service adds later. */
-export type CobPayloadStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP' | (string & {});
+export type CobPayloadStatus = CobStatus;
 
 /** A person or company in a payload: the debtor or the receiver. */
 export interface PayloadPessoa {
@@ -198,16 +199,11 @@ function numbers(target: Record<string, unknown>, keys: readonly string[]): void
 /** `"140,45"` → `"140.45"`, `140.45` → `"140.45"`; anything else is left as it came. */
 function money(target: Record<string, unknown>, keys: readonly string[]): void {
   for (const key of keys) {
-    const value = target[key];
-    if (typeof value === 'string' && /^\s*\d+,\d{1,2}\s*$/.test(value)) {
-      const [units, decimals = ''] = value.trim().split(',');
-      target[key] = `${units}.${decimals.padEnd(2, '0')}`;
-    } else if (typeof value === 'number') {
-      try {
-        target[key] = fromProviderNumber(value);
-      } catch {
-        // Out of range or not finite: kept as it came.
-      }
+    try {
+      const amount = wireAmount(target[key]);
+      if (amount !== undefined) target[key] = amount;
+    } catch {
+      // Out of range or not finite: kept as it came.
     }
   }
 }

@@ -26,7 +26,7 @@ export function checkCob(body: unknown, root: string, ctx: RuleContext, mode: Ch
   }
   checkDevedor(body['devedor'], root, ctx, false, false);
   checkCobValor(body['valor'], `${root}.valor`, ctx, mode);
-  checkChave(body['chave'], root, ctx, mode === 'create');
+  checkChave(body['chave'], `${root}.chave`, ctx, { required: mode === 'create', owned: true });
   checkCommon(body, root, ctx);
 }
 
