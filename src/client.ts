@@ -14,7 +14,7 @@ import { Webhook } from './resources/webhook.ts';
 import type { Store } from './store/types.ts';
 
 export interface InstantClientOptions extends ConnectionOptions {
-  /** Check the rules of spec section 7.3 before sending (default true). */
+  /** Check the rules of the interface spec's "Violations" before sending (default true). */
   validate?: boolean;
   /** The receiving user's directory keys: when given, a charge's `chave` must be one of them. */
   ownKeys?: readonly string[];

@@ -135,15 +135,10 @@ export {
   type WebhookListQuery,
   type ParametrosConsultaWebhook,
 } from './resources/webhook.ts';
+export { CashOutClient, CASH_OUT_TOKEN_PATH, type CashOutClientOptions, type CashOutCredentials } from './cash-out/client.ts';
+export { CashOutBalance } from './cash-out/balance.ts';
+export { CashOutPayments, IDEMPOTENCY_HEADER, type CreatePaymentOptions } from './cash-out/payments.ts';
 export {
-  CashOutClient,
-  CASH_OUT_TOKEN_PATH,
-  type CashOutClientOptions,
-  type CashOutCredentials,
-  CashOutBalance,
-  CashOutPayments,
-  IDEMPOTENCY_HEADER,
-  type CreatePaymentOptions,
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
   IdempotencyKeyReusedError,
@@ -153,6 +148,8 @@ export {
   CashOutPreconditionFailedError,
   CashOutUnprocessableError,
   CashOutRateLimitedError,
+} from './cash-out/errors.ts';
+export {
   TRANSFER_STATUSES,
   NOTIFIED_STATUSES,
   TRANSFER_ERROR_CODES,
@@ -166,7 +163,7 @@ export {
   type CashOutPaymentRequest,
   type BalanceEntry,
   type Balance,
-} from './cash-out/index.ts';
+} from './cash-out/types.ts';
 export type { CashOutApi, PayParams, PayResult } from './workflows/cash-out-pay.ts';
 export {
   parseTransferNotification,

@@ -25,6 +25,7 @@ import { CashOutPayments } from './payments.ts';
 /** The provider's client credentials; `tokenUrl` defaults to `{baseUrl}/api/v2/oauth/token`. */
 export type CashOutCredentials = Omit<ClientCredentials, 'tokenUrl'> & { tokenUrl?: string };
 
+/** Options of `new CashOutClient(...)`: the provider's host, credentials, certificate and limits. */
 export interface CashOutClientOptions extends Omit<ConnectionOptions, 'auth'> {
   /** The host root (`https://accounts.psp.example`); the SDK adds `/api/v2/...`. */
   baseUrl: string;

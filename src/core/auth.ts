@@ -168,7 +168,7 @@ export class ClientCredentialsProvider implements TokenProvider {
   }
 }
 
-/** Reads `{access_token, expires_in}` or `{accessToken, expiresAt}` (spec-facts 9.2). */
+/** Reads `{access_token, expires_in}` or `{accessToken, expiresAt}` (the service's OAuth answer, and the cash-out provider's JSON one). */
 export function parseTokenAnswer(payload: unknown, status: number): { value: string; lifetimeS: number } {
   if (!isRecord(payload)) {
     // The provider answers "null" past its limit of 10 token requests a minute.

@@ -5,7 +5,7 @@
  */
 import { redactViolacao, scrub } from '../internal/redact.ts';
 
-/** One entry of `violacoes`, as the service sends it (spec 7.3, `Violacao`). */
+/** One entry of `violacoes`, as the service sends it (interface spec, "Violations", `Violacao`). */
 export interface Violacao {
   razao?: string;
   propriedade?: string;
@@ -13,7 +13,7 @@ export interface Violacao {
 }
 
 /**
- * The service's error types in scope (interface spec, "Error types": the general ones and the
+ * The service's error types in scope (interface spec, "General errors" and "Specific errors", plus the
  * official types of the endpoints this SDK covers). The first status is the one the service
  * answers with; a type with two statuses (CobPayloadNaoEncontrado) lists both. A `general` type
  * is the one a bare status maps to; every other type's class extends the general class of its
@@ -30,10 +30,10 @@ export const ERROR_CATALOGUE = {
   CobPayloadNaoEncontrado: { status: [404, 410], meaning: 'No charge for the location (410: permanently gone)' },
   CobPayloadOperacaoInvalida: { status: [400], meaning: 'codMun or DPP invalid for the due-date charge payload' },
   CobNaoEncontrado: { status: [404], meaning: 'No immediate charge for the txid' },
-  CobOperacaoInvalida: { status: [400], meaning: 'Immediate charge request breaks a rule of section 7.3' },
-  CobConsultaInvalida: { status: [400], meaning: 'Immediate charge query breaks a rule of section 7.3' },
+  CobOperacaoInvalida: { status: [400], meaning: 'Immediate charge request breaks a rule of the spec (Violations)' },
+  CobConsultaInvalida: { status: [400], meaning: 'Immediate charge query breaks a rule of the spec (Violations)' },
   CobVNaoEncontrada: { status: [404], meaning: 'No due-date charge for the txid' },
-  CobVOperacaoInvalida: { status: [400], meaning: 'Due-date charge request breaks a rule of section 7.3' },
+  CobVOperacaoInvalida: { status: [400], meaning: 'Due-date charge request breaks a rule of the spec (Violations)' },
   CobVConsultaInvalida: { status: [400], meaning: 'Due-date charge query is invalid' },
   LoteCobVNaoEncontrado: { status: [404], meaning: 'No batch for the id' },
   LoteCobVOperacaoInvalida: { status: [400], meaning: 'Batch request is invalid or changes the set of charges' },

@@ -69,23 +69,6 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A query parameter's value; `undefined` leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
 
-/** One call for `HttpCore.send`: method, path, query, body and how to read failures. */
-export interface CallSpec {
-  method: HttpMethod;
-  /** Built with the `path` template, or an absolute URL built by a caller that checked it. */
-  path: RoutePath;
-  query?: Readonly<Record<string, QueryValue>>;
-  /** Sent as JSON. */
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** A POST carrying this header may be retried: the server deduplicates by it. */
-  idempotencyKey?: { header: string; value: string };
-  /** How the endpoint's error answers map to classes (by type, then by status). */
-  errors?: ErrorTables;
-  accept?: string;
-  options?: RequestOptions | undefined;
-}
-
 /**
  * A call to an endpoint the SDK does not model, for `client.request()`: it goes through the
  * client's auth, retries, time limits and error mapping like every resource call.
@@ -102,6 +85,13 @@ export interface CustomRequest {
   idempotencyKey?: { header: string; value: string };
   /** `Accept` header (default `application/json`). */
   accept?: string;
+}
+
+/** One call for `HttpCore.send`: the request, and how to read its failures. */
+export interface CallSpec extends CustomRequest {
+  /** How the endpoint's error answers map to classes (by type, then by status). */
+  errors?: ErrorTables;
+  options?: RequestOptions | undefined;
 }
 
 /** A successful call: the parsed body and the raw response. */

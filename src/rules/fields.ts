@@ -1,5 +1,5 @@
 /**
- * The request rules of spec section 7.3, as the client judges them before sending, live in
+ * The request rules of the interface spec's "Violations", as the client judges them before sending, live in
  * `src/rules/`: one file per charge kind (`cob`, `cobv`, `lotecobv`), the list-query and path
  * rules (`query`), and here the fields and predicates they share. A rule appends to the
  * `RuleContext` it is given a `Violacao` named the way the service names it

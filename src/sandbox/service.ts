@@ -39,6 +39,7 @@ import { listenNode, type NodeServer, type SandboxTlsOptions } from './server.ts
 /** The origin msw handlers answer on (no network: nothing resolves it). */
 export const VIRTUAL_ORIGIN = 'https://instant-sandbox.example';
 
+/** Options of `createSandbox()`. */
 export interface SandboxOptions {
   /** The receiving user's directory keys (default: one generated EVP key). */
   ownKeys?: readonly string[];
@@ -62,6 +63,7 @@ export interface SandboxOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
+/** Options of `sandbox.listen()`. */
 export interface SandboxListenOptions {
   /** Port on 127.0.0.1 (default 0: any free port). */
   port?: number;
@@ -155,7 +157,11 @@ export class Sandbox {
    * no scheme, so a payer fetches them over https; a plain-HTTP sandbox is reached by a `fetch`
    * that sends those requests over http.
    */
-  payerOptions(): { allowPrivateHosts: true; fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response> } {
+  payerOptions(): {
+    allowPrivateHosts: true;
+    /** Routes the payload host's requests to this sandbox. */
+    fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  } {
     const server = this.#server;
     if (server === undefined) return { allowPrivateHosts: true };
     const httpsOrigin = server.origin.replace(/^https?:/, 'https:');

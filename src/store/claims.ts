@@ -9,6 +9,7 @@
 import { sleep } from '../internal/retry.ts';
 import { ClaimBusyError, type Store } from './types.ts';
 
+/** Lease and wait times of a fleet-wide claim (a callback run once across processes). */
 export interface ClaimOptions {
   /** Lease of a running callback, renewed every third of it while the callback runs (default 30 s). */
   leaseMs?: number;

@@ -14,11 +14,13 @@ import { generateIdempotencyKey, isValidIdempotencyKey } from '../lib/ids.ts';
 import { payCashOut, type CashOutApi, type PayParams, type PayResult } from '../workflows/cash-out-pay.ts';
 import { ClaimBusyError, type Store } from './types.ts';
 
+/** How `pay()` holds its idempotency key in a shared store while it runs. */
 export interface IntentOptions {
   /** Lease on a key while its `pay()` runs, renewed every third of it (default 30 s). */
   leaseMs?: number;
 }
 
+/** Options of `cashOut.recover()`. */
 export interface RecoverOptions extends IntentOptions {
   /**
    * What to do with an intent the provider does not know after the safe wait: `'mark'`

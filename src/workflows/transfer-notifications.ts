@@ -81,7 +81,7 @@ function isNotifiedStatus(status: string): status is NotifiedStatus {
 }
 
 /**
- * Verifies a transfer-confirmation notification (spec section 6): the transfer is queried by the
+ * Verifies a transfer-confirmation notification (interface spec, "Events"): the transfer is queried by the
  * notification's idempotency key, and the verdict is `confirmed` only when the queried status is
  * LIQUIDATED or CANCELED and equals the notified one. A mismatch, an unknown key (404) or a
  * notified status other than LIQUIDATED or CANCELED (not queried at all) is `suspicious`.
