@@ -193,6 +193,7 @@ export {
 export { alterLoteCobV, type LoteCobVAlterApi } from './workflows/lotecobv-alter.ts';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler } from './node/adapter.ts';
 export type { Checked } from './lib/checked.ts';
+export type { StatusTable } from './core/error-factory.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
 export { KEY_TYPES, KEY_MAX_LENGTH, detectKeyType, isValidKey } from './lib/keys.ts';
 export type { KeyType } from './lib/keys.ts';

@@ -48,6 +48,7 @@ export {
   WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida,
 } from './core/errors.ts';
 export type { Checked } from './lib/checked.ts';
+export type { StatusTable } from './core/error-factory.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
 export { KEY_TYPES, KEY_MAX_LENGTH, detectKeyType, isValidKey } from './lib/keys.ts';
 export type { KeyType } from './lib/keys.ts';

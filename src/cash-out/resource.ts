@@ -8,6 +8,7 @@ import { cashOutErrors } from './errors.ts';
 export const CASH_OUT_ERRORS: EndpointErrors = { 400: RequisicaoInvalida };
 
 export abstract class CashOutResource extends APIResource {
+  /** @internal */
   protected override errorTables(status: StatusTable): ErrorTables {
     return cashOutErrors(status);
   }

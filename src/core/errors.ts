@@ -154,8 +154,10 @@ export class ConnectionError extends InstantError {
 
 /**
  * An attempt, or the whole call with its retries, ran out of time. The SDK's own class: the
- * HTTP library's and the DOM's errors of the same name never reach a caller (they are turned
- * into this one), so `instanceof TimeoutError` with this class is the only check needed.
+ * HTTP library's error of the same name never reaches a caller (it is turned into this one).
+ * Test with `instanceof TimeoutError` (this class), not by `name`: a caller's own `signal`
+ * (`AbortSignal.timeout(ms)`) still rejects with its reason, a `DOMException` also named
+ * `"TimeoutError"`, which is not an `InstantError`.
  */
 export class TimeoutError extends InstantError {
   override readonly name: string = 'TimeoutError';

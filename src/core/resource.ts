@@ -80,7 +80,7 @@ export abstract class APIResource {
     });
   }
 
-  /** How the endpoint's classes by status combine with the error types (default: the catalogue's). */
+  /** @internal How the endpoint's classes by status combine with the error types (default: the catalogue's). */
   protected errorTables(status: StatusTable): ErrorTables {
     return { status };
   }
