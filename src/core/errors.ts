@@ -94,7 +94,7 @@ export interface ApiErrorInit {
 
 /** An HTTP failure, or a client-side refusal that mirrors one (`sentRequest: false`). */
 export class ApiError extends InstantError {
-  override readonly name: string = 'ApiError';
+  override readonly name: string;
   readonly status: number;
   /** Full error type URI, e.g. `https://host/api/v2/error/CobOperacaoInvalida`. */
   readonly type: string | undefined;
@@ -106,20 +106,25 @@ export class ApiError extends InstantError {
   readonly correlationId: string | undefined;
   readonly instance: string | undefined;
   readonly sentRequest: boolean;
-  /** The raw response (non-enumerable: kept out of logs and JSON). */
-  declare readonly response: Response | undefined;
+  readonly #response: Response | undefined;
 
-  constructor(init: ApiErrorInit) {
-    const status = init.status ?? 0;
-    const errorType = errorTypeOf(init.type) ?? init.errorType;
+  constructor(init: ApiErrorInit = {}) {
+    // A named class (`defineApiError`) gives its name, default status and, for a refusal before
+    // sending, a type under CLIENT_ERROR_BASE: an answer without a type never gets the service's.
+    const named = new.target as Partial<NamedErrorStatics>;
+    const status = init.status ?? named.defaultStatus ?? 0;
+    const own = named.errorType;
+    const type = init.type ?? (own !== undefined && init.sentRequest === false ? `${CLIENT_ERROR_BASE}/${own}` : undefined);
+    const errorType = (init.type === undefined ? undefined : errorTypeOf(init.type)) ?? init.errorType ?? own;
     // A refusal before sending carries text the SDK wrote: only the caller's values are masked.
     const trusted = init.sentRequest === false;
     const title = init.title === undefined || trusted ? init.title : scrub(init.title);
     const detail = init.detail === undefined || trusted ? init.detail : scrub(init.detail);
-    const violacoes = (init.violacoes ?? []).map((v) => redactViolacao(v, trusted));
+    const violacoes = init.violacoes === undefined ? [] : init.violacoes.map((v) => redactViolacao(v, trusted));
     super(describe(status, errorType, title, detail, violacoes), { cause: init.cause });
+    this.name = own ?? 'ApiError';
     this.status = status;
-    this.type = init.type;
+    this.type = type;
     this.errorType = errorType;
     this.title = title;
     this.detail = detail;
@@ -127,8 +132,19 @@ export class ApiError extends InstantError {
     this.correlationId = init.correlationId;
     this.instance = init.instance === undefined ? undefined : scrub(init.instance);
     this.sentRequest = init.sentRequest ?? true;
-    Object.defineProperty(this, 'response', { value: init.response, enumerable: false });
+    this.#response = init.response;
   }
+
+  /** The raw response (not an own property: kept out of logs and JSON). */
+  get response(): Response | undefined {
+    return this.#response;
+  }
+}
+
+/** What a named class (`defineApiError`) tells the `ApiError` constructor. */
+interface NamedErrorStatics {
+  readonly errorType: string;
+  readonly defaultStatus: number;
 }
 
 /** The API answered 401 twice in a row (the token was refreshed once in between). */
@@ -203,13 +219,13 @@ export interface ApiErrorClass<N extends string = string> {
 }
 
 /** A class constructor an error class can extend. */
-type ApiErrorParent = new (init: ApiErrorInit) => ApiError;
+type ApiErrorParent = new (init?: ApiErrorInit) => ApiError;
 
 /**
  * Makes a named `ApiError` class extending `Parent`: a literal `name`, a default status,
  * `errorType` = the name when the answer named no type, and (only for refusals before sending,
- * `sentRequest: false`) a type under `CLIENT_ERROR_BASE`: an answer without a type never gets
- * one that reads as the service's.
+ * `sentRequest: false`) a type under `CLIENT_ERROR_BASE`. The `ApiError` constructor reads them
+ * from the class, so a deeper hierarchy costs nothing per error.
  */
 export function defineApiError<N extends string>(
   errorType: N,
@@ -219,11 +235,7 @@ export function defineApiError<N extends string>(
   const named = {
     [errorType]: class extends Parent {
       static readonly errorType = errorType;
-      override readonly name: string = errorType;
-      constructor(init: ApiErrorInit = {}) {
-        const own = init.sentRequest === false ? { type: `${CLIENT_ERROR_BASE}/${errorType}` } : {};
-        super({ status: defaultStatus, errorType, ...own, ...init });
-      }
+      static readonly defaultStatus = defaultStatus;
     },
   };
   return named[errorType] as unknown as ApiErrorClass<N>;
@@ -326,11 +338,15 @@ function describe(
   detail: string | undefined,
   violacoes: readonly Violacao[],
 ): string {
-  const head = [status > 0 ? String(status) : undefined, errorType].filter(Boolean).join(' ');
-  const text = [title, detail].filter(Boolean).join(': ');
-  const where = violacoes
-    .map((v) => [v.propriedade, v.razao].filter(Boolean).join(' '))
-    .filter(Boolean)
-    .join('; ');
-  return [head || 'API error', text, where ? `(${where})` : undefined].filter(Boolean).join(' ');
+  let head = status > 0 ? String(status) : '';
+  if (errorType) head = head ? `${head} ${errorType}` : errorType;
+  let out = head || 'API error';
+  const text = title && detail ? `${title}: ${detail}` : title || detail;
+  if (text) out += ` ${text}`;
+  let where = '';
+  for (const v of violacoes) {
+    const part = v.propriedade && v.razao ? `${v.propriedade} ${v.razao}` : v.propriedade || v.razao;
+    if (part) where = where ? `${where}; ${part}` : part;
+  }
+  return where ? `${out} (${where})` : out;
 }
