@@ -7,7 +7,7 @@
  */
 import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, type Violacao } from '../core/errors.ts';
 import type { StatusTable } from '../core/error-factory.ts';
-import { parseJson } from '../internal/json.ts';
+import { isRecord, parseJson } from '../internal/json.ts';
 import { refuse, violation } from '../core/validation.ts';
 import { isCivilDate, todayInBrasilia } from '../lib/dates.ts';
 import { wireAmount } from '../lib/money.ts';
@@ -185,7 +185,7 @@ export function normalizeCobVPayload(raw: unknown): CobVPayload {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }
 
 /** Integer-looking strings become numbers; anything else is left as it came. */
