@@ -1,4 +1,0 @@
-/** Workflows built on the public resource API. */
-export * from './cash-out-pay.ts';
-export * from './transfer-notifications.ts';
-export * from './received-payments.ts';
