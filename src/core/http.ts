@@ -4,16 +4,9 @@
  * 401, and every failure turned into a typed error.
  */
 import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance, type Options as KyOptions } from 'ky';
-import {
-  ConnectionError,
-  InstantError,
-  InvalidResponseError,
-  RequisicaoInvalida,
-  TimeoutError,
-  UnauthorizedError,
-  createApiError,
-  type StatusFallback,
-} from './errors.ts';
+import { ConnectionError, InstantError, InvalidResponseError, TimeoutError, UnauthorizedError } from './errors.ts';
+import { createApiError, refusalClass, type ErrorTables } from './error-factory.ts';
+import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
 import type { RoutePath } from './path.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
@@ -76,10 +69,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A query parameter's value; `undefined` leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
 
-/** One call for `HttpCore.send`: method, path, query, body and how to read failures. */
-export interface CallSpec {
+/**
+ * A call to an endpoint the SDK does not model, for `client.request()`: it goes through the
+ * client's auth, retries, time limits and error mapping like every resource call.
+ */
+export interface CustomRequest {
   method: HttpMethod;
-  /** Built with the `path` template, or an absolute URL built by a caller that checked it. */
+  /** Built with the `path` template, which percent-encodes each value as one segment. */
   path: RoutePath;
   query?: Readonly<Record<string, QueryValue>>;
   /** Sent as JSON. */
@@ -87,9 +83,14 @@ export interface CallSpec {
   headers?: Record<string, string>;
   /** A POST carrying this header may be retried: the server deduplicates by it. */
   idempotencyKey?: { header: string; value: string };
-  /** Class to use for a status when the body names no error type. */
-  fallback?: StatusFallback;
+  /** `Accept` header (default `application/json`). */
   accept?: string;
+}
+
+/** One call for `HttpCore.send`: the request, and how to read its failures. */
+export interface CallSpec extends CustomRequest {
+  /** How the endpoint's error answers map to classes (by type, then by status). */
+  errors?: ErrorTables;
   options?: RequestOptions | undefined;
 }
 
@@ -104,7 +105,7 @@ export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 2;
 /** Longest Retry-After the SDK waits for; a longer one is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
-const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+const CORE_BACKOFF: Backoff = { baseMs: 500, maxMs: 8_000, floor: 0 };
 const SAFE_METHODS = ['get', 'put', 'delete'];
 
 interface CallContext {
@@ -116,7 +117,7 @@ interface CallContext {
 
 /**
  * The HTTP core every resource sends through: bearer token, safe retries, time limits and typed
- * errors. Exported for custom calls the resources do not cover.
+ * errors. Internal: users reach it through a resource or `client.request()`.
  */
 export class HttpCore {
   readonly #ky: KyInstance;
@@ -194,12 +195,10 @@ export class HttpCore {
       retry: {
         limit: options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
         methods: spec.idempotencyKey ? [...SAFE_METHODS, 'post'] : SAFE_METHODS,
-        statusCodes: RETRY_STATUSES,
-        afterStatusCodes: RETRY_STATUSES,
+        statusCodes: [...RETRY_STATUSES],
+        afterStatusCodes: [...RETRY_STATUSES],
         maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
-        delay: (attempt) => 500 * 2 ** (attempt - 1),
-        backoffLimit: 8_000,
-        jitter: true,
+        delay: (attempt) => backoffMs(attempt - 1, CORE_BACKOFF),
         retryOnTimeout: true,
       },
       context: { signal: options.signal, sent } satisfies CallContext,
@@ -225,7 +224,7 @@ export class HttpCore {
   #mapError(error: unknown, spec: CallSpec, elapsed: number): unknown {
     if (error instanceof InstantError) return error;
     if (isHTTPError(error)) {
-      return createApiError(error.response, error.data, spec.fallback);
+      return createApiError(error.response, error.data, spec.errors);
     }
     if (isTimeoutError(error)) {
       return new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${elapsed} ms`);
@@ -262,7 +261,7 @@ function serialize(spec: CallSpec): string | undefined {
   try {
     return JSON.stringify(spec.body);
   } catch {
-    const Refusal = spec.fallback?.[400] ?? RequisicaoInvalida;
+    const Refusal = refusalClass(spec.errors);
     const razao = 'cannot be written as JSON (a BigInt, or an object that contains itself)';
     throw new Refusal({
       title: 'Request refused before sending',
