@@ -12,7 +12,8 @@ export default defineConfig({
     postgres: 'src/postgres.ts',
   },
   format: ['esm', 'cjs'],
-  dts: true,
+  // Members marked @internal (the clients' HTTP core) stay out of the public declarations.
+  dts: { compilerOptions: { stripInternal: true } },
   sourcemap: true,
   clean: true,
   target: 'node22',

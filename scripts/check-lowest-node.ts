@@ -24,7 +24,12 @@ if (padded(version) !== padded(lowest)) {
 }
 
 // What each entry must export once loaded.
-const entries: Record<string, string | undefined> = { index: 'InstantClient', payer: 'PayerClient', sandbox: undefined };
+const entries: Record<string, string | undefined> = {
+  index: 'InstantClient',
+  payer: 'PayerClient',
+  sandbox: 'createSandbox',
+  postgres: 'createPostgresStore',
+};
 for (const [entry, name] of Object.entries(entries)) {
   const check = name === undefined ? '' : `if (typeof m.${name} !== 'function') throw new Error('no ${name}');`;
   execFileSync(binary, ['--disable-warning=ExperimentalWarning', '-e', `const m = require('./dist/${entry}.cjs'); ${check}`], { cwd: root, stdio: 'inherit' });

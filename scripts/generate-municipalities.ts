@@ -75,6 +75,7 @@ export function renderModule(codes: readonly number[]): string {
  * prefixes, delta-encoded (one character of 0-9A-Za-z per delta 1..61, \`(base36)\` otherwise);
  * the 7th digit is the IBGE check digit except for the codes in EXCEPTIONS.
  */
+import type { Checked } from './checked.ts';
 // One line on purpose: wrapping it costs about 100 bytes of gzip.
 const DELTAS = '${deltas}';
 
@@ -126,7 +127,7 @@ export function municipalityCodes(): number[] {
  * True when \`code\` is exactly 7 digits and an IBGE municipality code (the \`codMun\` of the
  * due-date charge payload). Never throws.
  */
-export function isValidMunicipalityCode(code: unknown): code is string {
+export function isValidMunicipalityCode(code: unknown): code is Checked<'municipalityCode'> {
   if (typeof code !== 'string' || !/^\\d{7}$/.test(code)) return false;
   table ??= decode();
   const wanted = Number(code);

@@ -3,7 +3,7 @@
  * It owns the configuration, the HTTP core and the token provider; resources are fields.
  */
 import type { ClientContext } from './core/resource.ts';
-import type { HttpCore } from './core/http.ts';
+import type { CustomRequest, HttpCore, RequestOptions } from './core/http.ts';
 import type { Logger } from './core/log.ts';
 import { connect, type ConnectionOptions } from './internal/setup.ts';
 import { Cob } from './resources/cob.ts';
@@ -15,13 +15,15 @@ import { Webhook } from './resources/webhook.ts';
 import type { Store } from './store/types.ts';
 
 export interface InstantClientOptions extends ConnectionOptions {
-  /** Check the rules of spec section 7.3 before sending (default true). */
+  /** Check the rules of the interface spec's "Violations" before sending (default true). */
   validate?: boolean;
   /** The receiving user's directory keys: when given, a charge's `chave` must be one of them. */
   ownKeys?: readonly string[];
 }
 
+/** The receiving user's client: resources as fields (`api.cob`, `api.instant`...), and `request()`. */
 export class InstantClient implements ClientContext {
+  /** @internal The HTTP core; a call the SDK does not model goes through `request()`. */
   readonly http: HttpCore;
   readonly validate: boolean;
   readonly ownKeys: readonly string[] | undefined;
@@ -52,6 +54,19 @@ export class InstantClient implements ClientContext {
     this.loc = new PayloadLocation(this);
     this.instant = new Instant(this);
     this.webhook = new Webhook(this);
+  }
+
+  /**
+   * Calls an endpoint the SDK does not model, through the same auth, retries, time limits and
+   * typed errors (an answer naming a catalogue type gets its class). Resolves with the parsed
+   * JSON body (`undefined` when empty).
+   *
+   * ```ts
+   * const cob = await api.request<CobCompleta>({ method: 'GET', path: path`/cob/${txid}`, query: { revisao: 2 } });
+   * ```
+   */
+  request<T = unknown>(call: CustomRequest, options?: RequestOptions): Promise<T> {
+    return this.http.json<T>({ ...call, options });
   }
 
   /** Closes the client's keep-alive connections (mTLS). */

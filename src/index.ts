@@ -1,4 +1,8 @@
-/** instant-payments: everything a backend uses. */
+/**
+ * instant-payments: everything a backend uses, listed one by one. Internals (the HTTP core,
+ * the error factory, redaction, rule and paging helpers) are not exported: a call the SDK does
+ * not model goes through `client.request()`.
+ */
 export { InstantClient, type InstantClientOptions } from './client.ts';
 export type { ConnectionOptions } from './internal/setup.ts';
 export type { TlsOptions } from './node/tls.ts';
@@ -8,30 +12,222 @@ export {
   type ClientCredentialsOptions,
   type TokenInfo,
 } from './core/auth.ts';
-export {
-  HttpCore,
-  type CallSpec,
-  type HttpResult,
-  type HttpMethod,
-  type QueryValue,
-  type TokenProvider,
-  type Logger,
-  type RequestOptions,
-  type FetchLike,
+export type {
+  CustomRequest,
+  HttpMethod,
+  QueryValue,
+  TokenProvider,
+  RequestOptions,
+  FetchLike,
 } from './core/http.ts';
+export type { Logger } from './core/log.ts';
 export { path, PathParameterError, type RoutePath } from './core/path.ts';
 export { PagePromise, type Page, type PageParametros, type Paginacao } from './core/pagination.ts';
-export * from './core/errors.ts';
-export * from './resources/cob.ts';
-export * from './resources/cobv.ts';
-export * from './resources/lotecobv.ts';
-export * from './resources/loc.ts';
-export * from './resources/instant.ts';
-export * from './resources/webhook.ts';
-export * from './cash-out/index.ts';
-export * from './workflows/index.ts';
+export {
+  InstantError,
+  ApiError,
+  UnauthorizedError,
+  AuthenticationError,
+  ConnectionError,
+  TimeoutError,
+  InvalidResponseError,
+  InvalidNotificationError,
+  ERROR_CATALOGUE,
+  ERROR_CLASSES,
+  CLIENT_ERROR_BASE,
+  type Violacao,
+  type ApiErrorInit,
+  type ApiErrorClass,
+  type CatalogueErrorType,
+  type InvalidResponseReason,
+  RequisicaoInvalida, AcessoNegado, NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor,
+  ServicoIndisponivel, IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado,
+  CobPayloadOperacaoInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida,
+  CobVNaoEncontrada, CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado,
+  LoteCobVOperacaoInvalida, LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado,
+  PayloadLocationOperacaoInvalida, PayloadLocationConsultaInvalida, InstantNaoEncontrado,
+  InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida,
+  WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida,
+} from './core/errors.ts';
+export {
+  Cob,
+  type CobStatus,
+  type PessoaFisica,
+  type PessoaJuridica,
+  type Devedor,
+  type InfoAdicional,
+  type LocSolicitada,
+  type CobLocation,
+  type PaginacaoQuery,
+  type ChargePayment,
+  type RetiradaDetalhe,
+  type Retirada,
+  type CobValor,
+  type CobSolicitada,
+  type CobAlteracao,
+  type CobRemocao,
+  type CobRevisada,
+  type CobGerada,
+  type CobCompleta,
+  type CobListQuery,
+  type ParametrosConsultaCob,
+} from './resources/cob.ts';
+export {
+  CobV,
+  type DadosComplementares,
+  type DevedorCobV,
+  type Recebedor,
+  type CobVCalendario,
+  type Multa,
+  type Juros,
+  type Abatimento,
+  type DescontoDataFixa,
+  type Desconto,
+  type CobVValor,
+  type CobVSolicitada,
+  type CobVAlteracao,
+  type CobVRemocao,
+  type CobVRevisada,
+  type CobVGerada,
+  type CobVCompleta,
+  type CobVListQuery,
+} from './resources/cobv.ts';
+export {
+  LoteCobV,
+  type LoteCobVUpdateOptions,
+  type LoteCobVCobSolicitada,
+  type LoteCobVSolicitado,
+  type LoteCobVCobRevisada,
+  type LoteCobVRevisado,
+  type LoteCobVCobStatus,
+  type Problema,
+  type LoteCobVCob,
+  type LoteCobVConsultado,
+  type LoteCobVListQuery,
+  type ParametrosConsultaLote,
+} from './resources/lotecobv.ts';
+export {
+  PayloadLocation,
+  type LocationId,
+  type TipoCob,
+  type PayloadLocationSolicitada,
+  type PayloadLocationRevisada,
+  type PayloadLocationGerada,
+  type PayloadLocationCompleta,
+  type PayloadLocationListQuery,
+  type ParametrosConsultaLoc,
+} from './resources/loc.ts';
+export {
+  Instant,
+  type DevolucaoStatus,
+  type DevolucaoNatureza,
+  type DevolucaoSolicitada,
+  type Devolucao,
+  type ComponenteValor,
+  type InstantPayment,
+  type InstantListQuery,
+  type ParametrosConsultaInstant,
+} from './resources/instant.ts';
+export {
+  Webhook,
+  type WebhookSolicitado,
+  type WebhookCompleto,
+  type WebhookListQuery,
+  type ParametrosConsultaWebhook,
+} from './resources/webhook.ts';
+export { CashOutClient, CASH_OUT_TOKEN_PATH, type CashOutClientOptions, type CashOutCredentials } from './cash-out/client.ts';
+export { CashOutBalance } from './cash-out/balance.ts';
+export { CashOutPayments, IDEMPOTENCY_HEADER, type CreatePaymentOptions } from './cash-out/payments.ts';
+export {
+  InsufficientBalanceError,
+  PaymentOutcomeUnknownError,
+  IdempotencyKeyReusedError,
+  CashOutResponseError,
+  TransferNotFoundError,
+  CashOutConflictError,
+  CashOutPreconditionFailedError,
+  CashOutUnprocessableError,
+  CashOutRateLimitedError,
+} from './cash-out/errors.ts';
+export {
+  TRANSFER_STATUSES,
+  NOTIFIED_STATUSES,
+  TRANSFER_ERROR_CODES,
+  type TransferStatus,
+  type NotifiedStatus,
+  type TransferErrorCode,
+  type Money,
+  type TransferAccount,
+  type TransferRefund,
+  type Transfer,
+  type CashOutPaymentRequest,
+  type BalanceEntry,
+  type Balance,
+} from './cash-out/types.ts';
+export type { CashOutApi, PayParams, PayResult } from './workflows/cash-out-pay.ts';
+export {
+  parseTransferNotification,
+  verifyTransferNotification,
+  createTransferNotificationHandler,
+  type SuspicionReason,
+  type ConfirmedNotification,
+  type SuspiciousNotification,
+  type NotificationVerification,
+  type TransferNotificationHandlerOptions,
+  type TransferNotificationHandler,
+} from './workflows/transfer-notifications.ts';
+export {
+  DEFAULT_NOTIFICATION_MAX_BYTES,
+  type NotificationHandler,
+  type NotificationHandlerOptions,
+} from './workflows/notifications.ts';
+export {
+  receivedPaymentsHandler,
+  parseReceivedPayments,
+  MalformedNotificationError,
+  type ReceivedPaymentsApi,
+  type ReceivedPaymentsHandlerOptions,
+  type UnconfirmedReason,
+  type UnconfirmedPayment,
+} from './workflows/received-payments.ts';
+export { alterLoteCobV, type LoteCobVAlterApi } from './workflows/lotecobv-alter.ts';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler } from './node/adapter.ts';
-export * from './lib/index.ts';
+export type { Checked } from './lib/checked.ts';
+export type { StatusTable } from './core/error-factory.ts';
+export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
+export { KEY_TYPES, KEY_MAX_LENGTH, detectKeyType, isValidKey } from './lib/keys.ts';
+export type { KeyType } from './lib/keys.ts';
+export {
+  TXID_PATTERN,
+  E2EID_PATTERN,
+  REFUND_ID_PATTERN,
+  IDEMPOTENCY_KEY_PATTERN,
+  isValidTxid,
+  isValidE2eid,
+  isValidRefundId,
+  isValidIdempotencyKey,
+  generateTxid,
+  generateIdempotencyKey,
+} from './lib/ids.ts';
+export {
+  MONEY_PATTERN,
+  MAX_CENTS,
+  isValidAmount,
+  toCents,
+  fromCents,
+  parseAmount,
+  fromProviderNumber,
+} from './lib/money.ts';
+export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays } from './lib/dates.ts';
+export { isValidMunicipalityCode } from './lib/municipalities.ts';
+export { BR_CODE_GUI, BrCodeError, brcode, parseBrCode, buildBrCode, crc16 } from './lib/brcode.ts';
+export type {
+  BrCode,
+  BrCodeField,
+  BrCodeBuildInput,
+  BrCodeStaticInput,
+  BrCodeDynamicInput,
+} from './lib/brcode.ts';
 export { StoreError, ClaimBusyError, type Store, type Sealer } from './store/types.ts';
 export { createMemoryStore } from './store/memory.ts';
 export { createSealer, type EncryptionKey } from './store/crypto.ts';

@@ -1,3 +1,86 @@
-/** instant-payments/payer: what a payer app needs. No Node built-ins; runs in any runtime. */
-export * from './payer/index.ts';
-export * from './core/errors.ts';
+/**
+ * instant-payments/payer: what a payer app needs, listed one by one. No Node built-ins; runs in
+ * any runtime.
+ */
+export { PayerClient, type PayerClientOptions } from './payer/client.ts';
+export {
+  CobPayloadResource,
+  type CobPayload,
+  type CobVPayload,
+  type CobVPayloadQuery,
+  type CobPayloadStatus,
+  type PayloadPessoa,
+  type PayloadRecebedor,
+  type PayloadInfoAdicional,
+} from './payer/cob-payload.ts';
+export type { PayerRequestOptions } from './payer/transport.ts';
+export type { FetchLike } from './core/http.ts';
+export type { Logger } from './core/log.ts';
+export {
+  InvalidLocationError,
+  PayloadVerificationError,
+  type InvalidLocationReason,
+  type PayloadVerificationReason,
+} from './payer/errors.ts';
+export { LOCATION_MAX_LENGTH } from './payer/location.ts';
+export {
+  InstantError,
+  ApiError,
+  UnauthorizedError,
+  AuthenticationError,
+  ConnectionError,
+  TimeoutError,
+  InvalidResponseError,
+  ERROR_CATALOGUE,
+  ERROR_CLASSES,
+  CLIENT_ERROR_BASE,
+  type Violacao,
+  type ApiErrorInit,
+  type ApiErrorClass,
+  type CatalogueErrorType,
+  type InvalidResponseReason,
+  RequisicaoInvalida, AcessoNegado, NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor,
+  ServicoIndisponivel, IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado,
+  CobPayloadOperacaoInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida,
+  CobVNaoEncontrada, CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado,
+  LoteCobVOperacaoInvalida, LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado,
+  PayloadLocationOperacaoInvalida, PayloadLocationConsultaInvalida, InstantNaoEncontrado,
+  InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida,
+  WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida,
+} from './core/errors.ts';
+export type { Checked } from './lib/checked.ts';
+export type { StatusTable } from './core/error-factory.ts';
+export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
+export { KEY_TYPES, KEY_MAX_LENGTH, detectKeyType, isValidKey } from './lib/keys.ts';
+export type { KeyType } from './lib/keys.ts';
+export {
+  TXID_PATTERN,
+  E2EID_PATTERN,
+  REFUND_ID_PATTERN,
+  IDEMPOTENCY_KEY_PATTERN,
+  isValidTxid,
+  isValidE2eid,
+  isValidRefundId,
+  isValidIdempotencyKey,
+  generateTxid,
+  generateIdempotencyKey,
+} from './lib/ids.ts';
+export {
+  MONEY_PATTERN,
+  MAX_CENTS,
+  isValidAmount,
+  toCents,
+  fromCents,
+  parseAmount,
+  fromProviderNumber,
+} from './lib/money.ts';
+export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays } from './lib/dates.ts';
+export { isValidMunicipalityCode } from './lib/municipalities.ts';
+export { BR_CODE_GUI, BrCodeError, brcode, parseBrCode, buildBrCode, crc16 } from './lib/brcode.ts';
+export type {
+  BrCode,
+  BrCodeField,
+  BrCodeBuildInput,
+  BrCodeStaticInput,
+  BrCodeDynamicInput,
+} from './lib/brcode.ts';

@@ -4,7 +4,8 @@
  * (`await sandbox.listen()`), and point the SDK's clients at it.
  */
 export { Sandbox, createSandbox, VIRTUAL_ORIGIN } from './sandbox/service.ts';
-export type { SandboxOptions, SandboxListenOptions } from './sandbox/service.ts';
+export type { SandboxOptions, SandboxListenOptions, SandboxCredentials } from './sandbox/service.ts';
+export type { FetchLike } from './core/http.ts';
 export type { SandboxTlsOptions } from './sandbox/server.ts';
 export type { FaultKind, FaultOptions } from './sandbox/faults.ts';
 export { FAULT_KINDS, ConnectionDrop } from './sandbox/faults.ts';

@@ -1,20 +1,19 @@
 /** The cash-out account's balance. */
 import type { RequestOptions } from '../core/http.ts';
 import { path } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
-import { cashOutCall } from './errors.ts';
+import { CASH_OUT_ERRORS, CashOutResource } from './resource.ts';
 import type { Balance } from './types.ts';
 import { balanceFrom } from './wire.ts';
 
 /** The cash-out account balance, `cashOut.balance`. */
-export class CashOutBalance extends APIResource {
+export class CashOutBalance extends CashOutResource {
   /**
    * `GET /api/v2/accounts/balances/` (the trailing slash is the provider's). Amounts come back
    * as decimal strings; when the provider lists several entries the latest `eventDate` wins.
    */
   async get(options?: RequestOptions): Promise<Balance> {
     return balanceFrom(
-      await cashOutCall<unknown>(this.client.http, { method: 'GET', path: path`/api/v2/accounts/balances/`, options }),
+      await this.send<unknown>({ method: 'GET', path: () => path`/api/v2/accounts/balances/`, errors: CASH_OUT_ERRORS, options }),
     );
   }
 }

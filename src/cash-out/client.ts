@@ -4,29 +4,29 @@
  * `notificationHandler`.
  */
 import type { ClientCredentials } from '../core/auth.ts';
-import type { HttpCore, RequestOptions, TokenProvider } from '../core/http.ts';
+import type { CustomRequest, HttpCore, RequestOptions, TokenProvider } from '../core/http.ts';
 import type { Logger } from '../core/log.ts';
 import type { ClientContext } from '../core/resource.ts';
 import { connect, type ConnectionOptions } from '../internal/setup.ts';
+import { payCashOut, type PayParams, type PayResult } from '../workflows/cash-out-pay.ts';
 import {
   createTransferNotificationHandler,
-  payCashOut,
   verifyTransferNotification,
   type NotificationVerification,
-  type PayParams,
-  type PayResult,
   type TransferNotificationHandler,
   type TransferNotificationHandlerOptions,
-} from '../workflows/cash-out.ts';
+} from '../workflows/transfer-notifications.ts';
 import { payWithIntent, recoverIntents, type IntentOptions, type RecoverOptions, type RecoveredPayment } from '../store/intents.ts';
 import { MemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
 import { CashOutBalance } from './balance.ts';
+import { cashOutErrors } from './errors.ts';
 import { CashOutPayments } from './payments.ts';
 
 /** The provider's client credentials; `tokenUrl` defaults to `{baseUrl}/api/v2/oauth/token`. */
 export type CashOutCredentials = Omit<ClientCredentials, 'tokenUrl'> & { tokenUrl?: string };
 
+/** Options of `new CashOutClient(...)`: the provider's host, credentials, certificate and limits. */
 export interface CashOutClientOptions extends Omit<ConnectionOptions, 'auth'> {
   /** The host root (`https://accounts.psp.example`); the SDK adds `/api/v2/...`. */
   baseUrl: string;
@@ -45,10 +45,11 @@ export interface CashOutClientOptions extends Omit<ConnectionOptions, 'auth'> {
 /** Where the provider's token endpoint is when `auth.tokenUrl` is not given. */
 export const CASH_OUT_TOKEN_PATH = '/api/v2/oauth/token';
 
+/** The cash-out client: resources `balance` and `payments`, workflows `pay`, `recover`, notifications, and `request()`. */
 export class CashOutClient implements ClientContext {
+  /** @internal The HTTP core; a call the SDK does not model goes through `request()`. */
   readonly http: HttpCore;
   readonly validate: boolean;
-  readonly ownKeys: undefined = undefined;
   /** Where payment intents, the shared token and handled notifications live (default: memory). */
   readonly store: Store;
   /** Where the client logs (the `logger` option, else the `INSTANT_PAYMENTS_LOG` one); the notification handlers use it too. */
@@ -107,6 +108,14 @@ export class CashOutClient implements ClientContext {
   notificationHandler(handlers: TransferNotificationHandlerOptions): TransferNotificationHandler {
     // The in-memory default keeps today's behaviour: no deduplication of transfer notifications.
     return createTransferNotificationHandler(this, this.store instanceof MemoryStore ? handlers : { store: this.store, ...handlers });
+  }
+
+  /**
+   * Calls a provider endpoint the SDK does not model, through the same auth, retries, time
+   * limits and typed errors (by status, as for `payments`). Resolves with the parsed JSON body.
+   */
+  request<T = unknown>(call: CustomRequest, options?: RequestOptions): Promise<T> {
+    return this.http.json<T>({ ...call, options, errors: cashOutErrors() });
   }
 
   /** Closes the client's keep-alive connections (mTLS). */

@@ -1,27 +1,14 @@
 /**
  * Cash-out errors. The provider's error body is `{ type, title, detail, instance }` with types
- * of its own (`<prefix>-0009`), so the class is chosen by status: 400 `RequisicaoInvalida`,
- * 401 `UnauthorizedError`, 403 `AcessoNegado`, 404 `NaoEncontrado` (`TransferNotFoundError` on
- * the status query), 409, 412, 422 and 429 the classes below, 500 `ErroInternoDoServidor`,
- * 503 `ServicoIndisponivel`, 504 `IndisponibilidadePorTempoEsgotado`. The provider's own type
- * stays readable in `errorType`, its `instance` in `instance`.
+ * of its own (`<prefix>-0009`), so the class is chosen by status (`cashOutErrors`, read by the
+ * one error factory): 400 `RequisicaoInvalida`, 401 `UnauthorizedError`, 403 `AcessoNegado`,
+ * 404 `NaoEncontrado` (`TransferNotFoundError`, a `NaoEncontrado`, on the status query), 409,
+ * 412, 422 and 429 the classes below, 500 `ErroInternoDoServidor`, 503 `ServicoIndisponivel`,
+ * 504 `IndisponibilidadePorTempoEsgotado`. The provider's own type stays readable in
+ * `errorType`, its `instance` in `instance`.
  */
-import {
-  AcessoNegado,
-  ApiError,
-  CLIENT_ERROR_BASE,
-  ErroInternoDoServidor,
-  IndisponibilidadePorTempoEsgotado,
-  InstantError,
-  NaoEncontrado,
-  PermanentementeRemovido,
-  RequisicaoInvalida,
-  ServicoIndisponivel,
-  type ApiErrorClass,
-  defineApiError,
-  type ApiErrorInit,
-  type StatusFallback,
-} from '../core/errors.ts';
+import { ApiError, CLIENT_ERROR_BASE, InstantError, NaoEncontrado, defineApiError, type ApiErrorInit } from '../core/errors.ts';
+import type { ErrorTables, StatusTable } from '../core/error-factory.ts';
 import type { CallSpec, HttpCore } from '../core/http.ts';
 
 /** The balance does not cover the amount: no order was placed. Both figures are decimal strings. */
@@ -80,18 +67,13 @@ export class IdempotencyKeyReusedError extends ApiError {
   }
 }
 
-/** A notification body the SDK cannot read (not JSON, no `data`, no idempotency key or status). */
-export class InvalidNotificationError extends InstantError {
-  override readonly name: string = 'InvalidNotificationError';
-}
-
 /** The provider answered with success but with a body the SDK cannot read. */
 export class CashOutResponseError extends InstantError {
   override readonly name: string = 'CashOutResponseError';
 }
 
-/** 404 on the status query: the provider knows no transfer with that idempotency key. */
-export const TransferNotFoundError = defineApiError('TransferNotFoundError', 404);
+/** 404 on the status query: the provider knows no transfer with that idempotency key. A `NaoEncontrado`. */
+export const TransferNotFoundError = defineApiError('TransferNotFoundError', 404, NaoEncontrado);
 export type TransferNotFoundError = InstanceType<typeof TransferNotFoundError>;
 /** 409 from the provider; also thrown by `pay()` when a reused idempotency key names another order. */
 export const CashOutConflictError = defineApiError('CashOutConflictError', 409);
@@ -106,51 +88,19 @@ export type CashOutUnprocessableError = InstanceType<typeof CashOutUnprocessable
 export const CashOutRateLimitedError = defineApiError('CashOutRateLimitedError', 429);
 export type CashOutRateLimitedError = InstanceType<typeof CashOutRateLimitedError>;
 
-/** Class per status for the cash-out provider's answers. */
-const CASH_OUT_BY_STATUS: StatusFallback = {
-  400: RequisicaoInvalida,
-  403: AcessoNegado,
-  404: NaoEncontrado,
+/** The provider's statuses the service's catalogue has no general class for. */
+const CASH_OUT_BY_STATUS: StatusTable = {
   409: CashOutConflictError,
-  410: PermanentementeRemovido,
   412: CashOutPreconditionFailedError,
   422: CashOutUnprocessableError,
   429: CashOutRateLimitedError,
-  500: ErroInternoDoServidor,
-  503: ServicoIndisponivel,
-  504: IndisponibilidadePorTempoEsgotado,
 };
 
 /**
- * Sends a cash-out call and returns its parsed body. The core picks a class from the body's
- * `type` when it is a catalogue name, else from `fallback`; the provider's types are its own,
- * so a plain `ApiError` for a known status is retyped here by status (`extra` first).
+ * How a cash-out endpoint's answers map to classes. The provider's `type` codes are its own
+ * (`<prefix>-0009`), so the status decides: `extra` (the endpoint's own classes, such as the
+ * status query's 404), then the provider's statuses above, then the general classes.
  */
-export async function cashOutCall<T>(http: HttpCore, spec: CallSpec, extra?: StatusFallback): Promise<T> {
-  const fallback: StatusFallback = { ...CASH_OUT_BY_STATUS, ...extra };
-  try {
-    return await http.json<T>({ ...spec, fallback });
-  } catch (error) {
-    throw retype(error, fallback, extra);
-  }
-}
-
-/**
- * An endpoint's own class for a status (`extra`) wins over the type the body names: a 404 from
- * the status query is "no such transfer" whether the body says `NaoEncontrado` or nothing.
- */
-function retype(error: unknown, fallback: StatusFallback, extra: StatusFallback | undefined): unknown {
-  if (!(error instanceof ApiError)) return error;
-  const Class: ApiErrorClass<string> | undefined =
-    extra?.[error.status] ?? (error.constructor === ApiError ? fallback[error.status] : undefined);
-  if (Class === undefined || error instanceof Class) return error;
-  const init: ApiErrorInit = { status: error.status, violacoes: error.violacoes, sentRequest: error.sentRequest };
-  if (error.type !== undefined) init.type = error.type;
-  if (error.title !== undefined) init.title = error.title;
-  if (error.detail !== undefined) init.detail = error.detail;
-  if (error.correlationId !== undefined) init.correlationId = error.correlationId;
-  if (error.instance !== undefined) init.instance = error.instance;
-  if (error.response !== undefined) init.response = error.response;
-  if (error.cause !== undefined) init.cause = error.cause;
-  return new Class(init);
+export function cashOutErrors(extra?: StatusTable): ErrorTables {
+  return { types: null, status: extra ? { ...CASH_OUT_BY_STATUS, ...extra } : CASH_OUT_BY_STATUS };
 }

@@ -19,7 +19,7 @@
 import { ApiError, AuthenticationError, InvalidResponseError } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { violation } from '../core/validation.ts';
-import { sleep, retryAfterMs } from '../internal/wait.ts';
+import { backoffMs, retryAfterMs, sleep, type Backoff } from '../internal/retry.ts';
 import { sameAmount } from '../lib/money.ts';
 import { CashOutResponseError, IdempotencyKeyReusedError, PaymentOutcomeUnknownError } from './errors.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
@@ -33,9 +33,8 @@ export interface OrderChannel {
   find(options: RequestOptions): Promise<Transfer | undefined>;
 }
 
-/** First pause between attempts; doubled each time, with jitter. */
-const RETRY_BASE_MS = 250;
-const RETRY_MAX_MS = 4_000;
+/** Pause between attempts: from 250 ms doubled up to 4 s, at least half of it always waited. */
+const ORDER_BACKOFF: Backoff = { baseMs: 250, maxMs: 4_000, floor: 0.5 };
 const MAX_RETRY_AFTER_MS = 60_000;
 
 /** What an attempt's failure says about the order. */
@@ -187,8 +186,6 @@ function verdictOf(error: unknown): Verdict {
 }
 
 function pause(attempt: number, error: unknown): number {
-  const retryAfter = error instanceof ApiError ? retryAfterMs(error.response?.headers.get('retry-after')) : undefined;
-  if (retryAfter !== undefined) return Math.min(retryAfter, MAX_RETRY_AFTER_MS);
-  const base = Math.min(RETRY_BASE_MS * 2 ** attempt, RETRY_MAX_MS);
-  return base / 2 + Math.random() * (base / 2);
+  const retryAfter = error instanceof ApiError ? retryAfterMs(error.response?.headers.get('retry-after'), MAX_RETRY_AFTER_MS) : undefined;
+  return retryAfter ?? backoffMs(attempt, ORDER_BACKOFF);
 }

@@ -4,10 +4,11 @@
 import { RequisicaoInvalida, type Violacao } from '../core/errors.ts';
 import { DEFAULT_MAX_RETRIES, type RequestOptions } from '../core/http.ts';
 import { path } from '../core/path.ts';
-import { APIResource, type ClientContext } from '../core/resource.ts';
+import type { ClientContext } from '../core/resource.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';
 import { isValidIdempotencyKey } from '../lib/ids.ts';
-import { cashOutCall, TransferNotFoundError } from './errors.ts';
+import { TransferNotFoundError } from './errors.ts';
+import { CASH_OUT_ERRORS, CashOutResource } from './resource.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
 import { placeOrder, type OrderChannel } from './order.ts';
 import { transferFrom } from './wire.ts';
@@ -21,7 +22,7 @@ export interface CreatePaymentOptions extends RequestOptions {
 }
 
 /** Cash-out payment orders, `cashOut.payments`: place one, and query it by idempotency key. */
-export class CashOutPayments extends APIResource {
+export class CashOutPayments extends CashOutResource {
   readonly #maxRetries: number | undefined;
 
   /** `maxRetries`: the client's default number of further attempts of an order. */
@@ -49,11 +50,12 @@ export class CashOutPayments extends APIResource {
     }
     const channel: OrderChannel = {
       post: (attempt) =>
-        cashOutCall<unknown>(this.client.http, {
+        this.send<unknown>({
           method: 'POST',
-          path: path`/api/v2/instant/payments/dict`,
+          path: () => path`/api/v2/instant/payments/dict`,
           body,
           idempotencyKey: { header: IDEMPOTENCY_HEADER, value: idempotencyKey },
+          errors: CASH_OUT_ERRORS,
           options: attempt,
         }),
       find: (lookup) => findTransfer(this, idempotencyKey, lookup),
@@ -69,11 +71,12 @@ export class CashOutPayments extends APIResource {
     if (shouldValidate(this.client.validate, options?.validate)) {
       refuse(RequisicaoInvalida, checkIdempotencyKey(idempotencyKey));
     }
-    const answer = await cashOutCall<unknown>(
-      this.client.http,
-      { method: 'GET', path: path`/api/v2/instant/payments/idempotencyKey/${idempotencyKey}`, options },
-      { 404: TransferNotFoundError },
-    );
+    const answer = await this.send<unknown>({
+      method: 'GET',
+      path: () => path`/api/v2/instant/payments/idempotencyKey/${idempotencyKey}`,
+      errors: { ...CASH_OUT_ERRORS, 404: TransferNotFoundError },
+      options,
+    });
     return transferFrom(answer, { idempotencyKey });
   }
 }

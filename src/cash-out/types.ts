@@ -7,13 +7,13 @@
 import type { z } from 'zod';
 import type { paymentRequestSchema } from './schema.ts';
 
-/** Transfer statuses the provider documents (spec 3.4). */
+/** Transfer statuses the provider documents (interface spec, "Transfer (payment order) status"). */
 export const TRANSFER_STATUSES = ['PROCESSING', 'LIQUIDATED', 'CANCELED', 'REFUNDED', 'PARTIALLY_REFUNDED'] as const;
 
 /** A transfer's status: the documented values, or any value the provider adds later. */
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number] | (string & {});
 
-/** The statuses a transfer-confirmation notification may carry (spec section 6). */
+/** The statuses a transfer-confirmation notification may carry (interface spec, "Events"). */
 export const NOTIFIED_STATUSES = ['LIQUIDATED', 'CANCELED'] as const;
 
 /** A status a genuine transfer-confirmation notification carries. */

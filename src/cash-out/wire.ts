@@ -2,17 +2,15 @@
  * From the provider's wire shapes to the SDK's: float money to exact two-decimal strings, the two
  * `refunds` shapes to one, the `{ data }` envelope removed. Unknown fields pass through.
  */
-import { isRecord } from '../core/errors.ts';
-import { fromProviderNumber } from '../lib/money.ts';
+import { isRecord } from '../internal/json.ts';
+import { wireAmount } from '../lib/money.ts';
 import { CashOutResponseError } from './errors.ts';
 import type { Balance, BalanceEntry, Money, Transfer, TransferRefund } from './types.ts';
 
-/** Money from the wire: a number is converted exactly; a string is kept as sent. */
+/** Money from the wire (`wireAmount`); an amount out of range is a `CashOutResponseError`. */
 function money(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value !== 'number') return undefined;
   try {
-    return fromProviderNumber(value);
+    return wireAmount(value);
   } catch (error) {
     throw new CashOutResponseError('The provider answered an amount out of range', { cause: error });
   }

@@ -4,7 +4,9 @@
  * wait without cancelling the shared request the others are waiting on.
  */
 import type * as Oidc from 'openid-client';
-import { AuthenticationError, InstantError, isRecord, scrub } from './errors.ts';
+import { AuthenticationError, InstantError } from './errors.ts';
+import { isRecord } from '../internal/json.ts';
+import { maskSecret } from '../internal/redact.ts';
 import type { FetchLike, TokenProvider } from './http.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { isHttpsOrLoopback } from './validation.ts';
@@ -178,7 +180,7 @@ export class ClientCredentialsProvider implements TokenProvider {
     }
     const { status } = response;
     if (status !== 200 && status !== 201) {
-      const title = isRecord(payload) && typeof payload['title'] === 'string' ? `: ${redact(payload['title'], clientSecret)}` : '';
+      const title = isRecord(payload) && typeof payload['title'] === 'string' ? `: ${maskSecret(payload['title'], clientSecret)}` : '';
       throw new AuthenticationError(`Token endpoint answered ${status}${title}`, { status });
     }
     if (typeof payload === 'string') throw new AuthenticationError(`Token endpoint answered ${status} with a body that is not JSON`, { status });
@@ -186,7 +188,7 @@ export class ClientCredentialsProvider implements TokenProvider {
   }
 }
 
-/** Reads `{access_token, expires_in}` or `{accessToken, expiresAt}` (spec-facts 9.2). */
+/** Reads `{access_token, expires_in}` or `{accessToken, expiresAt}` (the service's OAuth answer, and the cash-out provider's JSON one). */
 export function parseTokenAnswer(payload: unknown, status: number): { value: string; lifetimeS: number } {
   if (!isRecord(payload)) {
     // The provider answers "null" past its limit of 10 token requests a minute.
@@ -235,7 +237,7 @@ function authenticationError(error: unknown, secret: string): AuthenticationErro
   let reason = error instanceof Error ? safeMessage(error, secret) : 'unknown failure';
   if (isRecord(error) && typeof error['error'] === 'string') {
     const description = typeof error['error_description'] === 'string' ? ` (${error['error_description']})` : '';
-    reason = redact(`${error['error']}${description}`, secret);
+    reason = maskSecret(`${error['error']}${description}`, secret);
   }
   const init: { status?: number; cause?: unknown } = {};
   const cause = safeCause(error, secret);
@@ -244,13 +246,8 @@ function authenticationError(error: unknown, secret: string): AuthenticationErro
   return new AuthenticationError(`Token request failed: ${reason}`, init);
 }
 
-/** Masks the literal secret, then whatever looks like a document, e-mail or bearer token. */
-function redact(text: string, secret: string): string {
-  return scrub(secret === '' ? text : text.split(secret).join('[redacted]'));
-}
-
 function safeMessage(error: Error, secret: string): string {
-  return error instanceof SyntaxError ? 'the answer is not valid JSON' : redact(error.message, secret);
+  return error instanceof SyntaxError ? 'the answer is not valid JSON' : maskSecret(error.message, secret);
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
- * Every error the SDK throws. One table (`ERROR_CATALOGUE`) drives the per-type classes,
- * the status fallback, the README error table and the error tests.
+ * Every error the SDK throws. One table (`ERROR_CATALOGUE`) drives the per-type classes, their
+ * hierarchy, the status layer of the error factory (`core/error-factory.ts`), the README error
+ * table and the error tests.
  */
+import { redactViolacao, scrub } from '../internal/redact.ts';
 
-/** One entry of `violacoes`, as the service sends it (spec 7.3, `Violacao`). */
+/** One entry of `violacoes`, as the service sends it (interface spec, "Violations", `Violacao`). */
 export interface Violacao {
   razao?: string;
   propriedade?: string;
@@ -11,25 +13,27 @@ export interface Violacao {
 }
 
 /**
- * The service's error types in scope (spec sections 7.1 and 7.2 plus the official types for the
- * endpoints this SDK covers). The first status is the one the service answers with; a type with
- * two statuses (CobPayloadNaoEncontrado) lists both.
+ * The service's error types in scope (interface spec, "General errors" and "Specific errors", plus the
+ * official types of the endpoints this SDK covers). The first status is the one the service
+ * answers with; a type with two statuses (CobPayloadNaoEncontrado) lists both. A `general` type
+ * is the one a bare status maps to; every other type's class extends the general class of its
+ * first status (`CobNaoEncontrado extends NaoEncontrado`). A new type is one line here.
  */
 export const ERROR_CATALOGUE = {
-  RequisicaoInvalida: { status: [400], meaning: 'Invalid request' },
-  AcessoNegado: { status: [403], meaning: 'Authenticated participant violates an authorization rule' },
-  NaoEncontrado: { status: [404], meaning: 'Entity not found' },
-  PermanentementeRemovido: { status: [410], meaning: 'Entity existed and was permanently removed' },
-  ErroInternoDoServidor: { status: [500], meaning: 'Unexpected condition on the service' },
-  ServicoIndisponivel: { status: [503], meaning: 'Service unavailable (maintenance or outside operating window)' },
-  IndisponibilidadePorTempoEsgotado: { status: [504], meaning: 'Service took longer than expected' },
+  RequisicaoInvalida: { general: true, status: [400], meaning: 'Invalid request' },
+  AcessoNegado: { general: true, status: [403], meaning: 'Authenticated participant violates an authorization rule' },
+  NaoEncontrado: { general: true, status: [404], meaning: 'Entity not found' },
+  PermanentementeRemovido: { general: true, status: [410], meaning: 'Entity existed and was permanently removed' },
+  ErroInternoDoServidor: { general: true, status: [500], meaning: 'Unexpected condition on the service' },
+  ServicoIndisponivel: { general: true, status: [503], meaning: 'Service unavailable (maintenance or outside operating window)' },
+  IndisponibilidadePorTempoEsgotado: { general: true, status: [504], meaning: 'Service took longer than expected' },
   CobPayloadNaoEncontrado: { status: [404, 410], meaning: 'No charge for the location (410: permanently gone)' },
   CobPayloadOperacaoInvalida: { status: [400], meaning: 'codMun or DPP invalid for the due-date charge payload' },
   CobNaoEncontrado: { status: [404], meaning: 'No immediate charge for the txid' },
-  CobOperacaoInvalida: { status: [400], meaning: 'Immediate charge request breaks a rule of section 7.3' },
-  CobConsultaInvalida: { status: [400], meaning: 'Immediate charge query breaks a rule of section 7.3' },
+  CobOperacaoInvalida: { status: [400], meaning: 'Immediate charge request breaks a rule of the spec (Violations)' },
+  CobConsultaInvalida: { status: [400], meaning: 'Immediate charge query breaks a rule of the spec (Violations)' },
   CobVNaoEncontrada: { status: [404], meaning: 'No due-date charge for the txid' },
-  CobVOperacaoInvalida: { status: [400], meaning: 'Due-date charge request breaks a rule of section 7.3' },
+  CobVOperacaoInvalida: { status: [400], meaning: 'Due-date charge request breaks a rule of the spec (Violations)' },
   CobVConsultaInvalida: { status: [400], meaning: 'Due-date charge query is invalid' },
   LoteCobVNaoEncontrado: { status: [404], meaning: 'No batch for the id' },
   LoteCobVOperacaoInvalida: { status: [400], meaning: 'Batch request is invalid or changes the set of charges' },
@@ -44,7 +48,7 @@ export const ERROR_CATALOGUE = {
   WebhookOperacaoInvalida: { status: [400], meaning: 'Webhook request invalid or chave not a valid directory key' },
   WebhookNaoEncontrado: { status: [404], meaning: 'No webhook for the key' },
   WebhookConsultaInvalida: { status: [400], meaning: 'Webhook query is invalid' },
-} as const satisfies Record<string, { status: readonly number[]; meaning: string }>;
+} as const satisfies Record<string, { general?: true; status: readonly number[]; meaning: string }>;
 
 /** The name of an error type of the catalogue: `'CobOperacaoInvalida'`, `'NaoEncontrado'`... */
 export type CatalogueErrorType = keyof typeof ERROR_CATALOGUE;
@@ -90,7 +94,7 @@ export interface ApiErrorInit {
 
 /** An HTTP failure, or a client-side refusal that mirrors one (`sentRequest: false`). */
 export class ApiError extends InstantError {
-  override readonly name: string = 'ApiError';
+  override readonly name: string;
   readonly status: number;
   /** Full error type URI, e.g. `https://host/api/v2/error/CobOperacaoInvalida`. */
   readonly type: string | undefined;
@@ -102,18 +106,25 @@ export class ApiError extends InstantError {
   readonly correlationId: string | undefined;
   readonly instance: string | undefined;
   readonly sentRequest: boolean;
-  /** The raw response (non-enumerable: kept out of logs and JSON). */
-  declare readonly response: Response | undefined;
+  readonly #response: Response | undefined;
 
-  constructor(init: ApiErrorInit) {
-    const status = init.status ?? 0;
-    const errorType = errorTypeOf(init.type) ?? init.errorType;
-    const title = init.title === undefined ? undefined : scrub(init.title);
-    const detail = init.detail === undefined ? undefined : scrub(init.detail);
-    const violacoes = (init.violacoes ?? []).map(redactViolacao);
+  constructor(init: ApiErrorInit = {}) {
+    // A named class (`defineApiError`) gives its name, default status and, for a refusal before
+    // sending, a type under CLIENT_ERROR_BASE: an answer without a type never gets the service's.
+    const named = new.target as Partial<NamedErrorStatics>;
+    const status = init.status ?? named.defaultStatus ?? 0;
+    const own = named.errorType;
+    const type = init.type ?? (own !== undefined && init.sentRequest === false ? `${CLIENT_ERROR_BASE}/${own}` : undefined);
+    const errorType = (init.type === undefined ? undefined : errorTypeOf(init.type)) ?? init.errorType ?? own;
+    // A refusal before sending carries text the SDK wrote: only the caller's values are masked.
+    const trusted = init.sentRequest === false;
+    const title = init.title === undefined || trusted ? init.title : scrub(init.title);
+    const detail = init.detail === undefined || trusted ? init.detail : scrub(init.detail);
+    const violacoes = init.violacoes === undefined ? [] : init.violacoes.map((v) => redactViolacao(v, trusted));
     super(describe(status, errorType, title, detail, violacoes), { cause: init.cause });
+    this.name = own ?? 'ApiError';
     this.status = status;
-    this.type = init.type;
+    this.type = type;
     this.errorType = errorType;
     this.title = title;
     this.detail = detail;
@@ -121,8 +132,19 @@ export class ApiError extends InstantError {
     this.correlationId = init.correlationId;
     this.instance = init.instance === undefined ? undefined : scrub(init.instance);
     this.sentRequest = init.sentRequest ?? true;
-    Object.defineProperty(this, 'response', { value: init.response, enumerable: false });
+    this.#response = init.response;
   }
+
+  /** The raw response (not an own property: kept out of logs and JSON). */
+  get response(): Response | undefined {
+    return this.#response;
+  }
+}
+
+/** What a named class (`defineApiError`) tells the `ApiError` constructor. */
+interface NamedErrorStatics {
+  readonly errorType: string;
+  readonly defaultStatus: number;
 }
 
 /** The API answered 401 twice in a row (the token was refreshed once in between). */
@@ -146,9 +168,24 @@ export class ConnectionError extends InstantError {
   override readonly name: string = 'ConnectionError';
 }
 
-/** An attempt, or the whole call with its retries, ran out of time. */
+/**
+ * An attempt, or the whole call with its retries, ran out of time. The SDK's own class: the
+ * HTTP library's error of the same name never reaches a caller (it is turned into this one).
+ * Test with `instanceof TimeoutError` (this class), not by `name`: a caller's own `signal`
+ * (`AbortSignal.timeout(ms)`) still rejects with its reason, a `DOMException` also named
+ * `"TimeoutError"`, which is not an `InstantError`.
+ */
 export class TimeoutError extends InstantError {
   override readonly name: string = 'TimeoutError';
+}
+
+/**
+ * A notification the handlers will not read: not POST, too large, not JSON, or not the shape
+ * of its kind (a received-payment list; a transfer confirmation with `data.idempotencyKey` and
+ * `data.status`). Both notification handlers answer it with 400 (405 for the method).
+ */
+export class InvalidNotificationError extends InstantError {
+  override readonly name: string = 'InvalidNotificationError';
 }
 
 /** Why an answer was not accepted. */
@@ -171,177 +208,124 @@ export class InvalidResponseError extends InstantError {
   }
 }
 
-/** A class of `ApiError` for one catalogue type; `instanceof` works as usual. */
-export interface ApiErrorClass<N extends string> {
+/**
+ * A class of `ApiError` for one error type; `instanceof` works as usual. `N` is what `name`
+ * can be: the type's own name, or for a general class also those of the classes extending it.
+ */
+export interface ApiErrorClass<N extends string = string> {
   new (init?: ApiErrorInit): ApiError & { readonly name: N };
-  readonly errorType: N;
+  /** The error type the class stands for (`'CobNaoEncontrado'`). */
+  readonly errorType: string;
 }
 
+/** A class constructor an error class can extend. */
+type ApiErrorParent = new (init?: ApiErrorInit) => ApiError;
+
 /**
- * Makes a named `ApiError` class: a literal `name`, a default status, `errorType` = the name
- * when the answer named no type, and (only for refusals before sending, `sentRequest: false`)
- * a type under `CLIENT_ERROR_BASE`: an answer without a type never gets one that reads as the
- * service's.
+ * Makes a named `ApiError` class extending `Parent`: a literal `name`, a default status,
+ * `errorType` = the name when the answer named no type, and (only for refusals before sending,
+ * `sentRequest: false`) a type under `CLIENT_ERROR_BASE`. The `ApiError` constructor reads them
+ * from the class, so a deeper hierarchy costs nothing per error.
  */
-export function defineApiError<N extends string>(errorType: N, defaultStatus: number): ApiErrorClass<N> {
+export function defineApiError<N extends string>(
+  errorType: N,
+  defaultStatus: number,
+  Parent: ApiErrorParent = ApiError,
+): ApiErrorClass<N> {
   const named = {
-    [errorType]: class extends ApiError {
+    [errorType]: class extends Parent {
       static readonly errorType = errorType;
-      override readonly name: N = errorType;
-      constructor(init: ApiErrorInit = {}) {
-        const own = init.sentRequest === false ? { type: `${CLIENT_ERROR_BASE}/${errorType}` } : {};
-        super({ status: defaultStatus, errorType, ...own, ...init });
-      }
+      static readonly defaultStatus = defaultStatus;
     },
   };
   return named[errorType] as unknown as ApiErrorClass<N>;
 }
 
-function catalogueError<N extends CatalogueErrorType>(errorType: N): ApiErrorClass<N> {
-  return defineApiError(errorType, ERROR_CATALOGUE[errorType].status[0]);
-}
+type Catalogue = typeof ERROR_CATALOGUE;
+type FirstStatus<K extends CatalogueErrorType> = Catalogue[K]['status'][0];
+type GeneralType = { [K in CatalogueErrorType]: Catalogue[K] extends { general: true } ? K : never }[CatalogueErrorType];
+/** A general class's instances may be any type of its status, or a class defined outside the catalogue. */
+type NamesOf<K extends CatalogueErrorType> = K extends GeneralType
+  ? { [S in CatalogueErrorType]: FirstStatus<S> extends FirstStatus<K> ? S : never }[CatalogueErrorType] | (string & {})
+  : K;
 
-export const RequisicaoInvalida = catalogueError('RequisicaoInvalida');
-export type RequisicaoInvalida = InstanceType<typeof RequisicaoInvalida>;
-export const AcessoNegado = catalogueError('AcessoNegado');
-export type AcessoNegado = InstanceType<typeof AcessoNegado>;
-export const NaoEncontrado = catalogueError('NaoEncontrado');
-export type NaoEncontrado = InstanceType<typeof NaoEncontrado>;
-export const PermanentementeRemovido = catalogueError('PermanentementeRemovido');
-export type PermanentementeRemovido = InstanceType<typeof PermanentementeRemovido>;
-export const ErroInternoDoServidor = catalogueError('ErroInternoDoServidor');
-export type ErroInternoDoServidor = InstanceType<typeof ErroInternoDoServidor>;
-export const ServicoIndisponivel = catalogueError('ServicoIndisponivel');
-export type ServicoIndisponivel = InstanceType<typeof ServicoIndisponivel>;
-export const IndisponibilidadePorTempoEsgotado = catalogueError('IndisponibilidadePorTempoEsgotado');
-export type IndisponibilidadePorTempoEsgotado = InstanceType<typeof IndisponibilidadePorTempoEsgotado>;
-export const CobPayloadNaoEncontrado = catalogueError('CobPayloadNaoEncontrado');
-export type CobPayloadNaoEncontrado = InstanceType<typeof CobPayloadNaoEncontrado>;
-export const CobPayloadOperacaoInvalida = catalogueError('CobPayloadOperacaoInvalida');
-export type CobPayloadOperacaoInvalida = InstanceType<typeof CobPayloadOperacaoInvalida>;
-export const CobNaoEncontrado = catalogueError('CobNaoEncontrado');
-export type CobNaoEncontrado = InstanceType<typeof CobNaoEncontrado>;
-export const CobOperacaoInvalida = catalogueError('CobOperacaoInvalida');
-export type CobOperacaoInvalida = InstanceType<typeof CobOperacaoInvalida>;
-export const CobConsultaInvalida = catalogueError('CobConsultaInvalida');
-export type CobConsultaInvalida = InstanceType<typeof CobConsultaInvalida>;
-export const CobVNaoEncontrada = catalogueError('CobVNaoEncontrada');
-export type CobVNaoEncontrada = InstanceType<typeof CobVNaoEncontrada>;
-export const CobVOperacaoInvalida = catalogueError('CobVOperacaoInvalida');
-export type CobVOperacaoInvalida = InstanceType<typeof CobVOperacaoInvalida>;
-export const CobVConsultaInvalida = catalogueError('CobVConsultaInvalida');
-export type CobVConsultaInvalida = InstanceType<typeof CobVConsultaInvalida>;
-export const LoteCobVNaoEncontrado = catalogueError('LoteCobVNaoEncontrado');
-export type LoteCobVNaoEncontrado = InstanceType<typeof LoteCobVNaoEncontrado>;
-export const LoteCobVOperacaoInvalida = catalogueError('LoteCobVOperacaoInvalida');
-export type LoteCobVOperacaoInvalida = InstanceType<typeof LoteCobVOperacaoInvalida>;
-export const LoteCobVConsultaInvalida = catalogueError('LoteCobVConsultaInvalida');
-export type LoteCobVConsultaInvalida = InstanceType<typeof LoteCobVConsultaInvalida>;
-export const PayloadLocationNaoEncontrado = catalogueError('PayloadLocationNaoEncontrado');
-export type PayloadLocationNaoEncontrado = InstanceType<typeof PayloadLocationNaoEncontrado>;
-export const PayloadLocationOperacaoInvalida = catalogueError('PayloadLocationOperacaoInvalida');
-export type PayloadLocationOperacaoInvalida = InstanceType<typeof PayloadLocationOperacaoInvalida>;
-export const PayloadLocationConsultaInvalida = catalogueError('PayloadLocationConsultaInvalida');
-export type PayloadLocationConsultaInvalida = InstanceType<typeof PayloadLocationConsultaInvalida>;
-export const InstantNaoEncontrado = catalogueError('InstantNaoEncontrado');
-export type InstantNaoEncontrado = InstanceType<typeof InstantNaoEncontrado>;
-export const InstantDevolucaoNaoEncontrada = catalogueError('InstantDevolucaoNaoEncontrada');
-export type InstantDevolucaoNaoEncontrada = InstanceType<typeof InstantDevolucaoNaoEncontrada>;
-export const InstantConsultaInvalida = catalogueError('InstantConsultaInvalida');
-export type InstantConsultaInvalida = InstanceType<typeof InstantConsultaInvalida>;
-export const InstantDevolucaoInvalida = catalogueError('InstantDevolucaoInvalida');
-export type InstantDevolucaoInvalida = InstanceType<typeof InstantDevolucaoInvalida>;
-export const WebhookOperacaoInvalida = catalogueError('WebhookOperacaoInvalida');
-export type WebhookOperacaoInvalida = InstanceType<typeof WebhookOperacaoInvalida>;
-export const WebhookNaoEncontrado = catalogueError('WebhookNaoEncontrado');
-export type WebhookNaoEncontrado = InstanceType<typeof WebhookNaoEncontrado>;
-export const WebhookConsultaInvalida = catalogueError('WebhookConsultaInvalida');
-export type WebhookConsultaInvalida = InstanceType<typeof WebhookConsultaInvalida>;
+/** General type of each status (a bare 404 is `NaoEncontrado`), read from the catalogue. */
+export const GENERAL_BY_STATUS: Readonly<Partial<Record<number, CatalogueErrorType>>> = Object.fromEntries(
+  Object.entries(ERROR_CATALOGUE).flatMap(([name, entry]) => ('general' in entry ? [[entry.status[0], name]] : [])),
+) as Partial<Record<number, CatalogueErrorType>>;
+
+function catalogueClasses(): Record<string, ApiErrorClass> {
+  const classes: Record<string, ApiErrorClass> = {};
+  // General types come first in the catalogue, so a parent is built before its children.
+  for (const [name, entry] of Object.entries(ERROR_CATALOGUE)) {
+    const parent = 'general' in entry ? undefined : GENERAL_BY_STATUS[entry.status[0]];
+    classes[name] = defineApiError(name, entry.status[0], parent === undefined ? ApiError : classes[parent]);
+  }
+  return classes;
+}
 
 /** Catalogue type name to class; the tests check it covers the whole catalogue. */
-export const ERROR_CLASSES: { readonly [N in CatalogueErrorType]: ApiErrorClass<N> } = {
-  RequisicaoInvalida,
-  AcessoNegado,
-  NaoEncontrado,
-  PermanentementeRemovido,
-  ErroInternoDoServidor,
-  ServicoIndisponivel,
-  IndisponibilidadePorTempoEsgotado,
-  CobPayloadNaoEncontrado,
-  CobPayloadOperacaoInvalida,
-  CobNaoEncontrado,
-  CobOperacaoInvalida,
-  CobConsultaInvalida,
-  CobVNaoEncontrada,
-  CobVOperacaoInvalida,
-  CobVConsultaInvalida,
-  LoteCobVNaoEncontrado,
-  LoteCobVOperacaoInvalida,
-  LoteCobVConsultaInvalida,
-  PayloadLocationNaoEncontrado,
-  PayloadLocationOperacaoInvalida,
-  PayloadLocationConsultaInvalida,
-  InstantNaoEncontrado,
-  InstantDevolucaoNaoEncontrada,
-  InstantConsultaInvalida,
-  InstantDevolucaoInvalida,
-  WebhookOperacaoInvalida,
-  WebhookNaoEncontrado,
-  WebhookConsultaInvalida,
-};
+export const ERROR_CLASSES = catalogueClasses() as { readonly [K in CatalogueErrorType]: ApiErrorClass<NamesOf<K>> };
 
-/** General catalogue type answered for a status when the body names none (7.1). */
-const GENERAL_BY_STATUS: Readonly<Record<number, CatalogueErrorType>> = {
-  400: 'RequisicaoInvalida',
-  403: 'AcessoNegado',
-  404: 'NaoEncontrado',
-  410: 'PermanentementeRemovido',
-  500: 'ErroInternoDoServidor',
-  503: 'ServicoIndisponivel',
-  504: 'IndisponibilidadePorTempoEsgotado',
-};
+export const RequisicaoInvalida = ERROR_CLASSES.RequisicaoInvalida;
+export type RequisicaoInvalida = InstanceType<typeof RequisicaoInvalida>;
+export const AcessoNegado = ERROR_CLASSES.AcessoNegado;
+export type AcessoNegado = InstanceType<typeof AcessoNegado>;
+export const NaoEncontrado = ERROR_CLASSES.NaoEncontrado;
+export type NaoEncontrado = InstanceType<typeof NaoEncontrado>;
+export const PermanentementeRemovido = ERROR_CLASSES.PermanentementeRemovido;
+export type PermanentementeRemovido = InstanceType<typeof PermanentementeRemovido>;
+export const ErroInternoDoServidor = ERROR_CLASSES.ErroInternoDoServidor;
+export type ErroInternoDoServidor = InstanceType<typeof ErroInternoDoServidor>;
+export const ServicoIndisponivel = ERROR_CLASSES.ServicoIndisponivel;
+export type ServicoIndisponivel = InstanceType<typeof ServicoIndisponivel>;
+export const IndisponibilidadePorTempoEsgotado = ERROR_CLASSES.IndisponibilidadePorTempoEsgotado;
+export type IndisponibilidadePorTempoEsgotado = InstanceType<typeof IndisponibilidadePorTempoEsgotado>;
+export const CobPayloadNaoEncontrado = ERROR_CLASSES.CobPayloadNaoEncontrado;
+export type CobPayloadNaoEncontrado = InstanceType<typeof CobPayloadNaoEncontrado>;
+export const CobPayloadOperacaoInvalida = ERROR_CLASSES.CobPayloadOperacaoInvalida;
+export type CobPayloadOperacaoInvalida = InstanceType<typeof CobPayloadOperacaoInvalida>;
+export const CobNaoEncontrado = ERROR_CLASSES.CobNaoEncontrado;
+export type CobNaoEncontrado = InstanceType<typeof CobNaoEncontrado>;
+export const CobOperacaoInvalida = ERROR_CLASSES.CobOperacaoInvalida;
+export type CobOperacaoInvalida = InstanceType<typeof CobOperacaoInvalida>;
+export const CobConsultaInvalida = ERROR_CLASSES.CobConsultaInvalida;
+export type CobConsultaInvalida = InstanceType<typeof CobConsultaInvalida>;
+export const CobVNaoEncontrada = ERROR_CLASSES.CobVNaoEncontrada;
+export type CobVNaoEncontrada = InstanceType<typeof CobVNaoEncontrada>;
+export const CobVOperacaoInvalida = ERROR_CLASSES.CobVOperacaoInvalida;
+export type CobVOperacaoInvalida = InstanceType<typeof CobVOperacaoInvalida>;
+export const CobVConsultaInvalida = ERROR_CLASSES.CobVConsultaInvalida;
+export type CobVConsultaInvalida = InstanceType<typeof CobVConsultaInvalida>;
+export const LoteCobVNaoEncontrado = ERROR_CLASSES.LoteCobVNaoEncontrado;
+export type LoteCobVNaoEncontrado = InstanceType<typeof LoteCobVNaoEncontrado>;
+export const LoteCobVOperacaoInvalida = ERROR_CLASSES.LoteCobVOperacaoInvalida;
+export type LoteCobVOperacaoInvalida = InstanceType<typeof LoteCobVOperacaoInvalida>;
+export const LoteCobVConsultaInvalida = ERROR_CLASSES.LoteCobVConsultaInvalida;
+export type LoteCobVConsultaInvalida = InstanceType<typeof LoteCobVConsultaInvalida>;
+export const PayloadLocationNaoEncontrado = ERROR_CLASSES.PayloadLocationNaoEncontrado;
+export type PayloadLocationNaoEncontrado = InstanceType<typeof PayloadLocationNaoEncontrado>;
+export const PayloadLocationOperacaoInvalida = ERROR_CLASSES.PayloadLocationOperacaoInvalida;
+export type PayloadLocationOperacaoInvalida = InstanceType<typeof PayloadLocationOperacaoInvalida>;
+export const PayloadLocationConsultaInvalida = ERROR_CLASSES.PayloadLocationConsultaInvalida;
+export type PayloadLocationConsultaInvalida = InstanceType<typeof PayloadLocationConsultaInvalida>;
+export const InstantNaoEncontrado = ERROR_CLASSES.InstantNaoEncontrado;
+export type InstantNaoEncontrado = InstanceType<typeof InstantNaoEncontrado>;
+export const InstantDevolucaoNaoEncontrada = ERROR_CLASSES.InstantDevolucaoNaoEncontrada;
+export type InstantDevolucaoNaoEncontrada = InstanceType<typeof InstantDevolucaoNaoEncontrada>;
+export const InstantConsultaInvalida = ERROR_CLASSES.InstantConsultaInvalida;
+export type InstantConsultaInvalida = InstanceType<typeof InstantConsultaInvalida>;
+export const InstantDevolucaoInvalida = ERROR_CLASSES.InstantDevolucaoInvalida;
+export type InstantDevolucaoInvalida = InstanceType<typeof InstantDevolucaoInvalida>;
+export const WebhookOperacaoInvalida = ERROR_CLASSES.WebhookOperacaoInvalida;
+export type WebhookOperacaoInvalida = InstanceType<typeof WebhookOperacaoInvalida>;
+export const WebhookNaoEncontrado = ERROR_CLASSES.WebhookNaoEncontrado;
+export type WebhookNaoEncontrado = InstanceType<typeof WebhookNaoEncontrado>;
+export const WebhookConsultaInvalida = ERROR_CLASSES.WebhookConsultaInvalida;
+export type WebhookConsultaInvalida = InstanceType<typeof WebhookConsultaInvalida>;
 
-/** Per-endpoint override of the class chosen by status when the body names no type. */
-export type StatusFallback = Readonly<Partial<Record<number, ApiErrorClass<string>>>>;
-
-/**
- * Builds the typed error for an HTTP error response. Understands the service's problem
- * bodies (`type`, `title`, `status`, `detail`, `correlationId`, `violacoes`), the cash-out
- * provider's `{type, title, detail, instance}`, and anything else (HTML, empty, plain text)
- * by status.
- */
-export function createApiError(response: Response, body: unknown, fallback?: StatusFallback): ApiError {
-  const problem = isRecord(body) ? body : {};
-  const init: ApiErrorInit = { status: response.status, response, sentRequest: true };
-  // RFC 9457: "about:blank" means the problem has no more semantics than its status.
-  const named = stringField(problem, 'type');
-  const type = named === 'about:blank' ? undefined : named;
-  if (type !== undefined) init.type = type;
-  const title = stringField(problem, 'title');
-  if (title !== undefined) init.title = title;
-  const detail = stringField(problem, 'detail');
-  if (detail !== undefined) init.detail = detail;
-  const correlationId = stringField(problem, 'correlationId') ?? response.headers.get('x-correlation-id') ?? undefined;
-  if (correlationId !== undefined) init.correlationId = correlationId;
-  const instance = stringField(problem, 'instance');
-  if (instance !== undefined) init.instance = instance;
-  if (Array.isArray(problem['violacoes'])) init.violacoes = problem['violacoes'].filter(isRecord).map(toViolacao);
-
-  if (response.status === 401) return new UnauthorizedError(init);
-  const errorType = errorTypeOf(type);
-  if (errorType !== undefined) {
-    const known = (ERROR_CLASSES as Record<string, ApiErrorClass<string>>)[errorType];
-    return known ? new known(init) : new ApiError(init);
-  }
-  const byStatus = fallback?.[response.status] ?? classFor(GENERAL_BY_STATUS[response.status]);
-  return byStatus ? new byStatus(init) : new ApiError(init);
-}
-
-function classFor(name: CatalogueErrorType | undefined): ApiErrorClass<string> | undefined {
-  return name === undefined ? undefined : ERROR_CLASSES[name];
-}
-
-function errorTypeOf(type: string | undefined): string | undefined {
+/** The error type named by a `type` URI: its last path segment, whatever the error base is. */
+export function errorTypeOf(type: string | undefined): string | undefined {
   if (type === undefined || type === '') return undefined;
   const segment = type.replace(/[/#?]+$/, '').split(/[/#:]/).pop();
   return segment === undefined || segment === '' ? undefined : segment;
@@ -354,66 +338,15 @@ function describe(
   detail: string | undefined,
   violacoes: readonly Violacao[],
 ): string {
-  const head = [status > 0 ? String(status) : undefined, errorType].filter(Boolean).join(' ');
-  const text = [title, detail].filter(Boolean).join(': ');
-  const where = violacoes
-    .map((v) => [v.propriedade, v.razao].filter(Boolean).join(' '))
-    .filter(Boolean)
-    .join('; ');
-  return [head || 'API error', text, where ? `(${where})` : undefined].filter(Boolean).join(' ');
-}
-
-/** Properties whose offending value is personal data: the value is never kept in an error. */
-const PERSONAL_FIELDS = new Set([
-  'cpf',
-  'cnpj',
-  'nome',
-  'email',
-  'chave',
-  'logradouro',
-  'cep',
-  'cidade',
-  'key',
-  'instantkey',
-  'creditordocument',
-  'document',
-  'devedor',
-  'recebedor',
-]);
-
-function redactViolacao(v: Violacao): Violacao {
-  const leaf = v.propriedade?.split('.').pop()?.replace(/\[\d+\]$/, '').toLowerCase();
-  const out: Violacao = {};
-  if (v.razao !== undefined) out.razao = scrub(v.razao);
-  if (v.propriedade !== undefined) out.propriedade = v.propriedade;
-  if (v.valor !== undefined) out.valor = leaf !== undefined && PERSONAL_FIELDS.has(leaf) ? '[redacted]' : scrub(v.valor);
-  return out;
-}
-
-/** Masks what looks like a document number, e-mail address or bearer token in free text. */
-export function scrub(text: string): string {
-  return text
-    .replace(/Bearer\s+[\w.~+/=-]+/gi, 'Bearer [redacted]')
-    .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[redacted]')
-    .replace(/\b[0-9A-Z]{12}\d{2}\b|\b\d{11}\b|\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}/g, '[redacted]');
-}
-
-function toViolacao(raw: Record<string, unknown>): Violacao {
-  const v: Violacao = {};
-  for (const key of ['razao', 'propriedade', 'valor'] as const) {
-    const value = raw[key];
-    if (typeof value === 'string') v[key] = value;
-    else if (typeof value === 'number' || typeof value === 'boolean') v[key] = String(value);
+  let head = status > 0 ? String(status) : '';
+  if (errorType) head = head ? `${head} ${errorType}` : errorType;
+  let out = head || 'API error';
+  const text = title && detail ? `${title}: ${detail}` : title || detail;
+  if (text) out += ` ${text}`;
+  let where = '';
+  for (const v of violacoes) {
+    const part = v.propriedade && v.razao ? `${v.propriedade} ${v.razao}` : v.propriedade || v.razao;
+    if (part) where = where ? `${where}; ${part}` : part;
   }
-  return v;
-}
-
-function stringField(record: Record<string, unknown>, key: string): string | undefined {
-  const value = record[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** True for a plain object (not null, not an array): the shape of a JSON object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return where ? `${out} (${where})` : out;
 }

@@ -4,19 +4,10 @@
  * 401, and every failure turned into a typed error.
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
-import {
-  ConnectionError,
-  InstantError,
-  InvalidResponseError,
-  RequisicaoInvalida,
-  TimeoutError,
-  UnauthorizedError,
-  ApiError,
-  createApiError,
-  type StatusFallback,
-} from './errors.ts';
+import { ApiError, ConnectionError, InstantError, InvalidResponseError, TimeoutError, UnauthorizedError } from './errors.ts';
+import { createApiError, refusalClass, type ErrorTables } from './error-factory.ts';
 import { resolveLogger, type Logger } from './log.ts';
-export type { Logger } from './log.ts';
+import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
 import type { RoutePath } from './path.ts';
 import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
@@ -71,10 +62,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A query parameter's value; `undefined` leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
 
-/** One call for `HttpCore.send`: method, path, query, body and how to read failures. */
-export interface CallSpec {
+/**
+ * A call to an endpoint the SDK does not model, for `client.request()`: it goes through the
+ * client's auth, retries, time limits and error mapping like every resource call.
+ */
+export interface CustomRequest {
   method: HttpMethod;
-  /** Built with the `path` template, or an absolute URL built by a caller that checked it. */
+  /** Built with the `path` template, which percent-encodes each value as one segment. */
   path: RoutePath;
   query?: Readonly<Record<string, QueryValue>>;
   /** Sent as JSON. */
@@ -82,9 +76,14 @@ export interface CallSpec {
   headers?: Record<string, string>;
   /** A POST carrying this header may be retried: the server deduplicates by it. */
   idempotencyKey?: { header: string; value: string };
-  /** Class to use for a status when the body names no error type. */
-  fallback?: StatusFallback;
+  /** `Accept` header (default `application/json`). */
   accept?: string;
+}
+
+/** One call for `HttpCore.send`: the request, and how to read its failures. */
+export interface CallSpec extends CustomRequest {
+  /** How the endpoint's error answers map to classes (by type, then by status). */
+  errors?: ErrorTables;
   options?: RequestOptions | undefined;
 }
 
@@ -100,7 +99,7 @@ export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 2;
 /** Longest Retry-After the SDK waits for; a longer one is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
-const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+const CORE_BACKOFF: Backoff = { baseMs: 500, maxMs: 8_000, floor: 0 };
 const SAFE_METHODS = ['get', 'put', 'delete'];
 
 interface CallContext {
@@ -123,11 +122,12 @@ let kyModule: Promise<KyModule> | undefined;
 const loadKy = (): Promise<KyModule> => (kyModule ??= import('ky'));
 let ky: KyModule | undefined;
 
-const retryDelay = (attempt: number): number => 500 * 2 ** (attempt - 1);
+/** ky counts attempts from 1. */
+const retryDelay = (attempt: number): number => backoffMs(attempt - 1, CORE_BACKOFF);
 
 /**
  * The HTTP core every resource sends through: bearer token, safe retries, time limits and typed
- * errors. Exported for custom calls the resources do not cover.
+ * errors. Internal: users reach it through a resource or `client.request()`.
  */
 export class HttpCore {
   #ky: KyInstance | undefined;
@@ -148,12 +148,10 @@ export class HttpCore {
     return {
       limit: maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
       methods: idempotent ? [...SAFE_METHODS, 'post'] : SAFE_METHODS,
-      statusCodes: RETRY_STATUSES,
-      afterStatusCodes: RETRY_STATUSES,
+      statusCodes: [...RETRY_STATUSES],
+      afterStatusCodes: [...RETRY_STATUSES],
       maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
       delay: retryDelay,
-      backoffLimit: 8_000,
-      jitter: true,
       retryOnTimeout: true,
       // Only when retries are logged: notes when the attempt failed, so the retry logs its wait.
       ...(state && {
@@ -272,7 +270,7 @@ export class HttpCore {
     // ky is loaded: only a call that reached it fails with one of its errors.
     if (ky === undefined) return error;
     if (ky.isHTTPError(error)) {
-      return createApiError(error.response, error.data, spec.fallback);
+      return createApiError(error.response, error.data, spec.errors);
     }
     if (ky.isTimeoutError(error)) {
       return new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${elapsed} ms`);
@@ -328,13 +326,29 @@ function serialize(spec: CallSpec): string | undefined {
   try {
     return JSON.stringify(spec.body);
   } catch {
-    const Refusal = spec.fallback?.[400] ?? RequisicaoInvalida;
+    const Refusal = refusalClass(spec.errors);
+    const razao = 'cannot be written as JSON (a BigInt, or an object that contains itself)';
     throw new Refusal({
       title: 'Request refused before sending',
-      detail: 'the body cannot be written as JSON (a BigInt, or an object that contains itself)',
+      detail: `the body ${razao}`,
+      violacoes: [{ propriedade: unserializableAt(spec.body, '', new Set()) ?? '', razao }],
       sentRequest: false,
     });
   }
+}
+
+/** The dotted path of the first value JSON cannot hold (only walked once serialising failed). */
+function unserializableAt(value: unknown, at: string, open: Set<object>): string | undefined {
+  if (typeof value === 'bigint') return at;
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (open.has(value)) return at;
+  open.add(value);
+  for (const [key, child] of Object.entries(value)) {
+    const found = unserializableAt(child, at ? `${at}.${key}` : key, open);
+    if (found !== undefined) return found;
+  }
+  open.delete(value);
+  return undefined;
 }
 
 function toSearchParams(query: CallSpec['query']): URLSearchParams | undefined {

@@ -6,7 +6,8 @@
  * an answer holding `parametros` and one array, named per list (`cobs`, `lotes`, `loc`...).
  */
 import { BR_CODE_GUI } from '../lib/brcode.ts';
-import { isRecord, type StatusFallback } from './errors.ts';
+import type { ErrorTables } from './error-factory.ts';
+import { isRecord } from '../internal/json.ts';
 import type { HttpCore, QueryValue, RequestOptions } from './http.ts';
 import type { RoutePath } from './path.ts';
 
@@ -151,7 +152,7 @@ export interface ListCall<T> {
   query: object | undefined;
   /** The list array's name in the answer (`cobs`, `lotes`, ...). */
   listKey: string;
-  fallback?: StatusFallback;
+  errors?: ErrorTables;
   options: RequestOptions | undefined;
   /** Runs before the first page is asked for; throws to refuse (nothing is sent). */
   check?: (() => void | Promise<void>) | undefined;
@@ -167,7 +168,7 @@ export function listPages<T, P extends PageParametros>(call: ListCall<T>): PageP
       method: 'GET',
       path: call.path,
       query: listQueryParams(call.query, page),
-      ...(call.fallback && { fallback: call.fallback }),
+      ...(call.errors && { errors: call.errors }),
       options: call.options,
     });
     const result = toPage<T, P>(body, call.listKey, load);

@@ -4,7 +4,8 @@
  * is off, and only then sends. Like stripe-node's validator in `_makeRequest` and Stainless's
  * `getAPIList`, so a method reads as one expression plus its rule.
  */
-import type { ApiErrorClass, StatusFallback } from './errors.ts';
+import type { ApiErrorClass } from './errors.ts';
+import type { ErrorTables, StatusTable } from './error-factory.ts';
 import type { CallSpec, HttpCore, RequestOptions } from './http.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
 import type { RoutePath } from './path.ts';
@@ -16,17 +17,17 @@ export interface ClientContext {
   /** Client-side rule checks on by default; `validate: false` turns them off. */
   readonly validate: boolean;
   /** The receiving user's own directory keys, when given: a charge's `chave` must be one. */
-  readonly ownKeys: readonly string[] | undefined;
+  readonly ownKeys?: readonly string[] | undefined;
 }
 
 /**
  * The classes an endpoint answers a bare status with (no error type in the body). A request its
  * rule refuses gets the 400 one, the class the service would answer with.
  */
-export type EndpointErrors = StatusFallback & { readonly 400: ApiErrorClass<string> };
+export type EndpointErrors = StatusTable & { readonly 400: ApiErrorClass };
 
 /** One call of a resource method. */
-export interface ResourceCall<T> extends Omit<CallSpec, 'fallback' | 'path'> {
+export interface ResourceCall<T> extends Omit<CallSpec, 'errors' | 'path'> {
   /**
    * Built after the rule was judged: a parameter the rule refuses (an empty txid) is refused as
    * the service would refuse it, not as a malformed path.
@@ -58,7 +59,7 @@ export abstract class APIResource {
   /** Judges the call's rule, then sends it; resolves with the parsed (and normalised) answer. */
   protected async send<T>({ path, errors, rule, normalize, ...spec }: ResourceCall<T>): Promise<T> {
     await this.#judge(rule, errors, spec.options);
-    const body = await this.client.http.json<T>({ ...spec, path: path(), fallback: errors });
+    const body = await this.client.http.json<T>({ ...spec, path: path(), errors: this.errorTables(errors) });
     return normalize ? normalize(body) : body;
   }
 
@@ -72,11 +73,16 @@ export abstract class APIResource {
       path,
       listKey,
       query: call.query,
-      fallback: call.errors,
+      errors: this.errorTables(call.errors),
       options: call.options,
       check: () => this.#judge(call.rule, call.errors, call.options),
       normalize: call.normalize,
     });
+  }
+
+  /** @internal How the endpoint's classes by status combine with the error types (default: the catalogue's). */
+  protected errorTables(status: StatusTable): ErrorTables {
+    return { status };
   }
 
   async #judge(rule: Rule | undefined, errors: EndpointErrors, options: RequestOptions | undefined): Promise<void> {

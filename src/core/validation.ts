@@ -1,5 +1,5 @@
 /**
- * Client-side refusals. A rule of spec section 7.3 that can be judged from the request throws
+ * Client-side refusals. A rule of the interface spec's "Violations" that can be judged from the request throws
  * the same class the service would answer with, with `violacoes` shaped like the service's,
  * and `sentRequest: false`, before any I/O.
  *

@@ -2,6 +2,7 @@
  * Dates. Civil dates (`dataDeVencimento`, `DPP`, ...) are `YYYY-MM-DD` days in Brasília
  * (America/Sao_Paulo); instants (`criacao`, `inicio`, ...) are RFC 3339 date-times.
  */
+import type { Checked } from './checked.ts';
 
 const TIME_ZONE = 'America/Sao_Paulo';
 const CIVIL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -51,7 +52,7 @@ export function todayInBrasilia(now: Date = new Date()): string {
 }
 
 /** True for a strict `YYYY-MM-DD` that names a real calendar day (`2026-02-30` is false). Never throws. */
-export function isCivilDate(s: unknown): s is string {
+export function isCivilDate(s: unknown): s is Checked<'civilDate'> {
   if (typeof s !== 'string') return false;
   const m = CIVIL_DATE.exec(s);
   return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
@@ -61,7 +62,7 @@ export function isCivilDate(s: unknown): s is string {
  * True for an RFC 3339 date-time: `T` separator, seconds, optional fraction, `Z` or `±hh:mm`,
  * on a real calendar day. Seconds may be 60 (a leap second, as RFC 3339 allows). Never throws.
  */
-export function isRfc3339(s: unknown): s is string {
+export function isRfc3339(s: unknown): s is Checked<'rfc3339'> {
   if (typeof s !== 'string') return false;
   const m = DATE_TIME.exec(s);
   if (m === null || !isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) return false;

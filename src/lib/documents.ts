@@ -5,6 +5,7 @@
  * a CNPJ is 14 characters (12 of `[0-9A-Z]`, uppercase only, then 2 check digits). Punctuated
  * forms (`123.456.789-09`, `12.345.678/0001-95`) are rejected: strip the punctuation first.
  */
+import type { Checked } from './checked.ts';
 
 const CPF_SHAPE = /^\d{11}$/;
 const CNPJ_SHAPE = /^[0-9A-Z]{12}\d{2}$/;
@@ -36,7 +37,7 @@ function allSame(s: string): boolean {
 }
 
 /** True for an 11-digit CPF with valid check digits (`00000000000` and the like are rejected). */
-export function isValidCpf(s: unknown): s is string {
+export function isValidCpf(s: unknown): s is Checked<'cpf'> {
   if (typeof s !== 'string' || !CPF_SHAPE.test(s) || allSame(s)) return false;
   return cpfDigit(s, 9) === s.charCodeAt(9) - 48 && cpfDigit(s, 10) === s.charCodeAt(10) - 48;
 }
@@ -45,7 +46,7 @@ export function isValidCpf(s: unknown): s is string {
  * True for a 14-character CNPJ, numeric or alphanumeric (12 of `[0-9A-Z]`, uppercase, then 2
  * check digits), with valid check digits. All-same-character values are rejected.
  */
-export function isValidCnpj(s: unknown): s is string {
+export function isValidCnpj(s: unknown): s is Checked<'cnpj'> {
   if (typeof s !== 'string' || !CNPJ_SHAPE.test(s) || allSame(s)) return false;
   return cnpjDigit(s, 12) === s.charCodeAt(12) - 48 && cnpjDigit(s, 13) === s.charCodeAt(13) - 48;
 }

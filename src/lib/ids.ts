@@ -1,4 +1,5 @@
 /** Identifier patterns (anchored) and random identifier generation. */
+import type { Checked } from './checked.ts';
 
 /** A charge txid (`TxId`): 26 to 35 alphanumeric characters. */
 export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
@@ -9,25 +10,25 @@ export const REFUND_ID_PATTERN = /^[a-zA-Z0-9]{1,35}$/;
 /** A cash-out idempotency key: 1 to 50 alphanumeric characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[a-zA-Z0-9]{1,50}$/;
 
-const test = (pattern: RegExp, s: unknown): s is string => typeof s === 'string' && pattern.test(s);
+const test = <Tag extends string>(pattern: RegExp, s: unknown): s is Checked<Tag> => typeof s === 'string' && pattern.test(s);
 
 /** True for a charge txid (26 to 35 alphanumerics). Never throws. */
-export function isValidTxid(s: unknown): s is string {
+export function isValidTxid(s: unknown): s is Checked<'txid'> {
   return test(TXID_PATTERN, s);
 }
 
 /** True for an end-to-end id (32 alphanumerics). Never throws. */
-export function isValidE2eid(s: unknown): s is string {
+export function isValidE2eid(s: unknown): s is Checked<'e2eid'> {
   return test(E2EID_PATTERN, s);
 }
 
 /** True for a refund id (1 to 35 alphanumerics). Never throws. */
-export function isValidRefundId(s: unknown): s is string {
+export function isValidRefundId(s: unknown): s is Checked<'refundId'> {
   return test(REFUND_ID_PATTERN, s);
 }
 
 /** True for a cash-out idempotency key (1 to 50 alphanumerics). Never throws. */
-export function isValidIdempotencyKey(s: unknown): s is string {
+export function isValidIdempotencyKey(s: unknown): s is Checked<'idempotencyKey'> {
   return test(IDEMPOTENCY_KEY_PATTERN, s);
 }
 

@@ -3,6 +3,7 @@
  * case-sensitive, at most 77 characters.
  */
 
+import type { Checked } from './checked.ts';
 import { isValidCnpj, isValidCpf } from './documents.ts';
 
 /** The five key types, in detection order. */
@@ -44,7 +45,7 @@ export function detectKeyType(key: unknown): KeyType | undefined {
  * True when `key` is a valid directory key; with `type`, only when it is a valid key of that
  * type. Never throws.
  */
-export function isValidKey(key: unknown, type?: KeyType): key is string {
+export function isValidKey(key: unknown, type?: KeyType): key is Checked<'key'> {
   if (type === undefined) return detectKeyType(key) !== undefined;
   if (typeof key !== 'string' || key.length > KEY_MAX_LENGTH) return false;
   const check = typeof type === 'string' && Object.hasOwn(CHECKS, type) ? CHECKS[type] : undefined;

@@ -2,6 +2,7 @@
  * Money. On the wire an amount is a decimal string `^\d{1,10}\.\d{2}$` (`"10.00"`); inside the
  * SDK it is an integer number of cents. Conversions work on the digits, never through floats.
  */
+import type { Checked } from './checked.ts';
 
 /** A wire amount: 1 to 10 integer digits, a dot, exactly 2 decimals. */
 export const MONEY_PATTERN = /^\d{1,10}\.\d{2}$/;
@@ -13,7 +14,7 @@ export const MAX_CENTS = 999_999_999_999;
 const LENIENT_AMOUNT = /^(\d{1,10})(?:\.(\d{1,2}))?$/;
 
 /** True when `s` is a wire amount (`"0.00"` to `"9999999999.99"`). Never throws. */
-export function isValidAmount(s: unknown): s is string {
+export function isValidAmount(s: unknown): s is Checked<'amount'> {
   return typeof s === 'string' && MONEY_PATTERN.test(s);
 }
 
@@ -94,4 +95,18 @@ export function fromProviderNumber(n: number): string {
     if (cents > MAX_CENTS) throw new RangeError('provider amount is out of range');
   }
   return (n < 0 && cents > 0 ? '-' : '') + fromCents(cents);
+}
+
+/**
+ * An amount as a service sent it, as a decimal string: a number is converted exactly
+ * (`fromProviderNumber`, which throws a `RangeError` out of range), a decimal comma
+ * (`"140,45"`) becomes a dot, any other string is kept as sent; `undefined` for anything else.
+ * @internal
+ */
+export function wireAmount(value: unknown): string | undefined {
+  if (typeof value === 'number') return fromProviderNumber(value);
+  if (typeof value !== 'string') return undefined;
+  if (!/^\s*\d+,\d{1,2}\s*$/.test(value)) return value;
+  const [units, decimals = ''] = value.trim().split(',');
+  return `${units}.${decimals.padEnd(2, '0')}`;
 }

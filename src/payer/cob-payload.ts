@@ -5,20 +5,18 @@
  * before it is read; an unsigned answer is refused unless `allowUnsignedPayloads` (development
  * only) is set. Numbers and amounts are read leniently, as real payloads vary.
  */
-import {
-  CobPayloadNaoEncontrado,
-  CobPayloadOperacaoInvalida,
-  type StatusFallback,
-  type Violacao,
-} from '../core/errors.ts';
+import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, type Violacao } from '../core/errors.ts';
+import type { StatusTable } from '../core/error-factory.ts';
+import { isRecord, parseJson } from '../internal/json.ts';
 import { refuse, violation } from '../core/validation.ts';
 import { isCivilDate, todayInBrasilia } from '../lib/dates.ts';
-import { fromProviderNumber } from '../lib/money.ts';
+import { wireAmount } from '../lib/money.ts';
 import { isValidMunicipalityCode } from '../lib/municipalities.ts';
 import { PayloadVerificationError } from './errors.ts';
 import { looksLikeCompactJws, type JwsVerifier } from './jws.ts';
 import { resolveLocation } from './location.ts';
-import { parseJson, type PayerHttp, type PayerRequestOptions } from './transport.ts';
+import type { PayerHttp, PayerRequestOptions } from './transport.ts';
+import type { CobStatus } from '../resources/cob.ts';
 
 /** What the payer resource needs from its client. */
 export interface PayerContext {
@@ -28,7 +26,7 @@ export interface PayerContext {
   readonly allowUnsignedPayloads: boolean;
 }
 
-const FALLBACK: StatusFallback = {
+const ERRORS: StatusTable = {
   400: CobPayloadOperacaoInvalida,
   404: CobPayloadNaoEncontrado,
   410: CobPayloadNaoEncontrado,
@@ -68,7 +66,7 @@ export class CobPayloadResource {
   async #fetch(location: string, query: Record<string, string | undefined> | undefined, options: PayerRequestOptions | undefined): Promise<unknown> {
     const { url, route } = resolveLocation(location, this.#context.allowPrivateHosts);
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
-    const { response, text } = await this.#context.http.get(url, route, ACCEPT, FALLBACK, options);
+    const { response, text } = await this.#context.http.get(url, route, ACCEPT, ERRORS, options);
     const type = response.headers.get('content-type') ?? '';
     if (/^application\/jose\b/i.test(type) || (!/json/i.test(type) && looksLikeCompactJws(text))) {
       return this.#context.verifier.verify(text, url, options);
@@ -93,7 +91,7 @@ export interface CobVPayloadQuery {
 }
 
 /** Charge status, known values plus any the service adds later. */
-export type CobPayloadStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP' | (string & {});
+export type CobPayloadStatus = CobStatus;
 
 /** A person or company in a payload: the debtor or the receiver. */
 export interface PayloadPessoa {
@@ -187,7 +185,7 @@ export function normalizeCobVPayload(raw: unknown): CobVPayload {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }
 
 /** Integer-looking strings become numbers; anything else is left as it came. */
@@ -201,16 +199,11 @@ function numbers(target: Record<string, unknown>, keys: readonly string[]): void
 /** `"140,45"` → `"140.45"`, `140.45` → `"140.45"`; anything else is left as it came. */
 function money(target: Record<string, unknown>, keys: readonly string[]): void {
   for (const key of keys) {
-    const value = target[key];
-    if (typeof value === 'string' && /^\s*\d+,\d{1,2}\s*$/.test(value)) {
-      const [units, decimals = ''] = value.trim().split(',');
-      target[key] = `${units}.${decimals.padEnd(2, '0')}`;
-    } else if (typeof value === 'number') {
-      try {
-        target[key] = fromProviderNumber(value);
-      } catch {
-        // Out of range or not finite: kept as it came.
-      }
+    try {
+      const amount = wireAmount(target[key]);
+      if (amount !== undefined) target[key] = amount;
+    } catch {
+      // Out of range or not finite: kept as it came.
     }
   }
 }

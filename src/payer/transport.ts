@@ -5,19 +5,14 @@
  * the payer bundle's budget. Redirects are never followed: a payload host that redirects is
  * refused, so a public location cannot bounce the app to an internal address.
  */
-import {
-  ConnectionError,
-  InstantError,
-  InvalidResponseError,
-  TimeoutError,
-  createApiError,
-  type StatusFallback,
-} from '../core/errors.ts';
+import { ConnectionError, InstantError, InvalidResponseError, TimeoutError } from '../core/errors.ts';
+import { createApiError, type StatusTable } from '../core/error-factory.ts';
 import type { FetchLike } from '../core/http.ts';
 import type { Logger } from '../core/log.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isRedirect, readBounded } from '../core/response.ts';
+import { parseJson } from '../internal/json.ts';
+import { RETRY_STATUSES, backoffMs, retryAfterMs, sleep, type Backoff } from '../internal/retry.ts';
 import { InvalidLocationError } from './errors.ts';
-import { sleep } from '../internal/sleep.ts';
 
 /** Per-call options of the payer client, always the last argument. */
 export interface PayerRequestOptions {
@@ -40,7 +35,8 @@ export interface PayerResponse {
   text: string;
 }
 
-const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+/** The payer's own constants: an app waits less than a backend (Retry-After cut to 10 s). */
+const PAYER_BACKOFF: Backoff = { baseMs: 500, maxMs: 8_000, floor: 0 };
 const MAX_RETRY_AFTER_MS = 10_000;
 
 export class PayerHttp {
@@ -51,7 +47,7 @@ export class PayerHttp {
   }
 
   /** GETs `url`; `route` (scheme and host only) names it in errors and logs. */
-  async get(url: URL, route: string, accept: string, fallback: StatusFallback | undefined, options: PayerRequestOptions = {}): Promise<PayerResponse> {
+  async get(url: URL, route: string, accept: string, errors: StatusTable | undefined, options: PayerRequestOptions = {}): Promise<PayerResponse> {
     const log = this.#config.logger;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries ?? 2;
     const timeout = options.timeout ?? this.#config.timeout ?? 30_000;
@@ -88,9 +84,9 @@ export class PayerHttp {
         if (log?.debug) log.debug('request', { route, status: response.status, ms: Date.now() - started });
         if (response.ok) return { response, text };
         if (!retriesLeft || !RETRY_STATUSES.includes(response.status)) {
-          throw createApiError(response, parseJson(text), fallback);
+          throw createApiError(response, parseJson(text), { status: errors });
         }
-        waitMs = retryAfter(response) ?? backoff(attempt);
+        waitMs = retryAfterMs(response.headers.get('retry-after'), MAX_RETRY_AFTER_MS) ?? backoffMs(attempt, PAYER_BACKOFF);
         reason = `HTTP ${response.status}`;
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
@@ -102,7 +98,7 @@ export class PayerHttp {
           log?.warn?.('request failed', { route, error: failure.name, ms: Date.now() - started });
           throw failure;
         }
-        waitMs = backoff(attempt);
+        waitMs = backoffMs(attempt, PAYER_BACKOFF);
         reason = timedOut ? 'timeout' : 'network error';
       } finally {
         clearTimeout(timer);
@@ -112,25 +108,4 @@ export class PayerHttp {
       await sleep(waitMs, options.signal);
     }
   }
-}
-
-/** The body as JSON, or `undefined` when it is not JSON. */
-export function parseJson(text: string): unknown {
-  try {
-    return text === '' ? undefined : (JSON.parse(text) as unknown);
-  } catch {
-    return undefined;
-  }
-}
-
-function backoff(attempt: number): number {
-  return Math.random() * Math.min(500 * 2 ** attempt, 8_000);
-}
-
-function retryAfter(response: Response): number | undefined {
-  const header = response.headers.get('retry-after');
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
 }

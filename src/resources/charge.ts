@@ -3,7 +3,7 @@
  * is written (PUT or PATCH), fetched at a revision, removed and listed the same way. Each kind
  * says where it lives, which classes its endpoints answer with and which body rule it follows.
  */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/http.ts';
 import type { PagePromise } from '../core/pagination.ts';
 import type { RoutePath } from '../core/path.ts';

@@ -1,6 +1,6 @@
 /**
  * Immediate charges (tag Cob): create with or without a txid, revise, remove, fetch, list.
- * Requests are judged against the rules of spec section 7.3 before anything is sent.
+ * Requests are judged against the rules of the interface spec's "Violations" before anything is sent.
  */
 import { CobConsultaInvalida, CobNaoEncontrado, CobOperacaoInvalida } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';

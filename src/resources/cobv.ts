@@ -1,6 +1,6 @@
 /**
  * Due-date charges (tag CobV): create with a txid, revise, remove, fetch, list. Requests are
- * judged against the rules of spec section 7.3 before anything is sent.
+ * judged against the rules of the interface spec's "Violations" before anything is sent.
  */
 import { CobVConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';

@@ -8,7 +8,8 @@
  * is `InstantConsultaInvalida`; anything wrong in a refund request (`refund`), the path ids
  * included, is `InstantDevolucaoInvalida`. Both with `sentRequest: false`.
  */
-import { InstantConsultaInvalida, InstantDevolucaoInvalida, InstantDevolucaoNaoEncontrada, InstantNaoEncontrado, isRecord } from '../core/errors.ts';
+import { InstantConsultaInvalida, InstantDevolucaoInvalida, InstantDevolucaoNaoEncontrada, InstantNaoEncontrado } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { INSTANT_LIST_KEY, type PagePromise, type PageParametros, type Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';

@@ -9,9 +9,10 @@ import type { RequestOptions } from '../core/http.ts';
 import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
-import type { Rule, RuleContext } from '../core/validation.ts';
+import type { Rule } from '../core/validation.ts';
 import type { ChargeMode } from '../rules/fields.ts';
-import { brasiliaDateOf, checkBatchMembership, checkLoteCobV } from '../rules/lotecobv.ts';
+import { checkLoteCobV, judgeAgainstBatch } from '../rules/lotecobv.ts';
+import { alterLoteCobV } from '../workflows/lotecobv-alter.ts';
 import { collectListQuery } from '../rules/query.ts';
 import type { PaginacaoQuery } from './cob.ts';
 import type { CobVRevisada, CobVSolicitada } from './cobv.ts';
@@ -37,12 +38,13 @@ export class LoteCobV extends APIResource {
   }
 
   /**
-   * Alters an existing batch with `PUT /lotecobv/{id}` after reading it with `GET`: refuses
-   * (`LoteCobVOperacaoInvalida`, nothing written) a body that adds or removes charges, or moves
-   * a due date before its charge's creation date. With `validate: false` it is a plain `put`.
+   * A workflow, kept here as a shortcut to `alterLoteCobV`: reads the batch with `GET`, then
+   * alters it with `PUT /lotecobv/{id}`, refusing (`LoteCobVOperacaoInvalida`, nothing written)
+   * a body that adds or removes charges, or moves a due date before its charge's creation date.
+   * With `validate: false` it is a plain `put`.
    */
-  async alter(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
-    await this.#write('PUT', id, body, options, (ctx) => this.#judgeAgainstBatch(id, body, 'create', options, ctx));
+  alter(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
+    return alterLoteCobV({ lotecobv: this, validate: this.client.validate }, id, body, options);
   }
 
   /**
@@ -51,7 +53,9 @@ export class LoteCobV extends APIResource {
    */
   async update(id: string | number, body: LoteCobVRevisado, options?: LoteCobVUpdateOptions): Promise<void> {
     await this.#write('PATCH', id, body, options, (ctx) =>
-      options?.checkBatch ? this.#judgeAgainstBatch(id, body, 'revise', options, ctx) : checkLoteCobV(body, ctx, 'revise', () => undefined),
+      options?.checkBatch
+        ? this.get(id, options).then((lote) => judgeAgainstBatch(lote, body, 'revise', ctx))
+        : checkLoteCobV(body, ctx, 'revise', () => undefined),
     );
   }
 
@@ -72,16 +76,6 @@ export class LoteCobV extends APIResource {
 
   #write(method: 'PUT' | 'PATCH', id: string | number, body: unknown, options: RequestOptions | undefined, rule: Rule): Promise<undefined> {
     return this.send<undefined>({ method, path: () => path`/lotecobv/${id}`, body, errors: WRITE_ERRORS, options, rule });
-  }
-
-  /** Reads the batch, then judges `body` against its charges (the set, and their creation dates). */
-  async #judgeAgainstBatch(id: string | number, body: unknown, mode: ChargeMode, options: RequestOptions | undefined, ctx: RuleContext): Promise<void> {
-    const lote = await this.get(id, options);
-    const batchDate = brasiliaDateOf(lote.criacao);
-    const created = new Map<string, string | undefined>();
-    for (const item of Array.isArray(lote.cobsv) ? lote.cobsv : []) created.set(item.txid, brasiliaDateOf(item.criacao) ?? batchDate);
-    checkLoteCobV(body, ctx, mode, (txid) => created.get(txid));
-    checkBatchMembership(body, new Set(created.keys()), mode === 'create', ctx);
   }
 }
 

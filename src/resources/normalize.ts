@@ -3,7 +3,7 @@
  * shapes are straightened after parsing. Nothing else is touched: unknown fields and enum
  * values pass through, money stays a string. Both functions mutate and return the parsed body.
  */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 
 /** A charge (cob, cobv): the integer fields the official examples write as strings (`"3600"`, modalidade `"2"`) become numbers. */
 export function normalizeCharge<T>(charge: T): T {

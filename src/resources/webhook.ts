@@ -14,7 +14,7 @@ import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import { isHttpsOrLoopback, type RuleContext } from '../core/validation.ts';
-import { isValidKey } from '../lib/keys.ts';
+import { checkChave } from '../rules/fields.ts';
 import { collectListQuery } from '../rules/query.ts';
 import type { PaginacaoQuery } from './cob.ts';
 
@@ -35,7 +35,7 @@ export class Webhook extends APIResource {
       errors: WRITE_ERRORS,
       options,
       rule: (ctx) => {
-        checkWebhookKey(chave, true, ctx);
+        checkChave(chave, 'chave', ctx, { required: true, owned: true });
         checkWebhookUrl(webhookUrl, ctx);
       },
     });
@@ -48,7 +48,7 @@ export class Webhook extends APIResource {
       path: () => path`/webhook/${chave}`,
       errors: READ_ERRORS,
       options,
-      rule: (ctx) => checkWebhookKey(chave, false, ctx),
+      rule: (ctx) => checkChave(chave, 'chave', ctx, { required: true, owned: false }),
     });
   }
 
@@ -59,7 +59,7 @@ export class Webhook extends APIResource {
       path: () => path`/webhook/${chave}`,
       errors: WRITE_ERRORS,
       options,
-      rule: (ctx) => checkWebhookKey(chave, false, ctx),
+      rule: (ctx) => checkChave(chave, 'chave', ctx, { required: true, owned: false }),
     });
   }
 
@@ -74,14 +74,6 @@ export class Webhook extends APIResource {
       options,
       rule: (ctx) => collectListQuery(query, ctx, '', false),
     });
-  }
-}
-
-/** A valid directory key; with `owned`, also one of the client's `ownKeys` when it has them. */
-function checkWebhookKey(chave: unknown, owned: boolean, ctx: RuleContext): void {
-  if (!isValidKey(chave)) ctx.add('chave', 'chave is not a valid directory key');
-  else if (owned && ctx.ownKeys && !ctx.ownKeys.includes(chave)) {
-    ctx.add('chave', 'chave is not one of the keys of this receiving user (ownKeys)');
   }
 }
 

@@ -1,5 +1,5 @@
 /** The rules of an immediate charge body (`CobSolicitada`, `CobRevisada`). */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { toCents } from '../lib/money.ts';
 import { checkChave, checkCommon, checkDevedor, checkRemoval, isInt, isMoney, isOptionalFlag, type ChargeMode } from './fields.ts';
@@ -26,7 +26,7 @@ export function checkCob(body: unknown, root: string, ctx: RuleContext, mode: Ch
   }
   checkDevedor(body['devedor'], root, ctx, false, false);
   checkCobValor(body['valor'], `${root}.valor`, ctx, mode);
-  checkChave(body['chave'], root, ctx, mode === 'create');
+  checkChave(body['chave'], `${root}.chave`, ctx, { required: mode === 'create', owned: true });
   checkCommon(body, root, ctx);
 }
 

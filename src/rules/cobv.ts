@@ -1,5 +1,5 @@
 /** The rules of a due-date charge body (`CobVSolicitada`, `CobVRevisada`). */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { isCivilDate } from '../lib/dates.ts';
 import { toCents } from '../lib/money.ts';
@@ -20,7 +20,7 @@ export function checkCobV(body: unknown, root: string, ctx: RuleContext, mode: C
   const due = checkCobVCalendario(body['calendario'], `${root}.calendario`, ctx, mode, notBefore);
   checkDevedor(body['devedor'], root, ctx, mode === 'create', true);
   checkCobVValor(body['valor'], `${root}.valor`, ctx, mode, due);
-  checkChave(body['chave'], root, ctx, mode === 'create');
+  checkChave(body['chave'], `${root}.chave`, ctx, { required: mode === 'create', owned: true });
   checkCommon(body, root, ctx);
 }
 

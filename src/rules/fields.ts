@@ -1,5 +1,5 @@
 /**
- * The request rules of spec section 7.3, as the client judges them before sending, live in
+ * The request rules of the interface spec's "Violations", as the client judges them before sending, live in
  * `src/rules/`: one file per charge kind (`cob`, `cobv`, `lotecobv`), the list-query and path
  * rules (`query`), and here the fields and predicates they share. A rule appends to the
  * `RuleContext` it is given a `Violacao` named the way the service names it
@@ -11,7 +11,7 @@
  * Values are only echoed in `violacoes[].valor` for non-personal fields (numbers, dates, money,
  * txids); documents, names, keys and free text never are.
  */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { isValidCnpj, isValidCpf } from '../lib/documents.ts';
 import { isValidKey } from '../lib/keys.ts';
@@ -43,17 +43,17 @@ export function isMoney(value: unknown): value is string {
   return typeof value === 'string' && MONEY_PATTERN.test(value);
 }
 
-/** `chave`: a valid directory key, at most 77 characters, one of `ownKeys` when given. */
-export function checkChave(chave: unknown, root: string, ctx: RuleContext, required: boolean): void {
+/**
+ * `chave` (reported at `propriedade`): a valid directory key, at most 77 characters; with
+ * `owned`, one of `ownKeys` when the client has them.
+ */
+export function checkChave(chave: unknown, propriedade: string, ctx: RuleContext, rule: { required: boolean; owned: boolean }): void {
   if (chave === undefined) {
-    if (required) ctx.add(`${root}.chave`, 'chave is required');
+    if (rule.required) ctx.add(propriedade, 'chave is required');
   } else if (!isValidKey(chave)) {
-    ctx.add(
-      `${root}.chave`,
-      'chave is not a valid directory key (CPF, CNPJ, +phone, lowercase e-mail or lowercase EVP, at most 77 characters)',
-    );
-  } else if (ctx.ownKeys !== undefined && !ctx.ownKeys.includes(chave)) {
-    ctx.add(`${root}.chave`, "chave is not one of the receiving user's keys (ownKeys)");
+    ctx.add(propriedade, 'chave is not a valid directory key (CPF, CNPJ, +phone, lowercase e-mail or lowercase EVP, at most 77 characters)');
+  } else if (rule.owned && ctx.ownKeys !== undefined && !ctx.ownKeys.includes(chave)) {
+    ctx.add(propriedade, "chave is not one of the receiving user's keys (ownKeys)");
   }
 }
 

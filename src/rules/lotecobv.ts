@@ -1,5 +1,5 @@
 /** The rules of a batch of due-date charges (`LoteCobVSolicitado`, `LoteCobVRevisado`). */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { isRfc3339, todayInBrasilia } from '../lib/dates.ts';
 import { isValidTxid } from '../lib/ids.ts';
@@ -67,4 +67,19 @@ export function checkBatchMembership(body: unknown, original: ReadonlySet<string
 /** The Brasília date of an RFC 3339 instant, or `undefined` when it is not one. */
 export function brasiliaDateOf(instant: unknown): string | undefined {
   return isRfc3339(instant) ? todayInBrasilia(new Date(instant)) : undefined;
+}
+
+/** What the batch judgement reads of a batch as the service holds it. */
+export interface BatchAsHeld {
+  criacao?: string | undefined;
+  cobsv?: ReadonlyArray<{ txid: string; criacao?: string | undefined }> | undefined;
+}
+
+/** Judges `body` against the batch as it is: the set of charges, and their creation dates. */
+export function judgeAgainstBatch(lote: BatchAsHeld, body: unknown, mode: ChargeMode, ctx: RuleContext): void {
+  const batchDate = brasiliaDateOf(lote.criacao);
+  const created = new Map<string, string | undefined>();
+  for (const item of Array.isArray(lote.cobsv) ? lote.cobsv : []) created.set(item.txid, brasiliaDateOf(item.criacao) ?? batchDate);
+  checkLoteCobV(body, ctx, mode, (txid) => created.get(txid));
+  checkBatchMembership(body, new Set(created.keys()), mode === 'create', ctx);
 }

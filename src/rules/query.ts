@@ -1,5 +1,5 @@
 /** The rules of path and query parameters: a txid, a revision, and the query every list shares. */
-import { isRecord } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { isRfc3339 } from '../lib/dates.ts';
 import { isValidTxid } from '../lib/ids.ts';

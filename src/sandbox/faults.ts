@@ -12,11 +12,14 @@
  */
 import { Random } from './random.ts';
 
+/** The faults the sandbox can inject. */
 export const FAULT_KINDS = ['503', '504', 'drop', 'drop-before', 'drop-after', 'cut', 'latency'] as const;
+/** One kind of fault (`'503'`, `'drop'`, `'latency'`...). */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 /** What actually happens to one request (`drop` resolved). */
 export type Fault = Exclude<FaultKind, 'drop'>;
 
+/** How often, and which, faults the sandbox injects. */
 export interface FaultOptions {
   /** Share of requests that meet a fault, 0 to 1; 0 stops injecting. */
   rate: number;

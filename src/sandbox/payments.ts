@@ -48,6 +48,7 @@ function renderPayment(payment: Payment): ReceivedPayment {
   return out;
 }
 
+/** Options of `sandbox.payCharge()`. */
 export interface PayChargeOptions {
   /** Amount paid (default: the charge's amount, for a due-date charge the amount due today). */
   valor?: string;

@@ -8,6 +8,7 @@
  * Rules that need state (the location exists, the charge's creation date, own keys) take it from
  * the `Judge`'s context; everything is collected, nothing throws.
  */
+import { isRecord } from '../internal/json.ts';
 import type { Violacao } from '../core/errors.ts';
 import { isCivilDate, isRfc3339 } from '../lib/dates.ts';
 import { isValidCnpj, isValidCpf } from '../lib/documents.ts';
@@ -19,9 +20,8 @@ export type Json = Record<string, unknown>;
 
 export const REMOVED_BY_USER = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
 
-export function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** A JSON object (not null, not an array). */
+export const isObject: (value: unknown) => value is Json = isRecord;
 
 const isMoney = (v: unknown): v is string => typeof v === 'string' && MONEY_PATTERN.test(v);
 const isString = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;

@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
 import type { CatalogueErrorType } from '../core/errors.ts';
+import type { FetchLike } from '../core/http.ts';
 import { fromCents, parseAmount, toCents } from '../lib/money.ts';
 import { batchRoutes } from './batches.ts';
 import {
@@ -34,11 +35,13 @@ import { Random } from './random.ts';
 import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
 import { generateIdempotencyKey } from '../lib/ids.ts';
+import { sleep } from '../internal/retry.ts';
 import { listenNode, type NodeServer, type SandboxTlsOptions } from './server.ts';
 
 /** The origin msw handlers answer on (no network: nothing resolves it). */
 export const VIRTUAL_ORIGIN = 'https://instant-sandbox.example';
 
+/** Options of `createSandbox()`. */
 export interface SandboxOptions {
   /** The receiving user's directory keys (default: one generated EVP key). */
   ownKeys?: readonly string[];
@@ -62,6 +65,10 @@ export interface SandboxOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
+/** A token endpoint and the client credentials it accepts. */
+export type SandboxCredentials = { tokenUrl: string; clientId: string; clientSecret: string };
+
+/** Options of `sandbox.listen()`. */
 export interface SandboxListenOptions {
   /** Port on 127.0.0.1 (default 0: any free port). */
   port?: number;
@@ -97,7 +104,7 @@ export class Sandbox {
     this.#signer = new PayloadSigner(`sandbox-${this.#ids.alphanumeric(8)}`);
     this.#api = { clientId: 'sandbox-api', clientSecret: generateIdempotencyKey() };
     this.#cashOut = { clientId: 'sandbox-cash-out', clientSecret: generateIdempotencyKey() };
-    this.#state.balanceCents = toCentsStrict(options.balance ?? '1000.00');
+    this.#state.balanceCents = toCents(parseAmount(options.balance ?? '1000.00'));
     this.#ctx = {
       state: this.#state,
       ids: this.#ids,
@@ -131,22 +138,22 @@ export class Sandbox {
   }
 
   /** The collection API's client credentials and token endpoint. */
-  get credentials(): { tokenUrl: string; clientId: string; clientSecret: string } {
+  get credentials(): SandboxCredentials {
     return { tokenUrl: `${this.origin}${API_TOKEN_PATH}`, ...this.#api };
   }
 
   /** The cash-out provider's client credentials and (JSON) token endpoint. */
-  get cashOutCredentials(): { tokenUrl: string; clientId: string; clientSecret: string } {
+  get cashOutCredentials(): SandboxCredentials {
     return { tokenUrl: `${this.origin}${CASH_OUT_TOKEN_PATH}`, ...this.#cashOut };
   }
 
   /** Options for `new InstantClient(...)`: base URL and credentials (add `tls` in HTTPS mode). */
-  clientOptions(): { baseUrl: string; auth: { tokenUrl: string; clientId: string; clientSecret: string }; ownKeys: readonly string[] } {
+  clientOptions(): { baseUrl: string; auth: SandboxCredentials; ownKeys: readonly string[] } {
     return { baseUrl: this.baseUrl, auth: this.credentials, ownKeys: this.ownKeys };
   }
 
   /** Options for `new CashOutClient(...)`: the host root and the provider's credentials. */
-  cashOutOptions(): { baseUrl: string; auth: { tokenUrl: string; clientId: string; clientSecret: string } } {
+  cashOutOptions(): { baseUrl: string; auth: SandboxCredentials } {
     return { baseUrl: this.origin, auth: this.cashOutCredentials };
   }
 
@@ -155,7 +162,7 @@ export class Sandbox {
    * no scheme, so a payer fetches them over https; a plain-HTTP sandbox is reached by a `fetch`
    * that sends those requests over http.
    */
-  payerOptions(): { allowPrivateHosts: true; fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response> } {
+  payerOptions(): { allowPrivateHosts: true; fetch?: FetchLike } {
     const server = this.#server;
     if (server === undefined) return { allowPrivateHosts: true };
     const httpsOrigin = server.origin.replace(/^https?:/, 'https:');
@@ -282,7 +289,7 @@ export class Sandbox {
 
   /** Sets the cash-out balance (a decimal string, `"10.00"`). */
   setBalance(amount: string): void {
-    this.#state.balanceCents = toCentsStrict(amount);
+    this.#state.balanceCents = toCents(parseAmount(amount));
   }
 
   /** The cash-out balance as a decimal string. */
@@ -385,14 +392,6 @@ function decode(segment: string): string {
   } catch {
     throw new Problem('RequisicaoInvalida', 'Caminho com codificação inválida.');
   }
-}
-
-function toCentsStrict(amount: string): number {
-  return toCents(parseAmount(amount));
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Creates a sandbox (see `Sandbox`). */

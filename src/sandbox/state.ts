@@ -4,6 +4,7 @@
  * timers that `close()` cancels. Routes change the state synchronously after reading the
  * request, so concurrent requests never interleave inside one change.
  */
+import { isRecord } from '../internal/json.ts';
 import { todayInBrasilia } from '../lib/dates.ts';
 import type { Json } from './rules.ts';
 import type { Random } from './random.ts';
@@ -173,8 +174,8 @@ export function today(ctx: Context): string {
 /** Canonical JSON (object keys sorted): equal content, equal text. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    typeof v === 'object' && v !== null && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Json).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    isRecord(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v,
   );
 }

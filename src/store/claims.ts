@@ -6,9 +6,10 @@
  * the service sends the notification again). A callback that throws gives the claim back at once;
  * one whose process dies leaves a lease that expires, and the next delivery runs it.
  */
-import { sleep } from '../internal/sleep.ts';
+import { sleep } from '../internal/retry.ts';
 import { ClaimBusyError, type Store } from './types.ts';
 
+/** Lease and wait times of a fleet-wide claim (a callback run once across processes). */
 export interface ClaimOptions {
   /** Lease of a running callback, renewed every third of it while the callback runs (default 30 s). */
   leaseMs?: number;

@@ -9,16 +9,18 @@ import { ApiError, AuthenticationError } from '../core/errors.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { InsufficientBalanceError, PaymentOutcomeUnknownError, TransferNotFoundError } from '../cash-out/errors.ts';
 import type { Transfer } from '../cash-out/types.ts';
-import { sleep } from '../internal/sleep.ts';
+import { sleep } from '../internal/retry.ts';
 import { generateIdempotencyKey, isValidIdempotencyKey } from '../lib/ids.ts';
-import { payCashOut, type CashOutApi, type PayParams, type PayResult } from '../workflows/cash-out.ts';
+import { payCashOut, type CashOutApi, type PayParams, type PayResult } from '../workflows/cash-out-pay.ts';
 import { ClaimBusyError, type Store } from './types.ts';
 
+/** How `pay()` holds its idempotency key in a shared store while it runs. */
 export interface IntentOptions {
   /** Lease on a key while its `pay()` runs, renewed every third of it (default 30 s). */
   leaseMs?: number;
 }
 
+/** Options of `cashOut.recover()`. */
 export interface RecoverOptions extends IntentOptions {
   /**
    * What to do with an intent the provider does not know after the safe wait: `'mark'`

@@ -10,7 +10,7 @@ import { abortable, type TokenInfo } from '../core/auth.ts';
 import { AuthenticationError } from '../core/errors.ts';
 import type { TokenProvider } from '../core/http.ts';
 import { sha256Hex } from './crypto.ts';
-import { sleep } from '../internal/sleep.ts';
+import { sleep } from '../internal/retry.ts';
 import type { Sealer, Store } from './types.ts';
 
 /** The provider that really fetches tokens (`ClientCredentialsProvider`). */

@@ -35,6 +35,7 @@ export interface Store {
 
 /** Authenticated encryption of a value bound to the key it is stored under. */
 export interface Sealer {
+  /** Encrypts `plaintext`, bound to `context` (opening it under another context fails). */
   seal(plaintext: string, context: string): Promise<string>;
   /** Throws `StoreError` when the value was not sealed with this key for this `context`. */
   open(sealed: string, context: string): Promise<string>;

@@ -11,43 +11,42 @@
  * work only when they carry the same content: a forged notification naming a real e2eid never
  * answers for the genuine one. Uses the public resource API only.
  */
-import { ApiError, InstantError, isRecord } from '../core/errors.ts';
+import { ApiError, InvalidNotificationError } from '../core/errors.ts';
+import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/http.ts';
 import { resolveLogger, type Logger } from '../core/log.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type Instant, type InstantPayment } from '../resources/instant.ts';
-import { runOnce, type ClaimOptions } from '../store/claims.ts';
+import { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
+import { runOnce } from '../store/claims.ts';
 import type { Store } from '../store/types.ts';
-
-/** The body is not a received-payment notification. */
-export class MalformedNotificationError extends InstantError {
-  override readonly name: string = 'MalformedNotificationError';
-}
+import { notificationHandler, readNotificationJson, type NotificationHandler, type NotificationHandlerOptions } from './notifications.ts';
 
 /**
- * The payments of a notification body (a JSON string or the parsed value). Throws
- * `MalformedNotificationError` unless the body is an object with exactly one array-valued
+ * The former name of `InvalidNotificationError` for received-payment bodies: the same class.
+ * @deprecated Catch `InvalidNotificationError`, which both notification handlers throw.
+ */
+export const MalformedNotificationError = InvalidNotificationError;
+/** @deprecated See `InvalidNotificationError`. */
+export type MalformedNotificationError = InvalidNotificationError;
+
+/**
+ * The payments of a notification body (bytes, a JSON string or the parsed value). Throws
+ * `InvalidNotificationError` unless the body is an object with exactly one array-valued
  * property whose items each have a string `endToEndId` and a string `valor`. Items are read
  * leniently: unknown fields pass through, a lone `devolucoes` object becomes an array.
  */
 export function parseReceivedPayments(body: unknown): InstantPayment[] {
-  let value = body;
-  if (typeof body === 'string') {
-    try {
-      value = JSON.parse(body) as unknown;
-    } catch {
-      throw new MalformedNotificationError('The notification body is not JSON');
-    }
-  }
+  const value = readNotificationJson(body);
   const key = listKeyOf(value);
   if (key === undefined || !isRecord(value)) {
-    throw new MalformedNotificationError('The notification body is not an object with one list of payments');
+    throw new InvalidNotificationError('The notification body is not an object with one list of payments');
   }
   const items = value[key] as unknown[];
   return items.map((item, index) => {
     if (!isRecord(item) || typeof item['endToEndId'] !== 'string' || item['endToEndId'] === '' || typeof item['valor'] !== 'string') {
-      throw new MalformedNotificationError(`Payment ${index} of the notification has no endToEndId or valor`);
+      throw new InvalidNotificationError(`Payment ${index} of the notification has no endToEndId or valor`);
     }
     return normalizePayment(item as InstantPayment);
   });
@@ -79,7 +78,7 @@ export interface UnconfirmedPayment {
 }
 
 /** Callbacks and limits of the received-payments notification handler. */
-export interface ReceivedPaymentsHandlerOptions {
+export interface ReceivedPaymentsHandlerOptions extends NotificationHandlerOptions {
   /**
    * A confirmed payment: the service's own record (`payment`) and the notified one. Called once
    * per e2eid and refund state within the process (fleet-wide with a shared `store`); called again for the same e2eid when its
@@ -94,35 +93,24 @@ export interface ReceivedPaymentsHandlerOptions {
   /** Options for the confirming `api.instant.get` calls (timeouts, retries). */
   requestOptions?: RequestOptions;
   /**
-   * A shared store (`instant-payments/postgres`; default: the client's): `onPayment` then runs
+   * With a shared store (`instant-payments/postgres`; default: the client's), `onPayment` runs
    * once per e2eid and refund state across every process, and the answer is 200 only after it
    * finished somewhere. A delivery finding it running elsewhere waits `claim.waitMs`, then
-   * answers 500 so that the service sends it again.
+   * answers 500 so that the service sends it again. `maxBodyBytes` defaults to 1 MiB.
    */
   store?: Store;
-  /** Lease and wait times of the fleet-wide claim. */
-  claim?: ClaimOptions;
-  /**
-   * Where the handler logs notifications received, payments confirmed, unconfirmed (with the
-   * reason) and duplicate, and failed answers (counts, statuses, error names; never a payment's
-   * ids, amounts or parties). Default: the client's logger.
-   */
-  logger?: Logger;
 }
 
 /**
  * A web-standard handler for the received-payment notifications (any path: the service
- * appends the list name to the registered URL). Answers 200 once every payment was handled
- * (a confirmed one only once `onPayment` returned for it, in this request or an earlier one;
- * duplicates and unconfirmed ones set aside), 400 for a body that
- * is not a notification, 405 for a method other than POST, and 500 when a callback threw or
- * the confirmation query failed (network, 5xx), so that the service sends again. Never throws.
- * For Node, wrap it with `toNodeHandler`.
+ * appends the list name to the registered URL), with `.node` for a Node `(req, res)` server.
+ * Answers 200 once every payment was handled (a confirmed one only once `onPayment` returned
+ * for it, in this request or an earlier one; duplicates and unconfirmed ones set aside), 400
+ * for a body that is too large or not a notification, 405 for a method other than POST, and
+ * 500 when a callback threw or the confirmation query failed (network, 5xx), so that the
+ * service sends again; `onError` is told of each. Never throws.
  */
-export function receivedPaymentsHandler(
-  api: ReceivedPaymentsApi,
-  options: ReceivedPaymentsHandlerOptions,
-): (request: Request) => Promise<Response> {
+export function receivedPaymentsHandler(api: ReceivedPaymentsApi, options: ReceivedPaymentsHandlerOptions): NotificationHandler {
   // Confirmed payments handed to onPayment (`deliveryKey`), and notifications that led to one (`contentKey`).
   const delivered = new RecentSet(options.maxRemembered ?? 10_000);
   const answered = new RecentSet(options.maxRemembered ?? 10_000);
@@ -187,18 +175,13 @@ export function receivedPaymentsHandler(
     return once(confirming, key, () => confirmAndDeliver(notified, signal));
   };
 
-  return async (request) => {
+  return notificationHandler(options, DEFAULT_MAX_BODY_BYTES, log, async (bytes, request, fail) => {
     const started = Date.now();
-    if (request.method !== 'POST') {
-      log?.warn?.('notification refused', { status: 405 });
-      return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    }
     let payments: InstantPayment[];
     try {
-      payments = parseReceivedPayments(await request.text());
+      payments = parseReceivedPayments(bytes);
     } catch (error) {
-      log?.warn?.('notification refused', { status: 400, error: errorName(error) });
-      return new Response('Malformed notification', { status: 400 });
+      return fail(400, error);
     }
     log?.info?.('notification received', { payments: payments.length });
     try {
@@ -206,15 +189,9 @@ export function receivedPaymentsHandler(
       log?.info?.('notification answered', { status: 200, payments: payments.length, ms: Date.now() - started });
       return new Response(null, { status: 200 });
     } catch (error) {
-      log?.error?.('notification failed', { status: 500, error: errorName(error), ms: Date.now() - started });
-      return new Response(null, { status: 500 });
+      return fail(500, error);
     }
-  };
-}
-
-/** An error's class name, for logs (its message may quote what it failed on). */
-export function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
+  });
 }
 
 /** A notified payment's content in a canonical form (object keys sorted): its identity as a delivery. */

@@ -8,13 +8,14 @@ import {
   CobOperacaoInvalida,
   ERROR_CATALOGUE,
   ERROR_CLASSES,
+  GENERAL_BY_STATUS,
   InstantError,
   NaoEncontrado,
   ServicoIndisponivel,
   UnauthorizedError,
-  createApiError,
   type CatalogueErrorType,
 } from '../../src/core/errors.ts';
+import { createApiError } from '../../src/core/error-factory.ts';
 
 const BASE = 'https://api.psp.example/api/v2/error';
 
@@ -111,7 +112,7 @@ describe('bodies that are not problem documents', () => {
 
   it('uses the per-endpoint fallback before the general class', () => {
     const response = new Response('', { status: 410 });
-    expect(createApiError(response, undefined, { 410: CobPayloadNaoEncontrado })).toBeInstanceOf(CobPayloadNaoEncontrado);
+    expect(createApiError(response, undefined, { status: { 410: CobPayloadNaoEncontrado } })).toBeInstanceOf(CobPayloadNaoEncontrado);
     expect(createApiError(new Response('', { status: 404 }), undefined)).toBeInstanceOf(NaoEncontrado);
   });
 
@@ -170,5 +171,33 @@ describe('error hygiene', () => {
     expect(new sdk.TimeoutError('x').name).toBe('TimeoutError');
     expect(new CobOperacaoInvalida().status).toBe(400);
     expect(new CobOperacaoInvalida({ sentRequest: false }).sentRequest).toBe(false);
+  });
+});
+
+describe('error hierarchy', () => {
+  it('every specific class extends the general class of its status, so one instanceof catches them', async () => {
+    const { TransferNotFoundError } = await import('../../src/cash-out/errors.ts');
+    for (const name of Object.keys(ERROR_CATALOGUE) as CatalogueErrorType[]) {
+      const general = GENERAL_BY_STATUS[ERROR_CATALOGUE[name].status[0]];
+      const error = new ERROR_CLASSES[name]();
+      if (general !== undefined && general !== name) expect(error, name).toBeInstanceOf(ERROR_CLASSES[general]);
+      expect(error.name).toBe(name);
+    }
+    expect(new sdk.CobNaoEncontrado()).toBeInstanceOf(NaoEncontrado);
+    expect(new sdk.InstantDevolucaoNaoEncontrada()).toBeInstanceOf(NaoEncontrado);
+    expect(new sdk.WebhookConsultaInvalida()).toBeInstanceOf(sdk.RequisicaoInvalida);
+    expect(new sdk.InstantDevolucaoInvalida()).toBeInstanceOf(sdk.RequisicaoInvalida);
+    expect(new TransferNotFoundError()).toBeInstanceOf(NaoEncontrado);
+    expect(new NaoEncontrado()).not.toBeInstanceOf(sdk.CobNaoEncontrado);
+    expect(new sdk.CobNaoEncontrado().name).toBe('CobNaoEncontrado');
+  });
+
+  it("a refusal keeps the SDK's own text; an answer's text is scrubbed", () => {
+    const violacoes = [{ razao: 'see 12345678909', propriedade: 'cob.valor.original', valor: '12345678909' }];
+    const refused = new CobOperacaoInvalida({ sentRequest: false, title: 'Refused', violacoes });
+    expect(refused.violacoes[0]).toEqual({ razao: 'see 12345678909', propriedade: 'cob.valor.original', valor: '[redacted]' });
+    const answered = new CobOperacaoInvalida({ title: 'a@b.io', violacoes });
+    expect(answered.title).toBe('[redacted]');
+    expect(answered.violacoes[0]?.razao).toBe('see [redacted]');
   });
 });

@@ -7,6 +7,7 @@ import {
   ConnectionError,
   ServicoIndisponivel,
   TimeoutError,
+  InstantError,
   UnauthorizedError,
 } from '../../src/core/errors.ts';
 
@@ -136,6 +137,19 @@ describe('timeouts and abort', () => {
     const started = Date.now();
     await expect(core({ timeout: 100, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("a time-out is the SDK's TimeoutError, never ky's class of the same name", async () => {
+    const { TimeoutError: KyTimeoutError } = await import('ky');
+    server.use(http.get(`${BASE}/cob`, async () => {
+      await delay(2_000);
+      return HttpResponse.json({});
+    }));
+    const error = await core({ timeout: 50, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(InstantError);
+    expect(error).not.toBeInstanceOf(KyTimeoutError);
+    expect(error).not.toBeInstanceOf(DOMException);
   });
 
   it('gives TimeoutError when the overall budget runs out across retries', async () => {

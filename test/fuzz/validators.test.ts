@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import * as helpers from '../../src/lib/index.ts';
+import * as helpers from '../../src/payer.ts';
 import * as payer from '../../src/payer.ts';
 import { alphanumericCnpjArb, amountArb, anyStringArb, cpfArb, keyArb, numericCnpjArb } from '../lib/arbitraries.ts';
 import { FUZZ_RUNS, FUZZ_TIMEOUT } from './settings.ts';

@@ -5,9 +5,8 @@ import {
   InstantDevolucaoInvalida,
   InstantDevolucaoNaoEncontrada,
   InstantNaoEncontrado,
-  listKeyOf,
 } from '../../src/index.ts';
-import { INSTANT_LIST_KEY } from '../../src/core/pagination.ts';
+import { INSTANT_LIST_KEY, listKeyOf } from '../../src/core/pagination.ts';
 import { BASE_URL, problem, testClient, useMsw } from '../support/msw.ts';
 
 const net = useMsw();

@@ -6,9 +6,9 @@ import {
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
   RequisicaoInvalida,
-  payCashOut,
   type PayParams,
 } from '../../src/index.ts';
+import { payCashOut } from '../../src/workflows/cash-out-pay.ts';
 import { useMsw } from '../support/msw.ts';
 import {
   BALANCE_URL,
