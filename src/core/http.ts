@@ -134,13 +134,13 @@ export class HttpCore {
   readonly #config: HttpCoreConfig;
   /** Where the core logs: the `logger` option, else the `INSTANT_PAYMENTS_LOG` one. */
   readonly logger: Logger | undefined;
-  /** The retry settings of the client's defaults, built once: without and with an idempotency key. */
-  readonly #retry: [NonNullable<KyOptions['retry']>, NonNullable<KyOptions['retry']>];
+  /** The retry settings of the client's defaults with an idempotency key, built once. */
+  readonly #idempotentRetry: NonNullable<KyOptions['retry']>;
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
     this.logger = resolveLogger(config.logger);
-    this.#retry = [this.#retryOptions(undefined, false), this.#retryOptions(undefined, true)];
+    this.#idempotentRetry = this.#retryOptions(undefined, true);
   }
 
   #retryOptions(maxRetries: number | undefined, idempotent: boolean, state?: CallState): NonNullable<KyOptions['retry']> {
@@ -173,13 +173,6 @@ export class HttpCore {
     const config = this.#config;
     const auth = config.auth;
     const log = this.logger;
-    const authorize = async ({ request, options }: { request: Request; options: { context: Record<string, unknown> } }) => {
-      if (!auth) return;
-      const context = options.context as CallContext;
-      const token = await auth.getToken(context.signal);
-      context.sent.token = token;
-      request.headers.set('authorization', `Bearer ${token}`);
-    };
     return create.create({
       ...(config.baseUrl === undefined ? {} : { prefix: config.baseUrl }),
       // Looked up at call time, so a mock installed after the client was built still sees it.
@@ -190,16 +183,24 @@ export class HttpCore {
       }),
       redirect: 'manual',
       throwHttpErrors: true,
+      headers: { accept: 'application/json', 'user-agent': USER_AGENT },
+      timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
+      totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
+      retry: this.#retryOptions(undefined, false),
+      // The first attempt's token is in the call's headers (see `#attempt`): a `beforeRequest`
+      // hook would cost every call a timer race and a copy of ky's options.
       hooks: {
-        beforeRequest: [authorize],
         beforeRetry: [
-          async (state) => {
+          async ({ request, options, error, retryCount }) => {
+            const { method, route, sent, signal } = options.context as CallContext;
             if (log?.warn) {
-              const { method, route, sent } = state.options.context as CallContext;
               const waitedMs = sent.failedAt === undefined ? undefined : Date.now() - sent.failedAt;
-              log.warn('retry', { method, route, retry: state.retryCount, reason: describeRetry(state.error), waitedMs });
+              log.warn('retry', { method, route, retry: retryCount, reason: describeRetry(error), waitedMs });
             }
-            await authorize(state);
+            if (!auth) return;
+            const token = await auth.getToken(signal);
+            sent.token = token;
+            request.headers.set('authorization', `Bearer ${token}`);
           },
         ],
       },
@@ -228,7 +229,10 @@ export class HttpCore {
     const log = this.logger;
     const options = spec.options ?? {};
     const started = Date.now();
-    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', 'user-agent': USER_AGENT };
+    // `accept` and `user-agent` are ky defaults, like the client's time limits and retries: ky
+    // merges every per-call option into its defaults, so the fewer there are, the cheaper a call.
+    const headers: Record<string, string> = {};
+    if (spec.accept !== undefined) headers['accept'] = spec.accept;
     if (spec.headers) Object.assign(headers, spec.headers);
     if (options.headers) Object.assign(headers, options.headers);
     if (spec.idempotencyKey) headers[spec.idempotencyKey.header] = spec.idempotencyKey.value;
@@ -236,17 +240,14 @@ export class HttpCore {
     if (body !== undefined) headers['content-type'] = 'application/json';
 
     const idempotent = spec.idempotencyKey !== undefined;
+    const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS;
     const kyOptions: KyOptions = {
       method: spec.method,
       headers,
-      timeout: options.timeout ?? this.#config.timeout ?? DEFAULT_TIMEOUT_MS,
-      totalTimeout: options.totalTimeout ?? this.#config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
-      retry:
-        options.maxRetries === undefined && !log?.warn
-          ? this.#retry[idempotent ? 1 : 0]
-          : this.#retryOptions(options.maxRetries, idempotent, log?.warn ? sent : undefined),
       context: { signal: options.signal, sent, method: spec.method, route: spec.path.route } satisfies CallContext,
     };
+    if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
+    if (options.totalTimeout !== undefined) kyOptions.totalTimeout = options.totalTimeout;
     if (options.signal) kyOptions.signal = options.signal;
     if (body !== undefined) kyOptions.body = body;
     const query = toSearchParams(spec.query);
@@ -254,6 +255,20 @@ export class HttpCore {
 
     try {
       const transport = this.#ky ?? (await this.#transport());
+      // The defaults hold the retries of a call without an idempotency key; any other replaces them.
+      if (idempotent || options.maxRetries !== undefined || log?.warn) {
+        const retry = options.maxRetries === undefined && !log?.warn ? this.#idempotentRetry : this.#retryOptions(options.maxRetries, idempotent, log?.warn ? sent : undefined);
+        kyOptions.retry = ky!.replaceOption(retry);
+      }
+      const auth = this.#config.auth;
+      if (auth) {
+        // The token wait counts against the call's overall budget, as the rest of the call does.
+        const token = await withinBudget(auth.getToken(options.signal), totalTimeout, spec);
+        sent.token = token;
+        headers['authorization'] = `Bearer ${token}`;
+        const waited = Date.now() - started;
+        if (waited > 0) kyOptions.totalTimeout = Math.max(1, totalTimeout - waited);
+      }
       const response = await transport(spec.path.url, kyOptions);
       const data = (await readBody(response, spec)) as T;
       if (log?.debug) log.debug('request', { method: spec.method, route: spec.path.route, status: response.status, ms: Date.now() - started });
@@ -306,6 +321,15 @@ function logFailure(log: Logger, spec: CallSpec, error: unknown, ms: number): vo
   }
 }
 
+/** `pending`, or a `TimeoutError` once `ms` have passed without it settling. */
+function withinBudget<T>(pending: Promise<T>, ms: number, spec: CallSpec): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
+}
+
 /** Reads a body: JSON when it is JSON, text otherwise, `undefined` when empty. */
 async function readBody(response: Response, spec: CallSpec): Promise<unknown> {
   const text = await bodyText(response);
@@ -352,12 +376,13 @@ function unserializableAt(value: unknown, at: string, open: Set<object>): string
 }
 
 function toSearchParams(query: CallSpec['query']): URLSearchParams | undefined {
+  let params: URLSearchParams | undefined;
   if (!query) return undefined;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.append(key, String(value));
+  for (const key of Object.keys(query)) {
+    const value = query[key];
+    if (value !== undefined) (params ??= new URLSearchParams()).append(key, String(value));
   }
-  return params.size > 0 ? params : undefined;
+  return params;
 }
 
 function describeRetry(error: unknown): string {

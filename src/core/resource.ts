@@ -58,7 +58,8 @@ export abstract class APIResource {
 
   /** Judges the call's rule, then sends it; resolves with the parsed (and normalised) answer. */
   protected async send<T>({ path, errors, rule, normalize, ...spec }: ResourceCall<T>): Promise<T> {
-    await this.#judge(rule, errors, spec.options);
+    const judging = this.#judge(rule, errors, spec.options);
+    if (judging) await judging;
     const body = await this.client.http.json<T>({ ...spec, path: path(), errors: this.errorTables(errors) });
     return normalize ? normalize(body) : body;
   }
@@ -85,10 +86,13 @@ export abstract class APIResource {
     return { status };
   }
 
-  async #judge(rule: Rule | undefined, errors: EndpointErrors, options: RequestOptions | undefined): Promise<void> {
-    if (rule === undefined || !shouldValidate(this.client.validate, options?.validate)) return;
+  /** Throws when the rule is broken; a promise only when the rule must read first (saves a turn per call). */
+  #judge(rule: Rule | undefined, errors: EndpointErrors, options: RequestOptions | undefined): Promise<void> | undefined {
+    if (rule === undefined || !shouldValidate(this.client.validate, options?.validate)) return undefined;
     const ctx = ruleContext(this.client.ownKeys);
-    await rule(ctx);
+    const reading = rule(ctx);
+    if (reading) return reading.then(() => refuse(errors[400], ctx.out));
     refuse(errors[400], ctx.out);
+    return undefined;
   }
 }

@@ -187,6 +187,25 @@ describe('timeouts and abort', () => {
 });
 
 describe('authorization', () => {
+  it('a token that never comes is cut by totalTimeout, and what is left of the budget bounds the call', async () => {
+    const hanging: TokenProvider = { getToken: () => new Promise(() => {}) };
+    const seen = sequence('get', '/cob', []);
+    const started = Date.now();
+    await expect(core({ auth: hanging, totalTimeout: 150 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(TimeoutError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(seen).toHaveLength(0);
+
+    const slow: TokenProvider = { getToken: () => new Promise((resolve) => setTimeout(() => resolve('late'), 200)) };
+    server.use(http.get(`${BASE}/cob`, async () => {
+      await delay(600);
+      return HttpResponse.json({});
+    }));
+    const begun = Date.now();
+    await expect(core({ auth: slow, totalTimeout: 300, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(TimeoutError);
+    // 300 ms in all; a fresh budget after the token would end at 500 ms.
+    expect(Date.now() - begun).toBeLessThan(450);
+  });
+
   it('sends the bearer token on every attempt', async () => {
     const seen = sequence('get', '/cob', [503]);
     await core().json({ method: 'GET', path: path`/cob` });
