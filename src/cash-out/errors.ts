@@ -9,7 +9,6 @@
  */
 import { ApiError, CLIENT_ERROR_BASE, InstantError, NaoEncontrado, defineApiError, type ApiErrorInit } from '../core/errors.ts';
 import type { ErrorTables, StatusTable } from '../core/error-factory.ts';
-import type { CallSpec, HttpCore } from '../core/http.ts';
 
 /** The balance does not cover the amount: no order was placed. Both figures are decimal strings. */
 export class InsufficientBalanceError extends InstantError {

@@ -5,7 +5,8 @@
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
 import { ApiError, ConnectionError, InstantError, InvalidResponseError, TimeoutError, UnauthorizedError } from './errors.ts';
-import { createApiError, refusalClass, type ErrorTables } from './error-factory.ts';
+import { createApiError, type ErrorTables } from './error-factory.ts';
+import { serialize } from './request-body.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
 import type { RoutePath } from './path.ts';
@@ -342,37 +343,6 @@ async function readBody(response: Response, spec: CallSpec): Promise<unknown> {
     // The parser's message quotes the body: it is not kept.
     throw new InvalidResponseError('malformed', response.status, `${spec.method} ${spec.path.route} answered ${response.status} with a body that is not the JSON its content type says`);
   }
-}
-
-/** The request body as JSON text; a value JSON cannot hold (BigInt, a cycle) is refused before sending. */
-function serialize(spec: CallSpec): string | undefined {
-  if (spec.body === undefined) return undefined;
-  try {
-    return JSON.stringify(spec.body);
-  } catch {
-    const Refusal = refusalClass(spec.errors);
-    const razao = 'cannot be written as JSON (a BigInt, or an object that contains itself)';
-    throw new Refusal({
-      title: 'Request refused before sending',
-      detail: `the body ${razao}`,
-      violacoes: [{ propriedade: unserializableAt(spec.body, '', new Set()) ?? '', razao }],
-      sentRequest: false,
-    });
-  }
-}
-
-/** The dotted path of the first value JSON cannot hold (only walked once serialising failed). */
-function unserializableAt(value: unknown, at: string, open: Set<object>): string | undefined {
-  if (typeof value === 'bigint') return at;
-  if (typeof value !== 'object' || value === null) return undefined;
-  if (open.has(value)) return at;
-  open.add(value);
-  for (const [key, child] of Object.entries(value)) {
-    const found = unserializableAt(child, at ? `${at}.${key}` : key, open);
-    if (found !== undefined) return found;
-  }
-  open.delete(value);
-  return undefined;
 }
 
 function toSearchParams(query: CallSpec['query']): URLSearchParams | undefined {

@@ -10,7 +10,6 @@ import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import type { Rule } from '../core/validation.ts';
-import type { ChargeMode } from '../rules/fields.ts';
 import { checkLoteCobV, judgeAgainstBatch } from '../rules/lotecobv.ts';
 import { alterLoteCobV } from '../workflows/lotecobv-alter.ts';
 import { collectListQuery } from '../rules/query.ts';

@@ -251,10 +251,10 @@ describe('logging, notification handlers', () => {
 
 describe('logging, PayerClient', () => {
   it('retries and a refused redirect: host, status and wait only', async () => {
-    const location = `pix.psp.example/qr/v2/${TXID}`;
+    const location = `qr.psp.example/qr/v2/${TXID}`;
     let calls = 0;
     net.server.use(
-      http.get(`https://pix.psp.example/qr/v2/:id`, () =>
+      http.get(`https://qr.psp.example/qr/v2/:id`, () =>
         ++calls === 1
           ? HttpResponse.json({ detail: MARKER }, { status: 503, headers: { 'retry-after': '0' } })
           : new HttpResponse(null, { status: 302, headers: { location: `https://evil.example/${CPF}` } }),
