@@ -8,7 +8,7 @@ export default defineConfig({
     index: 'src/index.ts',
     payer: 'src/payer.ts',
     sandbox: 'src/sandbox.ts',
-    'sandbox-cli': 'src/sandbox/cli.ts',
+    'sandbox-cli': 'src/sandbox-cli.ts',
     postgres: 'src/postgres.ts',
   },
   format: ['esm', 'cjs'],

@@ -12,7 +12,7 @@ import { ClientCredentialsProvider } from '../src/core/auth.ts';
 import { createPostgresStore } from '../src/postgres.ts';
 import { runOnce } from '../src/store/claims.ts';
 import { createMemoryStore } from '../src/store/memory.ts';
-import { SharedTokenProvider } from '../src/store/shared-token.ts';
+import { SharedTokenProvider } from '../src/core/shared-token.ts';
 import type { Store } from '../src/store/types.ts';
 import { startPostgres } from '../test/support/postgres.ts';
 import { createSealer } from '../src/store/crypto.ts';

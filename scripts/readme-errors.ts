@@ -3,7 +3,7 @@
  * rewrites the table between the markers; test/readme.test.ts fails when they drift apart.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ERROR_CATALOGUE } from '../src/core/errors.ts';
+import { ERROR_CATALOGUE } from '../src/errors/catalogue.ts';
 
 export const START = '<!-- errors:start -->';
 export const END = '<!-- errors:end -->';

@@ -1,10 +1,10 @@
 /**
  * TypeDoc plugin: documents the per-type error classes from the table they are made from
- * (`ERROR_CATALOGUE` in src/core/errors.ts), as the README error table is, instead of one
+ * (`ERROR_CATALOGUE` in src/errors/catalogue.ts), as the README error table is, instead of one
  * hand-written comment per class that could drift from the table.
  */
 import { Comment, Converter, ReflectionKind, type Application, type Context } from 'typedoc';
-import { ERROR_CATALOGUE } from '../src/core/errors.ts';
+import { ERROR_CATALOGUE } from '../src/errors/catalogue.ts';
 
 export function load(app: Application): void {
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context: Context) => {

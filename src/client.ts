@@ -3,15 +3,16 @@
  * It owns the configuration, the HTTP core and the token provider; resources are fields.
  */
 import type { ClientContext } from './core/resource.ts';
-import type { CustomRequest, HttpCore, RequestOptions } from './core/http.ts';
+import type { CustomRequest, RequestOptions } from './core/types.ts';
+import type { HttpCore } from './core/http.ts';
 import type { Logger } from './core/log.ts';
-import { connect, type ConnectionOptions } from './internal/setup.ts';
-import { Cob } from './resources/cob.ts';
-import { CobV } from './resources/cobv.ts';
-import { LoteCobV } from './resources/lotecobv.ts';
-import { PayloadLocation } from './resources/loc.ts';
-import { Instant } from './resources/instant.ts';
-import { Webhook } from './resources/webhook.ts';
+import { connect, type ConnectionOptions } from './composition/connection.ts';
+import { Cob } from './collection/cob.ts';
+import { CobV } from './collection/cobv.ts';
+import { LoteCobV } from './collection/lotecobv.ts';
+import { PayloadLocation } from './collection/loc.ts';
+import { Instant } from './collection/instant.ts';
+import { Webhook } from './collection/webhook.ts';
 import type { Store } from './store/types.ts';
 
 export interface InstantClientOptions extends ConnectionOptions {

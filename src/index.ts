@@ -4,7 +4,7 @@
  * not model goes through `client.request()`.
  */
 export { InstantClient, type InstantClientOptions } from './client.ts';
-export type { ConnectionOptions } from './internal/setup.ts';
+export type { ConnectionOptions } from './composition/connection.ts';
 export type { TlsOptions } from './node/tls.ts';
 export {
   ClientCredentialsProvider,
@@ -12,43 +12,14 @@ export {
   type ClientCredentialsOptions,
   type TokenInfo,
 } from './core/auth.ts';
-export type {
-  CustomRequest,
-  HttpMethod,
-  QueryValue,
-  TokenProvider,
-  RequestOptions,
-  FetchLike,
-} from './core/http.ts';
+export type { CustomRequest, HttpMethod, QueryValue, TokenProvider, RequestOptions, FetchLike } from './core/types.ts';
 export type { Logger } from './core/log.ts';
 export { path, PathParameterError, type RoutePath } from './core/path.ts';
-export { PagePromise, type Page, type PageParametros, type Paginacao } from './core/pagination.ts';
-export {
-  InstantError,
-  ApiError,
-  UnauthorizedError,
-  AuthenticationError,
-  ConnectionError,
-  TimeoutError,
-  InvalidResponseError,
-  InvalidNotificationError,
-  ERROR_CATALOGUE,
-  ERROR_CLASSES,
-  CLIENT_ERROR_BASE,
-  type Violacao,
-  type ApiErrorInit,
-  type ApiErrorClass,
-  type CatalogueErrorType,
-  type InvalidResponseReason,
-  RequisicaoInvalida, AcessoNegado, NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor,
-  ServicoIndisponivel, IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado,
-  CobPayloadOperacaoInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida,
-  CobVNaoEncontrada, CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado,
-  LoteCobVOperacaoInvalida, LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado,
-  PayloadLocationOperacaoInvalida, PayloadLocationConsultaInvalida, InstantNaoEncontrado,
-  InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida,
-  WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida,
-} from './core/errors.ts';
+export { PagePromise, type Page, type PageParametros, type Paginacao, type PaginacaoQuery } from './core/pagination.ts';
+export { InstantError, type Violacao } from './errors/base.ts';
+export { ApiError, UnauthorizedError, CLIENT_ERROR_BASE, type ApiErrorInit, type ApiErrorClass } from './errors/api-error.ts';
+export { AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError, InvalidNotificationError, type InvalidResponseReason } from './errors/failures.ts';
+export { ERROR_CATALOGUE, ERROR_CLASSES, type CatalogueErrorType, RequisicaoInvalida, AcessoNegado, NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor, ServicoIndisponivel, IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida, LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida, PayloadLocationConsultaInvalida, InstantNaoEncontrado, InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida } from './errors/catalogue.ts';
 export {
   Cob,
   type CobStatus,
@@ -58,7 +29,6 @@ export {
   type InfoAdicional,
   type LocSolicitada,
   type CobLocation,
-  type PaginacaoQuery,
   type ChargePayment,
   type RetiradaDetalhe,
   type Retirada,
@@ -70,8 +40,8 @@ export {
   type CobGerada,
   type CobCompleta,
   type CobListQuery,
-  type ParametrosConsultaCob,
-} from './resources/cob.ts';
+} from './collection/cob.ts';
+export type { ParametrosConsultaCob } from './collection/charge.ts';
 export {
   CobV,
   type DadosComplementares,
@@ -91,9 +61,11 @@ export {
   type CobVGerada,
   type CobVCompleta,
   type CobVListQuery,
-} from './resources/cobv.ts';
+} from './collection/cobv.ts';
 export {
   LoteCobV,
+  alterLoteCobV,
+  type LoteCobVAlterApi,
   type LoteCobVUpdateOptions,
   type LoteCobVCobSolicitada,
   type LoteCobVSolicitado,
@@ -105,7 +77,7 @@ export {
   type LoteCobVConsultado,
   type LoteCobVListQuery,
   type ParametrosConsultaLote,
-} from './resources/lotecobv.ts';
+} from './collection/lotecobv.ts';
 export {
   PayloadLocation,
   type LocationId,
@@ -116,7 +88,7 @@ export {
   type PayloadLocationCompleta,
   type PayloadLocationListQuery,
   type ParametrosConsultaLoc,
-} from './resources/loc.ts';
+} from './collection/loc.ts';
 export {
   Instant,
   type DevolucaoStatus,
@@ -127,14 +99,14 @@ export {
   type InstantPayment,
   type InstantListQuery,
   type ParametrosConsultaInstant,
-} from './resources/instant.ts';
+} from './collection/instant.ts';
 export {
   Webhook,
   type WebhookSolicitado,
   type WebhookCompleto,
   type WebhookListQuery,
   type ParametrosConsultaWebhook,
-} from './resources/webhook.ts';
+} from './collection/webhook.ts';
 export { CashOutClient, CASH_OUT_TOKEN_PATH, type CashOutClientOptions, type CashOutCredentials } from './cash-out/client.ts';
 export { CashOutBalance } from './cash-out/balance.ts';
 export { CashOutPayments, IDEMPOTENCY_HEADER, type CreatePaymentOptions } from './cash-out/payments.ts';
@@ -164,7 +136,7 @@ export {
   type BalanceEntry,
   type Balance,
 } from './cash-out/types.ts';
-export type { CashOutApi, PayParams, PayResult } from './workflows/cash-out-pay.ts';
+export type { CashOutApi, PayParams, PayResult } from './cash-out/pay.ts';
 export {
   parseTransferNotification,
   verifyTransferNotification,
@@ -175,12 +147,12 @@ export {
   type NotificationVerification,
   type TransferNotificationHandlerOptions,
   type TransferNotificationHandler,
-} from './workflows/transfer-notifications.ts';
+} from './cash-out/notifications.ts';
 export {
   DEFAULT_NOTIFICATION_MAX_BYTES,
   type NotificationHandler,
   type NotificationHandlerOptions,
-} from './workflows/notifications.ts';
+} from './notifications/handler.ts';
 export {
   receivedPaymentsHandler,
   parseReceivedPayments,
@@ -189,11 +161,10 @@ export {
   type ReceivedPaymentsHandlerOptions,
   type UnconfirmedReason,
   type UnconfirmedPayment,
-} from './workflows/received-payments.ts';
-export { alterLoteCobV, type LoteCobVAlterApi } from './workflows/lotecobv-alter.ts';
+} from './collection/received-payments.ts';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler } from './node/adapter.ts';
 export type { Checked } from './lib/checked.ts';
-export type { StatusTable } from './core/error-factory.ts';
+export type { StatusTable } from './errors/factory.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
 export { KEY_TYPES, KEY_MAX_LENGTH, detectKeyType, isValidKey } from './lib/keys.ts';
 export type { KeyType } from './lib/keys.ts';
@@ -232,4 +203,4 @@ export { StoreError, ClaimBusyError, type Store, type Sealer } from './store/typ
 export { createMemoryStore } from './store/memory.ts';
 export { createSealer, type EncryptionKey } from './store/crypto.ts';
 export type { ClaimOptions } from './store/claims.ts';
-export type { RecoverOptions, RecoveredPayment, IntentOptions } from './store/intents.ts';
+export type { RecoverOptions, RecoveredPayment, IntentOptions } from './cash-out/intents.ts';

@@ -14,7 +14,7 @@ export {
   type PayloadInfoAdicional,
 } from './payer/cob-payload.ts';
 export type { PayerRequestOptions } from './payer/transport.ts';
-export type { FetchLike } from './core/http.ts';
+export type { FetchLike } from './core/types.ts';
 export type { Logger } from './core/log.ts';
 export {
   InvalidLocationError,
@@ -23,33 +23,12 @@ export {
   type PayloadVerificationReason,
 } from './payer/errors.ts';
 export { LOCATION_MAX_LENGTH } from './payer/location.ts';
-export {
-  InstantError,
-  ApiError,
-  UnauthorizedError,
-  AuthenticationError,
-  ConnectionError,
-  TimeoutError,
-  InvalidResponseError,
-  ERROR_CATALOGUE,
-  ERROR_CLASSES,
-  CLIENT_ERROR_BASE,
-  type Violacao,
-  type ApiErrorInit,
-  type ApiErrorClass,
-  type CatalogueErrorType,
-  type InvalidResponseReason,
-  RequisicaoInvalida, AcessoNegado, NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor,
-  ServicoIndisponivel, IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado,
-  CobPayloadOperacaoInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida,
-  CobVNaoEncontrada, CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado,
-  LoteCobVOperacaoInvalida, LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado,
-  PayloadLocationOperacaoInvalida, PayloadLocationConsultaInvalida, InstantNaoEncontrado,
-  InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida,
-  WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida,
-} from './core/errors.ts';
+export { InstantError, type Violacao } from './errors/base.ts';
+export { ApiError, UnauthorizedError, CLIENT_ERROR_BASE, type ApiErrorInit, type ApiErrorClass } from './errors/api-error.ts';
+export { AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError, type InvalidResponseReason } from './errors/failures.ts';
+export { ERROR_CATALOGUE, ERROR_CLASSES, type CatalogueErrorType, RequisicaoInvalida, AcessoNegado, NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor, ServicoIndisponivel, IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida, LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida, PayloadLocationConsultaInvalida, InstantNaoEncontrado, InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida } from './errors/catalogue.ts';
 export type { Checked } from './lib/checked.ts';
-export type { StatusTable } from './core/error-factory.ts';
+export type { StatusTable } from './errors/factory.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
 export { KEY_TYPES, KEY_MAX_LENGTH, detectKeyType, isValidKey } from './lib/keys.ts';
 export type { KeyType } from './lib/keys.ts';

@@ -1,5 +1,5 @@
 /** The cash-out account's balance. */
-import type { RequestOptions } from '../core/http.ts';
+import type { RequestOptions } from '../core/types.ts';
 import { path } from '../core/path.ts';
 import { CASH_OUT_ERRORS, CashOutResource } from './resource.ts';
 import type { Balance } from './types.ts';

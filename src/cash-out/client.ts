@@ -4,19 +4,20 @@
  * `notificationHandler`.
  */
 import type { ClientCredentials } from '../core/auth.ts';
-import type { CustomRequest, HttpCore, RequestOptions, TokenProvider } from '../core/http.ts';
+import type { CustomRequest, RequestOptions, TokenProvider } from '../core/types.ts';
+import type { HttpCore } from '../core/http.ts';
 import type { Logger } from '../core/log.ts';
 import type { ClientContext } from '../core/resource.ts';
-import { connect, type ConnectionOptions } from '../internal/setup.ts';
-import { payCashOut, type PayParams, type PayResult } from '../workflows/cash-out-pay.ts';
+import { connect, type ConnectionOptions } from '../composition/connection.ts';
+import { payCashOut, type PayParams, type PayResult } from './pay.ts';
 import {
   createTransferNotificationHandler,
   verifyTransferNotification,
   type NotificationVerification,
   type TransferNotificationHandler,
   type TransferNotificationHandlerOptions,
-} from '../workflows/transfer-notifications.ts';
-import { payWithIntent, recoverIntents, type IntentOptions, type RecoverOptions, type RecoveredPayment } from '../store/intents.ts';
+} from './notifications.ts';
+import { payWithIntent, recoverIntents, type IntentOptions, type RecoverOptions, type RecoveredPayment } from './intents.ts';
 import { MemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
 import { CashOutBalance } from './balance.ts';
@@ -86,7 +87,7 @@ export class CashOutClient implements ClientContext {
    * `PaymentOutcomeUnknownError` with the key when the order may exist (see `payCashOut`).
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
-    // With a shared store the intent is recorded first, for `recover()` (see store/intents.ts).
+    // With a shared store the intent is recorded first, for `recover()` (see intents.ts).
     if (this.store instanceof MemoryStore) return payCashOut(this, params, options);
     return payWithIntent(this, this.store, params, options, this.#intents);
   }

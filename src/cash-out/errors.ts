@@ -7,8 +7,10 @@
  * 504 `IndisponibilidadePorTempoEsgotado`. The provider's own type stays readable in
  * `errorType`, its `instance` in `instance`.
  */
-import { ApiError, CLIENT_ERROR_BASE, InstantError, NaoEncontrado, defineApiError, type ApiErrorInit } from '../core/errors.ts';
-import type { ErrorTables, StatusTable } from '../core/error-factory.ts';
+import { ApiError, CLIENT_ERROR_BASE, defineApiError, type ApiErrorInit } from '../errors/api-error.ts';
+import { InstantError } from '../errors/base.ts';
+import { NaoEncontrado } from '../errors/catalogue.ts';
+import type { ErrorTables, StatusTable } from '../errors/factory.ts';
 
 /** The balance does not cover the amount: no order was placed. Both figures are decimal strings. */
 export class InsufficientBalanceError extends InstantError {

@@ -16,8 +16,9 @@
  * When the outcome cannot be learnt, `PaymentOutcomeUnknownError` carries the key: the order may
  * exist, and `pay()` again with that key (or the status query) settles it.
  */
-import { ApiError, AuthenticationError, InvalidResponseError } from '../core/errors.ts';
-import type { RequestOptions } from '../core/http.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { AuthenticationError, InvalidResponseError } from '../errors/failures.ts';
+import type { RequestOptions } from '../core/types.ts';
 import { violation } from '../core/validation.ts';
 import { backoffMs, retryAfterMs, sleep, type Backoff } from '../internal/retry.ts';
 import { sameAmount } from '../lib/money.ts';

@@ -1,8 +1,10 @@
 /**
  * Payment orders (cash-out): place one to a destination key, query one by its idempotency key.
  */
-import { RequisicaoInvalida, type Violacao } from '../core/errors.ts';
-import { DEFAULT_MAX_RETRIES, type RequestOptions } from '../core/http.ts';
+import { RequisicaoInvalida } from '../errors/catalogue.ts';
+import type { Violacao } from '../errors/base.ts';
+import { DEFAULT_MAX_RETRIES } from '../core/http.ts';
+import type { RequestOptions } from '../core/types.ts';
 import { path } from '../core/path.ts';
 import type { ClientContext } from '../core/resource.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';

@@ -1,6 +1,6 @@
 /** The base of the cash-out resources: the resource base, reading errors the provider's way. */
-import { RequisicaoInvalida } from '../core/errors.ts';
-import type { ErrorTables, StatusTable } from '../core/error-factory.ts';
+import { RequisicaoInvalida } from '../errors/catalogue.ts';
+import type { ErrorTables, StatusTable } from '../errors/factory.ts';
 import { APIResource, type EndpointErrors } from '../core/resource.ts';
 import { cashOutErrors } from './errors.ts';
 

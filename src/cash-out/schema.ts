@@ -3,7 +3,7 @@
  * schema's input) and of the rules it must pass. Loaded on the first order, with zod.
  */
 import { z } from 'zod';
-import type { Violacao } from '../core/errors.ts';
+import type { Violacao } from '../errors/base.ts';
 import { violation } from '../core/validation.ts';
 import { isValidCnpj, isValidCpf } from '../lib/documents.ts';
 import { detectKeyType, KEY_MAX_LENGTH } from '../lib/keys.ts';

@@ -4,10 +4,11 @@
  * wait without cancelling the shared request the others are waiting on.
  */
 import type * as Oidc from 'openid-client';
-import { AuthenticationError, InstantError } from './errors.ts';
+import { AuthenticationError } from '../errors/failures.ts';
+import { InstantError } from '../errors/base.ts';
 import { isRecord } from '../internal/json.ts';
-import { maskSecret } from '../internal/redact.ts';
-import type { FetchLike, TokenProvider } from './http.ts';
+import { maskSecret } from '../errors/redact.ts';
+import type { FetchLike, TokenProvider } from './types.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { isHttpsOrLoopback } from './validation.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';

@@ -4,41 +4,16 @@
  * 401, and every failure turned into a typed error.
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
-import { ApiError, ConnectionError, InstantError, InvalidResponseError, TimeoutError, UnauthorizedError } from './errors.ts';
-import { createApiError, type ErrorTables } from './error-factory.ts';
+import { ApiError, UnauthorizedError } from '../errors/api-error.ts';
+import { ConnectionError, InvalidResponseError, TimeoutError } from '../errors/failures.ts';
+import { InstantError } from '../errors/base.ts';
+import { createApiError } from '../errors/factory.ts';
 import { serialize } from './request-body.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
-import type { RoutePath } from './path.ts';
+import type { CallSpec, FetchLike, HttpMethod, HttpResult, TokenProvider } from './types.ts';
 import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
-
-/** Anything that can hand out a bearer token. The built-in one wraps OAuth client credentials. */
-export interface TokenProvider {
-  /** A valid bearer token; `signal` aborts the wait. */
-  getToken(signal?: AbortSignal): Promise<string>;
-  /**
-   * Drops a cached token the API refused, so the next `getToken` fetches a fresh one. `rejected`
-   * is the token that was refused: a provider that already holds a newer one keeps it.
-   */
-  invalidate?(rejected?: string): void;
-}
-
-/** Per-call options, always the last argument of a resource method. */
-export interface RequestOptions {
-  signal?: AbortSignal;
-  /** Per-attempt timeout in milliseconds. */
-  timeout?: number;
-  /** Overall budget in milliseconds for the call with all its retries. */
-  totalTimeout?: number;
-  maxRetries?: number;
-  headers?: Record<string, string>;
-  /** `false` skips the client-side rules so the service gives its own verdict. */
-  validate?: boolean;
-}
-
-/** A `fetch`-compatible function: the global one, undici's, or a test double. */
-export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface HttpCoreConfig {
   /** Base URL the paths are appended to (a trailing slash is optional). */
@@ -55,44 +30,6 @@ export interface HttpCoreConfig {
   maxResponseBytes?: number;
   /** Names the TLS failure behind a dropped connection (Node mTLS transport). */
   explainConnectionError?: (error: unknown) => unknown;
-}
-
-/** The HTTP methods the SDK sends. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** A query parameter's value; `undefined` leaves the parameter out. */
-export type QueryValue = string | number | boolean | undefined;
-
-/**
- * A call to an endpoint the SDK does not model, for `client.request()`: it goes through the
- * client's auth, retries, time limits and error mapping like every resource call.
- */
-export interface CustomRequest {
-  method: HttpMethod;
-  /** Built with the `path` template, which percent-encodes each value as one segment. */
-  path: RoutePath;
-  query?: Readonly<Record<string, QueryValue>>;
-  /** Sent as JSON. */
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** A POST carrying this header may be retried: the server deduplicates by it. */
-  idempotencyKey?: { header: string; value: string };
-  /** `Accept` header (default `application/json`). */
-  accept?: string;
-}
-
-/** One call for `HttpCore.send`: the request, and how to read its failures. */
-export interface CallSpec extends CustomRequest {
-  /** How the endpoint's error answers map to classes (by type, then by status). */
-  errors?: ErrorTables;
-  options?: RequestOptions | undefined;
-}
-
-/** A successful call: the parsed body and the raw response. */
-export interface HttpResult<T> {
-  data: T;
-  /** Status and headers as received; its body was read into `data` (the response carries none). */
-  response: Response;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

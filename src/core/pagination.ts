@@ -6,9 +6,10 @@
  * an answer holding `parametros` and one array, named per list (`cobs`, `lotes`, `loc`...).
  */
 import { BR_CODE_GUI } from '../lib/brcode.ts';
-import type { ErrorTables } from './error-factory.ts';
+import type { ErrorTables } from '../errors/factory.ts';
 import { isRecord } from '../internal/json.ts';
-import type { HttpCore, QueryValue, RequestOptions } from './http.ts';
+import type { HttpCore } from './http.ts';
+import type { QueryValue, RequestOptions } from './types.ts';
 import type { RoutePath } from './path.ts';
 
 /** The service's `parametros.paginacao` block. */
@@ -17,6 +18,14 @@ export interface Paginacao {
   itensPorPagina: number;
   quantidadeDePaginas: number;
   quantidadeTotalDeItens: number;
+}
+
+/** Paging of a list query, sent as `paginacao.paginaAtual` and `paginacao.itensPorPagina`. */
+export interface PaginacaoQuery {
+  /** Page to fetch, from 0 (default 0). */
+  paginaAtual?: number;
+  /** 1 to 1000 (default 100). */
+  itensPorPagina?: number;
 }
 
 /** The `parametros` of a list page: the query's dates and the paging. */

@@ -3,7 +3,7 @@
  * as one segment (`+`, `@`, `/` included); empty, `.` and `..` segments are refused before
  * anything is sent, so a parameter can never climb out of its resource.
  */
-import { InstantError } from './errors.ts';
+import { InstantError } from '../errors/base.ts';
 
 /** A request target: the encoded URL, and its route template for logs (no parameter values). */
 export interface RoutePath {

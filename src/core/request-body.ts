@@ -2,8 +2,8 @@
  * The request body as sent: JSON text, or a refusal before sending when the body holds a value
  * JSON cannot carry, with the field named like the rules name theirs.
  */
-import { refusalClass } from './error-factory.ts';
-import type { CallSpec } from './http.ts';
+import { refusalClass } from '../errors/factory.ts';
+import type { CallSpec } from './types.ts';
 
 /** The request body as JSON text; a value JSON cannot hold (BigInt, a cycle) is refused before sending. */
 export function serialize(spec: CallSpec): string | undefined {

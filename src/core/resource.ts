@@ -4,9 +4,10 @@
  * is off, and only then sends. Like stripe-node's validator in `_makeRequest` and Stainless's
  * `getAPIList`, so a method reads as one expression plus its rule.
  */
-import type { ApiErrorClass } from './errors.ts';
-import type { ErrorTables, StatusTable } from './error-factory.ts';
-import type { CallSpec, HttpCore, RequestOptions } from './http.ts';
+import type { ApiErrorClass } from '../errors/api-error.ts';
+import type { ErrorTables, StatusTable } from '../errors/factory.ts';
+import type { CallSpec, RequestOptions } from './types.ts';
+import type { HttpCore } from './http.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
 import type { RoutePath } from './path.ts';
 import { refuse, ruleContext, shouldValidate, type Rule } from './validation.ts';

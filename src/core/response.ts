@@ -3,8 +3,8 @@
  * by the backend core (inside ky's `fetch`, so its timeouts and retries cover the body too), the
  * token requests and the payer transport. Web-standard only: no ky, no Node built-ins.
  */
-import { InvalidResponseError } from './errors.ts';
-import type { FetchLike } from './http.ts';
+import { InvalidResponseError } from '../errors/failures.ts';
+import type { FetchLike } from './types.ts';
 
 /** Default `maxResponseBytes`: far above any page the service answers, far below trouble. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;

@@ -7,7 +7,8 @@
  * base (`APIResource`) runs the rule of a call on a fresh context and refuses when it is not
  * empty.
  */
-import type { ApiErrorClass, Violacao } from './errors.ts';
+import type { ApiErrorClass } from '../errors/api-error.ts';
+import type { Violacao } from '../errors/base.ts';
 
 /** Where broken rules are collected, and what the rules compare against. */
 export interface RuleContext {

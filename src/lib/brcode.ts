@@ -6,7 +6,7 @@
  * before the CRC value, `6304` included.
  */
 
-import { InstantError } from '../core/errors.ts';
+import { InstantError } from '../errors/base.ts';
 import { detectKeyType } from './keys.ts';
 import { isValidAmount, toCents } from './money.ts';
 

@@ -4,7 +4,7 @@
  * token endpoint share the same certificate and connection pool. TLS verification stays on;
  * `ca` only adds trust for a private CA.
  */
-import type { FetchLike } from '../core/http.ts';
+import type { FetchLike } from '../core/types.ts';
 
 type Pem = string | Uint8Array;
 

@@ -2,7 +2,7 @@
  * The payer app's client: no credentials, no Node built-ins. It reads charge payloads at the
  * locations QR codes carry, and sends everything (payloads and key sets) through its `fetch`.
  */
-import type { FetchLike } from '../core/http.ts';
+import type { FetchLike } from '../core/types.ts';
 import { resolveLogger, type Logger } from '../core/log.ts';
 import { CobPayloadResource } from './cob-payload.ts';
 import { JwsVerifier } from './jws.ts';

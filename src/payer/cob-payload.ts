@@ -5,8 +5,9 @@
  * before it is read; an unsigned answer is refused unless `allowUnsignedPayloads` (development
  * only) is set. Numbers and amounts are read leniently, as real payloads vary.
  */
-import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, type Violacao } from '../core/errors.ts';
-import type { StatusTable } from '../core/error-factory.ts';
+import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida } from '../errors/catalogue.ts';
+import type { Violacao } from '../errors/base.ts';
+import type { StatusTable } from '../errors/factory.ts';
 import { isRecord, parseJson } from '../internal/json.ts';
 import { refuse, violation } from '../core/validation.ts';
 import { isCivilDate, todayInBrasilia } from '../lib/dates.ts';
@@ -16,7 +17,7 @@ import { PayloadVerificationError } from './errors.ts';
 import { looksLikeCompactJws, type JwsVerifier } from './jws.ts';
 import { resolveLocation } from './location.ts';
 import type { PayerHttp, PayerRequestOptions } from './transport.ts';
-import type { CobStatus } from '../resources/cob.ts';
+import type { CobStatus } from '../collection/cob.ts';
 
 /** What the payer resource needs from its client. */
 export interface PayerContext {

@@ -1,5 +1,5 @@
 /** Errors of the payer side. Neither carries the location (a capability URL) nor the payload. */
-import { InstantError } from '../core/errors.ts';
+import { InstantError } from '../errors/base.ts';
 
 /** Why a location was refused before anything was sent. */
 export type InvalidLocationReason =

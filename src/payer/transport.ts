@@ -5,9 +5,10 @@
  * the payer bundle's budget. Redirects are never followed: a payload host that redirects is
  * refused, so a public location cannot bounce the app to an internal address.
  */
-import { ConnectionError, InstantError, InvalidResponseError, TimeoutError } from '../core/errors.ts';
-import { createApiError, type StatusTable } from '../core/error-factory.ts';
-import type { FetchLike } from '../core/http.ts';
+import { ConnectionError, InvalidResponseError, TimeoutError } from '../errors/failures.ts';
+import { InstantError } from '../errors/base.ts';
+import { createApiError, type StatusTable } from '../errors/factory.ts';
+import type { FetchLike } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isRedirect, readBounded } from '../core/response.ts';
 import { parseJson } from '../internal/json.ts';

@@ -4,7 +4,7 @@
  * location rules (exists, unused, type matches), unlinking, lists with filters and paging.
  */
 import { buildBrCode } from '../lib/brcode.ts';
-import type { CatalogueErrorType } from '../core/errors.ts';
+import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import { isValidTxid } from '../lib/ids.ts';
 import { addDays } from '../lib/dates.ts';
 import { inRange, json, page, readJson, verdict } from './http.ts';

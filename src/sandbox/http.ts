@@ -1,5 +1,5 @@
 /** Small response and request helpers shared by the sandbox's routes. */
-import type { CatalogueErrorType } from '../core/errors.ts';
+import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import { Judge, type ListQuery } from './rules.ts';
 import { Problem } from './problems.ts';
 

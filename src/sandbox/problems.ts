@@ -3,7 +3,8 @@
  * collection API (`type` = `<error base>/<ErrorType>`, `title`, `status`, `detail`,
  * `violacoes`), and the cash-out provider's own `{ type, title, detail, instance }` shape.
  */
-import { ERROR_CATALOGUE, type CatalogueErrorType, type Violacao } from '../core/errors.ts';
+import { ERROR_CATALOGUE, type CatalogueErrorType } from '../errors/catalogue.ts';
+import type { Violacao } from '../errors/base.ts';
 
 /** The `{error_base}` of every problem type the sandbox answers. */
 export const ERROR_BASE = 'https://instant-sandbox.example/api/v2/error';

@@ -9,7 +9,7 @@
  * the `Judge`'s context; everything is collected, nothing throws.
  */
 import { isRecord } from '../internal/json.ts';
-import type { Violacao } from '../core/errors.ts';
+import type { Violacao } from '../errors/base.ts';
 import { isCivilDate, isRfc3339 } from '../lib/dates.ts';
 import { isValidCnpj, isValidCpf } from '../lib/documents.ts';
 import { isValidTxid } from '../lib/ids.ts';

@@ -8,8 +8,8 @@
  */
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
-import type { CatalogueErrorType } from '../core/errors.ts';
-import type { FetchLike } from '../core/http.ts';
+import type { CatalogueErrorType } from '../errors/catalogue.ts';
+import type { FetchLike } from '../core/types.ts';
 import { fromCents, parseAmount, toCents } from '../lib/money.ts';
 import { batchRoutes } from './batches.ts';
 import {

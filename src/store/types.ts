@@ -3,7 +3,7 @@
  * which payment orders are in flight. A store is a few leases and values; any database that
  * can do an atomic compare-and-set can be one (the README sketches a Redis store).
  */
-import { InstantError } from '../core/errors.ts';
+import { InstantError } from '../errors/base.ts';
 
 /**
  * Where the SDK keeps what several processes must agree on. Every method is atomic on its own;

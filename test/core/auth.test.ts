@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientCredentialsProvider, parseTokenAnswer } from '../../src/core/auth.ts';
-import { AuthenticationError, UnauthorizedError } from '../../src/core/errors.ts';
+import { AuthenticationError } from '../../src/errors/failures.ts';
+import { UnauthorizedError } from '../../src/errors/api-error.ts';
 import { InstantClient } from '../../src/client.ts';
 import { HttpCore } from '../../src/core/http.ts';
 import { path } from '../../src/core/path.ts';

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { InstantClient } from '../../src/client.ts';
 import { CashOutClient } from '../../src/cash-out/client.ts';
-import { ERROR_CATALOGUE, InstantError } from '../../src/core/errors.ts';
+import { ERROR_CATALOGUE } from '../../src/errors/catalogue.ts';
+import { InstantError } from '../../src/errors/base.ts';
 import { PayerClient } from '../../src/payer.ts';
 import { startServer, type LoopbackServer } from '../support/loopback.ts';
 

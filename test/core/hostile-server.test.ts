@@ -11,7 +11,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { InstantClient } from '../../src/client.ts';
 import { CashOutClient } from '../../src/cash-out/client.ts';
 import { ClientCredentialsProvider } from '../../src/core/auth.ts';
-import { InstantError } from '../../src/core/errors.ts';
+import { InstantError } from '../../src/errors/base.ts';
 import { PayerClient } from '../../src/payer.ts';
 import { sendJson, startServer, type Handler, type LoopbackServer } from '../support/loopback.ts';
 

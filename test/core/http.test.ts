@@ -1,15 +1,13 @@
 import { http, HttpResponse, delay } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HttpCore, type HttpCoreConfig, type TokenProvider } from '../../src/core/http.ts';
+import { HttpCore, type HttpCoreConfig } from '../../src/core/http.ts';
+import type { TokenProvider } from '../../src/core/types.ts';
 import { path, PathParameterError } from '../../src/core/path.ts';
-import {
-  ConnectionError,
-  ServicoIndisponivel,
-  TimeoutError,
-  InstantError,
-  UnauthorizedError,
-} from '../../src/core/errors.ts';
+import { ConnectionError, TimeoutError } from '../../src/errors/failures.ts';
+import { ServicoIndisponivel } from '../../src/errors/catalogue.ts';
+import { InstantError } from '../../src/errors/base.ts';
+import { UnauthorizedError } from '../../src/errors/api-error.ts';
 
 const BASE = 'https://api.psp.example/v2';
 const server = setupServer();

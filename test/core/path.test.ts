@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InstantError } from '../../src/core/errors.ts';
+import { InstantError } from '../../src/errors/base.ts';
 import { PathParameterError, path } from '../../src/core/path.ts';
 
 describe('path', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CobOperacaoInvalida } from '../../src/core/errors.ts';
+import { CobOperacaoInvalida } from '../../src/errors/catalogue.ts';
 import { refuse, violation } from '../../src/core/validation.ts';
 
 describe('violation', () => {

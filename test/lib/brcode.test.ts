@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InstantError } from '../../src/core/errors.ts';
+import { InstantError } from '../../src/errors/base.ts';
 import {
   BR_CODE_GUI,
   BrCodeError,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InstantClient } from '../../src/client.ts';
-import { ConnectionError } from '../../src/core/errors.ts';
+import { ConnectionError } from '../../src/errors/failures.ts';
 import { path } from '../../src/core/path.ts';
 import { sendJson, startServer, type LoopbackServer } from '../support/loopback.ts';
 

@@ -38,7 +38,7 @@ describe('HTTPS', () => {
 
 describe('instant-payments-sandbox', () => {
   it('serves on the given port and prints the URLs and credentials that work', async () => {
-    const cli = fileURLToPath(new URL('../../src/sandbox/cli.ts', import.meta.url));
+    const cli = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
     const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--balance', '12.34'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';

@@ -16,7 +16,7 @@ import {
 } from '../../src/index.ts';
 import { createPostgresStore, type PostgresStore } from '../../src/postgres.ts';
 import { runOnce } from '../../src/store/claims.ts';
-import { SharedTokenProvider } from '../../src/store/shared-token.ts';
+import { SharedTokenProvider } from '../../src/core/shared-token.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startFleetProvider, type FleetProvider } from './fleet-provider.ts';
 

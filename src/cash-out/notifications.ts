@@ -1,0 +1,166 @@
+/**
+ * Transfer-confirmation notifications (cash-out): what the provider POSTs when a transfer
+ * reaches its final status. They are not signed, so each is verified against the provider's own
+ * status query before a callback sees it. The handler looks like the received-payments one
+ * (`notifications/handler.ts`): same error class, same `onError`, `maxBodyBytes`, `store` and `.node`.
+ */
+import type { RequestOptions } from '../core/types.ts';
+import { resolveLogger } from '../core/log.ts';
+import { InvalidNotificationError } from '../errors/failures.ts';
+import { isRecord } from '../internal/json.ts';
+import { TransferNotFoundError } from './errors.ts';
+import { NOTIFIED_STATUSES, type NotifiedStatus, type Transfer } from './types.ts';
+import { readTransfer, unwrap } from './wire.ts';
+import { isValidIdempotencyKey } from '../lib/ids.ts';
+import { runOnce } from '../store/claims.ts';
+import type { CashOutApi } from './pay.ts';
+import {
+  DEFAULT_NOTIFICATION_MAX_BYTES,
+  notificationHandler,
+  readNotificationJson,
+  type NotificationHandler,
+  type NotificationHandlerOptions,
+} from '../notifications/handler.ts';
+
+/** Why a notification is not trusted. */
+export type SuspicionReason =
+  /** The provider's status for the key differs from the notified one (or is not final). */
+  | 'status-mismatch'
+  /** The provider knows no transfer with the notified idempotency key (404). */
+  | 'unknown-transfer'
+  /** The notification carries a status other than LIQUIDATED or CANCELED. */
+  | 'not-final-status';
+
+/** The notified status matches the provider's final status: record `actual`. */
+export interface ConfirmedNotification {
+  verdict: 'confirmed';
+  /** The notification as received (amounts converted); never trust it over `actual`. */
+  notified: Transfer;
+  /** The transfer as the provider's status query gives it. */
+  actual: Transfer;
+}
+
+/** The notification does not agree with the provider: possibly forged. */
+export interface SuspiciousNotification {
+  verdict: 'suspicious';
+  reason: SuspicionReason;
+  notified: Transfer;
+  /** The provider's answer; `undefined` for an unknown key or a non-final notified status. */
+  actual: Transfer | undefined;
+}
+
+/** The verdict of `cashOut.verifyNotification`: confirmed by the provider, or suspicious. */
+export type NotificationVerification = ConfirmedNotification | SuspiciousNotification;
+
+/**
+ * Reads a transfer-confirmation notification (`{ data: {...}, type: "TRANSFER" }`; a JSON string,
+ * bytes or the parsed object). Throws `InvalidNotificationError` when it has no readable
+ * `data.idempotencyKey` (`[a-zA-Z0-9]{1,50}`) and `data.status`.
+ */
+export function parseTransferNotification(body: unknown): Transfer {
+  const value = readNotificationJson(body);
+  if (!isRecord(value) || !isRecord(value['data'])) {
+    throw new InvalidNotificationError('Notification body has no data object');
+  }
+  const record = unwrap(value) ?? {};
+  const key = record['idempotencyKey'];
+  if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
+    throw new InvalidNotificationError('Notification has no valid data.idempotencyKey');
+  }
+  let transfer: Transfer | undefined;
+  try {
+    transfer = readTransfer(record);
+  } catch (error) {
+    throw new InvalidNotificationError('Notification has an unreadable amount', { cause: error });
+  }
+  if (transfer === undefined) throw new InvalidNotificationError('Notification has no data.status');
+  return transfer;
+}
+
+function isNotifiedStatus(status: string): status is NotifiedStatus {
+  return (NOTIFIED_STATUSES as readonly string[]).includes(status);
+}
+
+/**
+ * Verifies a transfer-confirmation notification (interface spec, "Events"): the transfer is queried by the
+ * notification's idempotency key, and the verdict is `confirmed` only when the queried status is
+ * LIQUIDATED or CANCELED and equals the notified one. A mismatch, an unknown key (404) or a
+ * notified status other than LIQUIDATED or CANCELED (not queried at all) is `suspicious`.
+ * A body that cannot be read throws `InvalidNotificationError`; a failed query throws its error.
+ */
+export async function verifyTransferNotification(
+  api: CashOutApi,
+  body: unknown,
+  options?: RequestOptions,
+): Promise<NotificationVerification> {
+  const notified = parseTransferNotification(body);
+  if (!isNotifiedStatus(notified.status)) {
+    return { verdict: 'suspicious', reason: 'not-final-status', notified, actual: undefined };
+  }
+  let actual: Transfer;
+  try {
+    actual = await api.payments.getByIdempotencyKey(notified.idempotencyKey, options);
+  } catch (error) {
+    if (error instanceof TransferNotFoundError) {
+      return { verdict: 'suspicious', reason: 'unknown-transfer', notified, actual: undefined };
+    }
+    throw error;
+  }
+  if (actual.status === notified.status && isNotifiedStatus(actual.status)) {
+    return { verdict: 'confirmed', notified, actual };
+  }
+  return { verdict: 'suspicious', reason: 'status-mismatch', notified, actual };
+}
+
+/** Callbacks of `cashOut.notificationHandler`, called after each notification is checked. */
+export interface TransferNotificationHandlerOptions extends NotificationHandlerOptions {
+  /** A notification the provider's status confirms. Record `result.actual`. */
+  onConfirmed(result: ConfirmedNotification): unknown;
+  /** A notification that does not agree with the provider (possibly forged). */
+  onSuspicious(result: SuspiciousNotification): unknown;
+}
+
+/** A web-standard handler for `POST /webhook/transfer-confirmation`, with its Node form. Never throws. */
+export type TransferNotificationHandler = NotificationHandler;
+
+/**
+ * A web-standard `(request) => Promise<Response>` for `POST /webhook/transfer-confirmation`,
+ * with `.node` for a Node `(req, res)` server:
+ *
+ * - 405 for a method other than POST; 400 for a body that is too large (default 64 KiB), not
+ *   JSON or not a transfer notification (the callbacks are not called);
+ * - otherwise the notification is verified (`verifyTransferNotification`) and `onConfirmed` or
+ *   `onSuspicious` awaited; then 200 with an empty body (a forger learns nothing);
+ * - 500 when the callback throws, 503 when the status query fails, so the provider sends the
+ *   notification again. Without a `store`, notifications are not deduplicated: make the
+ *   callbacks idempotent (keyed by `result.actual.idempotencyKey`). With one, `onConfirmed`
+ *   runs once per key and status across the processes sharing it.
+ */
+export function createTransferNotificationHandler(
+  api: CashOutApi,
+  handlers: TransferNotificationHandlerOptions,
+): TransferNotificationHandler {
+  const log = handlers.logger ?? api.logger ?? resolveLogger(undefined);
+  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, _request, fail) => {
+    let verification: NotificationVerification;
+    try {
+      verification = await verifyTransferNotification(api, bytes);
+    } catch (error) {
+      return fail(error instanceof InvalidNotificationError ? 400 : 503, error);
+    }
+    if (verification.verdict === 'suspicious') log?.warn?.('notification suspicious', { reason: verification.reason });
+    else log?.info?.('notification confirmed', { status: verification.actual.status });
+    try {
+      if (verification.verdict === 'suspicious') await handlers.onSuspicious(verification);
+      else if (handlers.store) await runOnce(handlers.store, transferClaimKey(verification.actual), () => handlers.onConfirmed(verification), handlers.claim);
+      else await handlers.onConfirmed(verification);
+    } catch (error) {
+      return fail(500, error);
+    }
+    return new Response(null, { status: 200 });
+  });
+}
+
+function transferClaimKey(transfer: Transfer): string {
+  return `transfer:${transfer.idempotencyKey}:${transfer.status}`;
+}

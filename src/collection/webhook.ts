@@ -1,0 +1,121 @@
+/**
+ * Webhooks (tag Webhook): one callback URL per directory key, where the service posts the
+ * payments received on that key (see `receivedPaymentsHandler`).
+ *
+ * `chave` travels percent-encoded as one path segment (`+` and `@` included). Client-side
+ * refusals, with `sentRequest: false`: `put` and `delete` refuse a `chave` that is no valid
+ * directory key (or not one of `ownKeys`, when the client has them) and a `webhookUrl` that is
+ * not an absolute https URL with `WebhookOperacaoInvalida`; `get` and `list` refuse a bad key
+ * or query with `WebhookConsultaInvalida`.
+ */
+import { WebhookConsultaInvalida, WebhookNaoEncontrado, WebhookOperacaoInvalida } from '../errors/catalogue.ts';
+import type { RequestOptions } from '../core/types.ts';
+import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
+import { path } from '../core/path.ts';
+import { APIResource } from '../core/resource.ts';
+import { isHttpsOrLoopback, type RuleContext } from '../core/validation.ts';
+import { checkChave } from './rules/fields.ts';
+import { collectListQuery } from './rules/query.ts';
+
+const WRITE_ERRORS = { 400: WebhookOperacaoInvalida, 404: WebhookNaoEncontrado };
+const READ_ERRORS = { 400: WebhookConsultaInvalida, 404: WebhookNaoEncontrado };
+
+/** Notification callbacks per directory key, `api.webhook`: register, fetch, remove, list. */
+export class Webhook extends APIResource {
+  /**
+   * `PUT /webhook/{chave}`: registers (or replaces) the callback for the key. The service posts
+   * received payments to `webhookUrl` with `/<list name>` appended, so serve the whole subtree.
+   */
+  async put(chave: string, webhookUrl: string, options?: RequestOptions): Promise<void> {
+    await this.send<undefined>({
+      method: 'PUT',
+      path: () => path`/webhook/${chave}`,
+      body: { webhookUrl } satisfies WebhookSolicitado,
+      errors: WRITE_ERRORS,
+      options,
+      rule: (ctx) => {
+        checkChave(chave, 'chave', ctx, { required: true, owned: true });
+        checkWebhookUrl(webhookUrl, ctx);
+      },
+    });
+  }
+
+  /** `GET /webhook/{chave}`: the registration (older services name the key `chave`, newer `cnpj`). */
+  get(chave: string, options?: RequestOptions): Promise<WebhookCompleto> {
+    return this.send<WebhookCompleto>({
+      method: 'GET',
+      path: () => path`/webhook/${chave}`,
+      errors: READ_ERRORS,
+      options,
+      rule: (ctx) => checkChave(chave, 'chave', ctx, { required: true, owned: false }),
+    });
+  }
+
+  /** `DELETE /webhook/{chave}`: no more notifications for the key. */
+  async delete(chave: string, options?: RequestOptions): Promise<void> {
+    await this.send<undefined>({
+      method: 'DELETE',
+      path: () => path`/webhook/${chave}`,
+      errors: WRITE_ERRORS,
+      options,
+      rule: (ctx) => checkChave(chave, 'chave', ctx, { required: true, owned: false }),
+    });
+  }
+
+  /**
+   * `GET /webhook` (`inicio` and `fim` optional here): `await` gives the first page (`items`,
+   * also under the wire name `webhooks`); `for await` walks every registration.
+   */
+  list(query: WebhookListQuery = {}, options?: RequestOptions): PagePromise<WebhookCompleto, ParametrosConsultaWebhook> {
+    return this.getList(path`/webhook`, 'webhooks', {
+      query,
+      errors: { 400: WebhookConsultaInvalida },
+      options,
+      rule: (ctx) => collectListQuery(query, ctx, '', false),
+    });
+  }
+}
+
+function checkWebhookUrl(webhookUrl: unknown, ctx: RuleContext): void {
+  if (!isCallbackUrl(webhookUrl)) {
+    ctx.add('webhookUrl', 'webhookUrl must be an absolute https URL (http on loopback only) without user name or password');
+  }
+}
+
+function isCallbackUrl(webhookUrl: unknown): boolean {
+  if (typeof webhookUrl !== 'string' || !/^https?:\/\//i.test(webhookUrl)) return false;
+  try {
+    const url = new URL(webhookUrl);
+    return isHttpsOrLoopback(url) && url.username === '' && url.password === '' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Body of `PUT /webhook/{chave}`. */
+export interface WebhookSolicitado {
+  /** Absolute https URL; the service appends `/<list name>` when it posts. */
+  webhookUrl: string;
+}
+
+/** A webhook registration. The key is under `chave` (older services) or `cnpj` (newer): both are read. */
+export interface WebhookCompleto {
+  webhookUrl: string;
+  chave?: string;
+  cnpj?: string;
+  /** RFC 3339 date-time. */
+  criacao: string;
+  [key: string]: unknown;
+}
+
+/** Query of `GET /webhook`: every field optional. */
+export interface WebhookListQuery {
+  inicio?: string;
+  fim?: string;
+  paginacao?: PaginacaoQuery;
+}
+
+/** `parametros` of a webhook list page. */
+export interface ParametrosConsultaWebhook extends PageParametros {
+  paginacao: Paginacao;
+}

@@ -1,0 +1,95 @@
+/**
+ * The composition root: builds a client's connection from its options, wiring the parts below
+ * it: the HTTP core (`core/`), the transport (Node mTLS from `node/` when a certificate is given),
+ * the token provider (built-in client credentials, shared through the `store/` when the store is
+ * a fleet's, or the caller's own) and the limits. Used by `InstantClient` and `CashOutClient`.
+ */
+import { ClientCredentialsProvider, type ClientCredentials } from '../core/auth.ts';
+import { HttpCore } from '../core/http.ts';
+import type { FetchLike, TokenProvider } from '../core/types.ts';
+import type { Logger } from '../core/log.ts';
+import { createTlsTransport, type TlsOptions } from '../node/tls.ts';
+import { MemoryStore } from '../store/memory.ts';
+import { SharedTokenProvider, tokenIdentity } from '../core/shared-token.ts';
+import type { Store } from '../store/types.ts';
+
+/** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
+export interface ConnectionOptions {
+  baseUrl: string;
+  /** Client credentials for the built-in OAuth provider, or any `{ getToken(signal) }`. */
+  auth?: ClientCredentials | TokenProvider;
+  /** Node: the client certificate for mTLS, used for the API and the token endpoint alike. */
+  tls?: TlsOptions;
+  /** Per-attempt timeout in milliseconds (default 30 000). */
+  timeout?: number;
+  /** Budget for a whole call with its retries, in milliseconds (default 120 000). */
+  totalTimeout?: number;
+  /** Retries of a call that is safe to retry (default 2). */
+  maxRetries?: number;
+  /**
+   * Largest response body read, in bytes (default 10 MiB). Reading stops there: a larger
+   * success is an `InvalidResponseError` (`reason: 'too-large'`), a larger error keeps its status.
+   */
+  maxResponseBytes?: number;
+  /** Used for every request the client sends, the token endpoint included. */
+  fetch?: FetchLike;
+  /**
+   * Where the client logs requests, retries, token fetches and refused redirects (route
+   * templates, statuses and timings only): any object with `debug`/`info`/`warn`/`error`, such
+   * as `console` or a pino logger. Default: stderr when `INSTANT_PAYMENTS_LOG` is set, else none.
+   */
+  logger?: Logger;
+  /**
+   * Where state shared by many processes lives (default: this process's memory). With a shared
+   * store (`instant-payments/postgres`) the built-in credentials' token is one for the fleet.
+   */
+  store?: Store;
+}
+
+export interface Connection {
+  http: HttpCore;
+  close(): Promise<void>;
+}
+
+export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' | 'json'): Connection {
+  if (typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
+    throw new TypeError('baseUrl must be an absolute http(s) URL');
+  }
+  const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
+  const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
+  const auth = options.auth === undefined ? undefined : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);
+  const http = new HttpCore({
+    baseUrl: options.baseUrl,
+    ...(fetch && { fetch }),
+    ...(auth && { auth }),
+    ...(options.timeout !== undefined && { timeout: options.timeout }),
+    ...(options.totalTimeout !== undefined && { totalTimeout: options.totalTimeout }),
+    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+    ...(options.maxResponseBytes !== undefined && { maxResponseBytes: options.maxResponseBytes }),
+    ...(options.logger && { logger: options.logger }),
+    ...(transport && { explainConnectionError: transport.explainConnectionError }),
+  });
+  return { http, close: async () => transport?.close() };
+}
+
+function tokenProvider(
+  options: ConnectionOptions & { auth: ClientCredentials | TokenProvider },
+  fetch: FetchLike | undefined,
+  format: 'form' | 'json' | undefined,
+): TokenProvider {
+  const { auth, timeout, maxResponseBytes, store, tls } = options;
+  if ('getToken' in auth && typeof auth.getToken === 'function') return auth;
+  const credentials = auth as ClientCredentials;
+  const provider = new ClientCredentialsProvider(
+    format && !credentials.tokenRequestFormat ? { ...credentials, tokenRequestFormat: format } : credentials,
+    {
+      ...(fetch && { fetch }),
+      ...(timeout !== undefined && { timeout }),
+      ...(maxResponseBytes !== undefined && { maxResponseBytes }),
+      ...(options.logger && { logger: options.logger }),
+    },
+  );
+  if (store === undefined || store instanceof MemoryStore) return provider;
+  const certificate = tls === undefined ? undefined : 'pfx' in tls ? tls.pfx : tls.cert;
+  return new SharedTokenProvider(provider, store, { identity: tokenIdentity(credentials, certificate) });
+}

@@ -1,0 +1,61 @@
+/**
+ * Failures that are not an error answer of the service: no token, no connection, no time left,
+ * an answer the SDK will not read, a notification the handlers will not read.
+ */
+import { InstantError } from './base.ts';
+
+/** The token endpoint refused the credentials or answered something unusable. */
+export class AuthenticationError extends InstantError {
+  override readonly name: string = 'AuthenticationError';
+  readonly status: number | undefined;
+
+  constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, options);
+    this.status = options.status;
+  }
+}
+
+/** No HTTP response: DNS, refused or dropped connection, TLS failure. `cause` says which. */
+export class ConnectionError extends InstantError {
+  override readonly name: string = 'ConnectionError';
+}
+
+/**
+ * An attempt, or the whole call with its retries, ran out of time. The SDK's own class: the
+ * HTTP library's error of the same name never reaches a caller (it is turned into this one).
+ * Test with `instanceof TimeoutError` (this class), not by `name`: a caller's own `signal`
+ * (`AbortSignal.timeout(ms)`) still rejects with its reason, a `DOMException` also named
+ * `"TimeoutError"`, which is not an `InstantError`.
+ */
+export class TimeoutError extends InstantError {
+  override readonly name: string = 'TimeoutError';
+}
+
+/**
+ * A notification the handlers will not read: not POST, too large, not JSON, or not the shape
+ * of its kind (a received-payment list; a transfer confirmation with `data.idempotencyKey` and
+ * `data.status`). Both notification handlers answer it with 400 (405 for the method).
+ */
+export class InvalidNotificationError extends InstantError {
+  override readonly name: string = 'InvalidNotificationError';
+}
+
+/** Why an answer was not accepted. */
+export type InvalidResponseReason = 'redirect' | 'too-large' | 'malformed';
+
+/**
+ * An answer the SDK does not accept: a redirect (never followed: requests stay on the configured
+ * origin), a body past `maxResponseBytes`, or a success body that is not the JSON its content
+ * type announces. `status` is the HTTP status of that answer.
+ */
+export class InvalidResponseError extends InstantError {
+  override readonly name: string = 'InvalidResponseError';
+  readonly reason: InvalidResponseReason;
+  readonly status: number;
+
+  constructor(reason: InvalidResponseReason, status: number, message: string) {
+    super(message);
+    this.reason = reason;
+    this.status = status;
+  }
+}

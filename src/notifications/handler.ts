@@ -1,0 +1,115 @@
+/**
+ * What every inbound notification handler (received payments, transfer confirmations) shares,
+ * so that they look alike to a user: POST only (405 otherwise), a bounded body (400 beyond
+ * `maxBodyBytes`), `onError` told of every error answer, a `store` and `claim` for fleet-wide
+ * once-only delivery, a `logger`, and the same handler as a Node listener under `.node`.
+ */
+import { InvalidNotificationError } from '../errors/failures.ts';
+import type { Logger } from '../core/log.ts';
+import { readBounded } from '../core/response.ts';
+import { toNodeHandler, type NodeHandler } from '../node/adapter.ts';
+import type { ClaimOptions } from '../store/claims.ts';
+import type { Store } from '../store/types.ts';
+
+/** Largest transfer-confirmation body read by default (64 KiB); a larger one is answered 400. */
+export const DEFAULT_NOTIFICATION_MAX_BYTES = 64 * 1024;
+
+/** Options both notification handlers take. */
+export interface NotificationHandlerOptions {
+  /**
+   * Told about every request answered with an error status (400, 405, 500, 503), with the
+   * reason; for logs and metrics. Its own failures are ignored.
+   */
+  onError?(error: unknown, status: number): void;
+  /** Largest body read, in bytes; a larger one is answered 400 (the Node adapter stops reading it). */
+  maxBodyBytes?: number;
+  /**
+   * A shared store (`instant-payments/postgres`; default: the client's shared one): the
+   * confirmed callback then runs once per notified item across every process sharing it.
+   */
+  store?: Store;
+  /** Lease and wait times of the fleet-wide claim. */
+  claim?: ClaimOptions;
+  /**
+   * Where the handler logs what it received, its verdicts and its error answers (counts,
+   * statuses, reasons, error names; never a notification's contents: ids, amounts, parties).
+   * Default: the client's logger.
+   */
+  logger?: Logger;
+}
+
+/** A web-standard notification handler, with its Node form. Never throws. */
+export interface NotificationHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * The same handler as a Node `(req, res)` listener (`http.createServer`, Express...), through
+   * `toNodeHandler` with the same body limit; `toNodeHandler(handler)` works as well.
+   */
+  readonly node: NodeHandler;
+}
+
+/** Answers an error status after telling `onError`. */
+export type Fail = (status: number, error: unknown, headers?: Record<string, string>) => Response;
+
+/**
+ * Builds a handler: the method and body checks, then `handle` with the body's bytes. A throw
+ * anywhere is a 500, told to `onError` and logged to `log` (the handler's resolved logger).
+ */
+export function notificationHandler(
+  options: NotificationHandlerOptions,
+  defaultMaxBytes: number,
+  log: Logger | undefined,
+  handle: (bytes: Uint8Array, request: Request, fail: Fail) => Promise<Response>,
+): NotificationHandler {
+  const maxBytes = options.maxBodyBytes ?? defaultMaxBytes;
+  const fail: Fail = (status, error, headers) => {
+    if (status >= 500) log?.error?.('notification failed', { status, error: errorName(error) });
+    else log?.warn?.('notification refused', { status, error: errorName(error) });
+    try {
+      options.onError?.(error, status);
+    } catch {
+      // A failing logger does not change the answer.
+    }
+    return new Response(null, headers ? { status, headers } : { status });
+  };
+  const web = async (request: Request): Promise<Response> => {
+    try {
+      if (request.method !== 'POST') {
+        return fail(405, new InvalidNotificationError(`Method ${request.method} not allowed`), { allow: 'POST' });
+      }
+      const bytes = await readBounded(request, maxBytes);
+      if (bytes === undefined) return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
+      return await handle(bytes, request, fail);
+    } catch (error) {
+      return fail(500, error);
+    }
+  };
+  return Object.assign(web, { node: toNodeHandler(web, { maxBodyBytes: maxBytes, tooLargeStatus: 400 }) });
+}
+
+/** An error's class name, for logs (its message may quote what it failed on). */
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
+
+/**
+ * A notification body as JSON: bytes (UTF-8) or a string are parsed, anything else is taken as
+ * already parsed. Throws `InvalidNotificationError` for text that is not UTF-8 or not JSON.
+ */
+export function readNotificationJson(body: unknown): unknown {
+  let value = body;
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+    try {
+      const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+      value = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch (error) {
+      throw new InvalidNotificationError('Notification body is not UTF-8 text', { cause: error });
+    }
+  }
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch (error) {
+    throw new InvalidNotificationError('Notification body is not JSON', { cause: error });
+  }
+}

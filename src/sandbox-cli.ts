@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+/**
+ * `npx instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00] [--own-key KEY]...
+ * [--settle auto|manual] [--transfer-notification-url URL]`: serves the sandbox on 127.0.0.1 and
+ * prints where it is and the credentials to use, for clients in any language. Ctrl-C stops it.
+ */
+import { parseArgs } from 'node:util';
+import { createSandbox, type SandboxOptions } from './sandbox.ts';
+
+const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00]
+       [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]`;
+
+export async function main(argv: readonly string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: 'string', default: '8080' },
+      seed: { type: 'string' },
+      balance: { type: 'string' },
+      'own-key': { type: 'string', multiple: true },
+      settle: { type: 'string' },
+      'transfer-notification-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be 0 to 65535\n${USAGE}`);
+  if (values.settle !== undefined && values.settle !== 'auto' && values.settle !== 'manual') throw new Error(`--settle is auto or manual\n${USAGE}`);
+  const options: SandboxOptions = {};
+  if (values.seed !== undefined) options.seed = Number(values.seed);
+  if (values.balance !== undefined) options.balance = values.balance;
+  if (values['own-key'] !== undefined) options.ownKeys = values['own-key'];
+  if (values.settle !== undefined) options.settle = values.settle;
+  if (values['transfer-notification-url'] !== undefined) options.transferNotificationUrl = values['transfer-notification-url'];
+  const sandbox = createSandbox(options);
+  await sandbox.listen({ port });
+  const api = sandbox.clientOptions();
+  const cashOut = sandbox.cashOutOptions();
+  console.log(
+    [
+      `instant-payments sandbox on ${sandbox.origin} (in memory; Ctrl-C stops it)`,
+      '',
+      'Collection API',
+      `  base URL       ${api.baseUrl}`,
+      `  token URL      ${api.auth.tokenUrl}   (OAuth client credentials, form-encoded)`,
+      `  client id      ${api.auth.clientId}`,
+      `  client secret  ${api.auth.clientSecret}`,
+      `  own keys       ${sandbox.ownKeys.join(', ')}`,
+      '',
+      'Cash-out provider',
+      `  base URL       ${cashOut.baseUrl}   (paths /api/v2/...)`,
+      `  token URL      ${cashOut.auth.tokenUrl}   (JSON body: grant_type, client_id, client_secret)`,
+      `  client id      ${cashOut.auth.clientId}`,
+      `  client secret  ${cashOut.auth.clientSecret}`,
+      `  balance        ${sandbox.balance}`,
+      '',
+      `Payloads         ${sandbox.origin}/qr/v2/...   (signed JWS; key set at ${sandbox.origin}/qr/v2/jwks.json)`,
+    ].join('\n'),
+  );
+  const stop = () => {
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,196 @@
+/**
+ * Payment intents in a shared store, over msw: recorded (sealed) before the POST, settled after;
+ * `recover()` outcomes; the claim on transfer notifications; the shared token's waits; sealing.
+ */
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  createMemoryStore,
+  createSealer,
+  InsufficientBalanceError,
+  PaymentOutcomeUnknownError,
+  StoreError,
+  type Store,
+} from '../../src/index.ts';
+import { SharedTokenProvider } from '../../src/core/shared-token.ts';
+import { BALANCE_URL, BY_KEY_URL, CPF, DICT_URL, EVP, cashOutClient, notification, providerError, wireTransfer } from './fixtures.ts';
+import { useMsw } from '../support/msw.ts';
+
+const net = useMsw();
+const KEY_BYTES = new Uint8Array(32).fill(5);
+
+/** A store that is not the in-memory default (so clients treat it as shared), with a sealer. */
+function sharedStore(): Store & { snapshot(): Promise<Array<{ key: string; value: string }>> } {
+  const inner = createMemoryStore();
+  return {
+    sealer: createSealer(KEY_BYTES),
+    lease: (...a) => inner.lease(...a),
+    unlease: (...a) => inner.unlease(...a),
+    get: (...a) => inner.get(...a),
+    set: (...a) => inner.set(...a),
+    delete: (...a) => inner.delete(...a),
+    list: (...a) => inner.list(...a),
+    snapshot: () => inner.list(''),
+  };
+}
+
+const params = { key: EVP, amount: '10.00', creditorDocument: CPF };
+
+function provider(options: { balance?: number; post?: 'ok' | 503; get?: 'orders' | 500 } = {}) {
+  const orders = new Map<string, Record<string, unknown>>();
+  const seenAtPost: Array<Array<{ key: string; value: string }>> = [];
+  let snapshot: (() => Promise<Array<{ key: string; value: string }>>) | undefined;
+  net.server.use(
+    http.get(BALANCE_URL, () =>
+      HttpResponse.json({ data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: options.balance ?? 1000 } }] }),
+    ),
+    http.post(DICT_URL, async ({ request }) => {
+      if (snapshot) seenAtPost.push(await snapshot());
+      if (options.post === 503) return HttpResponse.json(providerError(503), { status: 503 });
+      const key = request.headers.get('x-idempotency-key')!;
+      orders.set(key, wireTransfer({ idempotencyKey: key, payment: { currency: 'BRL', amount: 10 } }));
+      return HttpResponse.json({ data: orders.get(key) }, { status: 202 });
+    }),
+    http.get(BY_KEY_URL, ({ params: p }) => {
+      if (options.get === 500) return HttpResponse.json(providerError(500), { status: 500 });
+      const order = orders.get(String(p['key']));
+      return order ? HttpResponse.json({ data: order }) : HttpResponse.json(providerError(404), { status: 404 });
+    }),
+  );
+  return { orders, seenAtPost, watch: (s: ReturnType<typeof sharedStore>) => void (snapshot = s.snapshot) };
+}
+
+describe('pay() with a shared store', () => {
+  it('records the intent, sealed, before the POST leaves and the outcome after', async () => {
+    const store = sharedStore();
+    const p = provider();
+    p.watch(store);
+    const cashOut = cashOutClient({ store, maxRetries: 0 });
+    const { idempotencyKey } = await cashOut.pay({ ...params, idempotencyKey: 'intent1' });
+    expect(idempotencyKey).toBe('intent1');
+    const atPost = p.seenAtPost[0]!;
+    expect(atPost.map((e) => e.key)).toContain('intent-open:intent1');
+    expect(JSON.stringify(atPost)).not.toContain(CPF);
+    expect(JSON.stringify(atPost)).not.toContain(EVP);
+    const after = await store.snapshot();
+    expect(after.map((e) => e.key)).toEqual(['intent:intent1']);
+    expect(JSON.parse(await store.sealer!.open(after[0]!.value, 'intent:intent1'))).toMatchObject({ state: 'placed', transfer: { idempotencyKey: 'intent1' } });
+  });
+
+  it('a refused payment is recorded as not placed and leaves no open intent', async () => {
+    const store = sharedStore();
+    provider({ balance: 1 });
+    await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'poor1' })).rejects.toBeInstanceOf(InsufficientBalanceError);
+    const entries = await store.snapshot();
+    expect(entries.map((e) => e.key)).toEqual(['intent:poor1']);
+    expect(JSON.parse(await store.sealer!.open(entries[0]!.value, 'intent:poor1'))).toMatchObject({ state: 'not-placed' });
+  });
+
+  it('an unknown outcome leaves the intent open; recover() marks it not placed by default, or places it with the same key', async () => {
+    const store = sharedStore();
+    provider({ post: 503 });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'lost1' }, { maxRetries: 0 })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'lost2' }, { maxRetries: 0 })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:lost1', 'intent-open:lost2']);
+
+    const p = provider();
+    // A live pay() holds lost2: recover() leaves it alone.
+    await store.lease('intent:lost2', 'someone-alive', 10_000);
+    expect(await cashOut.recover({ settleDelayMs: 10 })).toEqual([
+      { idempotencyKey: 'lost1', outcome: 'not-placed' },
+      { idempotencyKey: 'lost2', outcome: 'in-progress' },
+    ]);
+    expect(p.orders.size).toBe(0);
+    await store.unlease('intent:lost2', 'someone-alive');
+    const placed = await cashOut.recover({ settleDelayMs: 10, unknown: 'place' });
+    expect(placed).toMatchObject([{ idempotencyKey: 'lost2', outcome: 'placed', transfer: { idempotencyKey: 'lost2' } }]);
+    expect([...p.orders.keys()]).toEqual(['lost2']);
+    expect(await cashOut.recover()).toEqual([]);
+  });
+
+  it('recover() leaves an intent open when the provider cannot be asked', async () => {
+    const store = sharedStore();
+    provider({ post: 503 });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'dark1' }, { maxRetries: 0 })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    provider({ get: 500 });
+    const [result] = await cashOut.recover({ settleDelayMs: 10 });
+    expect(result).toMatchObject({ idempotencyKey: 'dark1', outcome: 'unsettled' });
+    expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:dark1']);
+  });
+
+  it('a second pay() with a key held by a live one waits, then gives up with PaymentOutcomeUnknownError', async () => {
+    const store = sharedStore();
+    provider();
+    await store.lease('intent:held1', 'someone-alive', 10_000);
+    const error = await cashOutClient({ store }).pay({ ...params, idempotencyKey: 'held1' }, { totalTimeout: 150 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(net.requests).toHaveLength(0);
+  });
+});
+
+describe('transfer notifications with a shared store', () => {
+  it('onConfirmed runs once per key and status; suspicious ones are not claimed', async () => {
+    const store = sharedStore();
+    net.server.use(http.get(BY_KEY_URL, () => HttpResponse.json({ data: wireTransfer({ status: 'LIQUIDATED' }) })));
+    const confirmed: string[] = [];
+    const handler = cashOutClient({ store }).notificationHandler({ onConfirmed: (r) => void confirmed.push(r.actual.status), onSuspicious: () => undefined });
+    const post = () => handler(new Request('https://hooks.example/webhook/transfer-confirmation', { method: 'POST', body: JSON.stringify(notification()) }));
+    const statuses = await Promise.all([post(), post(), post()].map((p) => p.then((r) => r.status)));
+    expect(statuses).toEqual([200, 200, 200]);
+    expect((await post()).status).toBe(200);
+    expect(confirmed).toEqual(['LIQUIDATED']);
+  });
+});
+
+describe('shared token', () => {
+  const source = (value: string, calls: { n: number }) => ({
+    getTokenInfo: async () => {
+      calls.n++;
+      return { value, refreshAt: Date.now() + 60_000, expiresAt: Date.now() + 70_000 };
+    },
+    invalidate: () => undefined,
+  });
+
+  it('a waiter gives up with AuthenticationError when the fetching process never delivers', async () => {
+    const store = sharedStore();
+    const calls = { n: 0 };
+    const provider = new SharedTokenProvider(source('t1', calls), store, { identity: ['x'], pollMs: 10, maxWaitMs: 60 });
+    // Another process holds the right to fetch and never writes a token.
+    const { sha256Hex } = await import('../../src/store/crypto.ts');
+    await store.lease(`token:${await sha256Hex(JSON.stringify(['x']))}:fetch`, 'stuck', 10_000);
+    await expect(provider.getToken()).rejects.toBeInstanceOf(AuthenticationError);
+    expect(calls.n).toBe(0);
+  });
+
+  it('a caller aborts its own wait; a failing store is a StoreError', async () => {
+    const store = sharedStore();
+    const calls = { n: 0 };
+    const provider = new SharedTokenProvider(source('t2', calls), store, { identity: ['y'], pollMs: 10 });
+    const controller = new AbortController();
+    controller.abort(new Error('caller gave up'));
+    await expect(provider.getToken(controller.signal)).rejects.toThrow('caller gave up');
+    const broken: Store = { ...store, get: () => Promise.reject(new StoreError('down')) };
+    await expect(new SharedTokenProvider(source('t3', calls), broken, { identity: ['z'] }).getToken()).rejects.toBeInstanceOf(StoreError);
+  });
+});
+
+describe('sealer', () => {
+  it('opens only what it sealed for the same context; refuses keys that are not 32 bytes', async () => {
+    const sealer = createSealer(KEY_BYTES);
+    const sealed = await sealer.seal('secret-token', 'token:a');
+    expect(sealed).not.toContain('secret-token');
+    expect(await sealer.open(sealed, 'token:a')).toBe('secret-token');
+    await expect(sealer.open(sealed, 'token:b')).rejects.toBeInstanceOf(StoreError);
+    const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
+    await expect(sealer.open(tampered, 'token:a')).rejects.toBeInstanceOf(StoreError);
+    await expect(sealer.open('plain', 'token:a')).rejects.toBeInstanceOf(StoreError);
+    await expect(createSealer(new Uint8Array(32).fill(6)).open(sealed, 'token:a')).rejects.toBeInstanceOf(StoreError);
+    const cryptoKey = await crypto.subtle.importKey('raw', KEY_BYTES, 'AES-GCM', false, ['encrypt', 'decrypt']);
+    expect(await createSealer(cryptoKey).open(sealed, 'token:a')).toBe('secret-token');
+    expect(await createSealer(Buffer.from(KEY_BYTES).toString('base64')).open(sealed, 'token:a')).toBe('secret-token');
+    expect(() => createSealer(new Uint8Array(16))).toThrow(TypeError);
+  });
+});

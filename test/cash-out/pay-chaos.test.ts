@@ -1,0 +1,133 @@
+/**
+ * Many concurrent pay() calls against a loopback provider that cuts connections (before the
+ * order is recorded, after it, halfway through the body), never answers, answers 500, empty or
+ * non-JSON 202s, lags in its status query and delays everything; some callers abort. Seeded.
+ * Every caller ends with its order (found at the provider) or with PaymentOutcomeUnknownError
+ * carrying a key (an aborted caller may also get its own reason when nothing was sent), and
+ * paying again with every unknown key leaves exactly one order per call.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { CashOutClient, PaymentOutcomeUnknownError, type PayParams, type PayResult } from '../../src/index.ts';
+import { CPF, EVP } from './fixtures.ts';
+import { startProvider, TOKEN, type LookupFault, type PostFault, type Provider } from './loopback-provider.ts';
+
+/** mulberry32: a small seeded generator, uniform in [0, 1). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function pick<T extends string>(next: () => number, weights: Record<T, number>): T {
+  const entries = Object.entries(weights) as Array<[T, number]>;
+  let roll = next() * entries.reduce((sum, [, w]) => sum + w, 0);
+  for (const [value, weight] of entries) {
+    roll -= weight;
+    if (roll < 0) return value;
+  }
+  return entries[0]![0];
+}
+
+const POST_FAULTS: Record<PostFault, number> = {
+  ok: 30,
+  'empty-202': 8,
+  'garbage-202': 8,
+  'text-202': 5,
+  'cut-mid-body': 12,
+  'cut-before-record': 8,
+  'cut-after-record': 10,
+  'hang-after-record': 6,
+  '500-after-record': 7,
+  '500-before-record': 6,
+};
+const LOOKUP_FAULTS: Record<LookupFault, number> = { ok: 60, lag: 10, cut: 8, 'cut-mid-body': 8, '500': 8, hang: 6 };
+
+const SEED = Number(process.env['CHAOS_SEED'] ?? 20_260_101);
+const CALLS = 40;
+const CONCURRENCY = 10;
+
+let provider: Provider | undefined;
+let client: CashOutClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await provider?.close();
+});
+
+type Outcome =
+  | { call: number; kind: 'paid'; result: PayResult }
+  | { call: number; kind: 'unknown'; error: PaymentOutcomeUnknownError }
+  | { call: number; kind: 'aborted'; error: unknown };
+
+describe(`pay() under random faults (seed ${SEED})`, () => {
+  it('every caller gets its order or its key; paying again with the keys leaves one order per call', { timeout: 60_000 }, async () => {
+    const next = random(SEED);
+    provider = await startProvider({
+      postFault: () => pick(next, POST_FAULTS),
+      lookupFault: () => pick(next, LOOKUP_FAULTS),
+      delay: () => (next() < 0.2 ? Math.floor(next() * 150) : 0),
+    });
+    client = new CashOutClient({ baseUrl: provider.url, auth: { getToken: async () => TOKEN }, timeout: 400, maxRetries: 1 });
+    const calls: PayParams[] = Array.from({ length: CALLS }, () => ({ key: EVP, creditorDocument: CPF, amount: 1 + Math.floor(next() * 5000) }));
+    const aborts = calls.map(() => (next() < 0.1 ? Math.floor(next() * 200) : undefined));
+
+    const outcomes: Outcome[] = [];
+    let cursor = 0;
+    const worker = async () => {
+      for (let call = cursor++; call < CALLS; call = cursor++) {
+        const controller = new AbortController();
+        const timer = aborts[call] === undefined ? undefined : setTimeout(() => controller.abort(new Error(`caller ${call} gave up`)), aborts[call]);
+        try {
+          outcomes.push({ call, kind: 'paid', result: await client!.pay(calls[call]!, { signal: controller.signal }) });
+        } catch (error) {
+          if (error instanceof PaymentOutcomeUnknownError) outcomes.push({ call, kind: 'unknown', error });
+          else if (controller.signal.aborted && error === controller.signal.reason) outcomes.push({ call, kind: 'aborted', error });
+          else throw new Error(`call ${call} failed with neither its order nor its key (seed ${SEED})`, { cause: error });
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    expect(outcomes).toHaveLength(CALLS);
+
+    const amountOf = (call: number) => (calls[call]!.amount as number) / 100;
+    for (const outcome of outcomes) {
+      if (outcome.kind === 'paid') {
+        const { idempotencyKey, transfer } = outcome.result;
+        expect(transfer.idempotencyKey).toBe(idempotencyKey);
+        expect(provider.orders.get(idempotencyKey)?.['payment']).toEqual({ currency: 'BRL', amount: amountOf(outcome.call) });
+      }
+      if (outcome.kind === 'unknown') {
+        expect(outcome.error.idempotencyKey).toMatch(/^[a-zA-Z0-9]{1,50}$/);
+        // An abort after the POST left carries the caller's reason.
+        if (aborts[outcome.call] !== undefined && outcome.error.cause instanceof Error && outcome.error.cause.message.includes('gave up')) {
+          expect(outcome.error.cause.message).toBe(`caller ${outcome.call} gave up`);
+        }
+      }
+    }
+
+    // The provider recovers; every unknown key is paid again with the same payment.
+    provider.heal();
+    for (const outcome of outcomes) {
+      if (outcome.kind !== 'unknown') continue;
+      const again = await client.pay({ ...calls[outcome.call]!, idempotencyKey: outcome.error.idempotencyKey });
+      expect(again.transfer.idempotencyKey).toBe(outcome.error.idempotencyKey);
+      expect(provider.orders.get(outcome.error.idempotencyKey)?.['payment']).toEqual({ currency: 'BRL', amount: amountOf(outcome.call) });
+    }
+
+    const keyOf = (o: Outcome) => (o.kind === 'paid' ? o.result.idempotencyKey : o.kind === 'unknown' ? o.error.idempotencyKey : undefined);
+    const keys = outcomes.map(keyOf).filter((k): k is string => k !== undefined);
+    // One order per call that may have placed one, none for a call that sent nothing, none twice.
+    expect(new Set(keys).size).toBe(keys.length);
+    expect([...provider.orders.keys()].sort()).toEqual([...keys].sort());
+    const paid = outcomes.filter((o) => o.kind !== 'aborted').reduce((sum, o) => sum + (calls[o.call]!.amount as number), 0);
+    expect(provider.balanceCents()).toBe(100_000_000 - paid);
+    // The faults did happen.
+    expect(outcomes.some((o) => o.kind === 'unknown') || provider.posts().length > CALLS).toBe(true);
+  });
+});
