@@ -18,7 +18,7 @@ export { path, PathParameterError, type RoutePath } from './core/path.ts';
 export { PagePromise, type Page, type PageParametros, type Paginacao, type PaginacaoQuery } from './core/pagination.ts';
 export { InstantError, type Violacao } from './errors/base.ts';
 export { ApiError, UnauthorizedError, CLIENT_ERROR_BASE, type ApiErrorInit, type ApiErrorClass } from './errors/api-error.ts';
-export { AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError, InvalidNotificationError, type InvalidResponseReason } from './errors/failures.ts';
+export { AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError, InvalidNotificationError, ConfigurationError, type InvalidResponseReason } from './errors/failures.ts';
 export { ERROR_CATALOGUE, ERROR_CLASSES, type CatalogueErrorType, RequisicaoInvalida, AcessoNegado, NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor, ServicoIndisponivel, IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida, LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida, PayloadLocationConsultaInvalida, InstantNaoEncontrado, InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida } from './errors/catalogue.ts';
 export {
   Cob,

@@ -59,3 +59,19 @@ export class InvalidResponseError extends InstantError {
     this.status = status;
   }
 }
+
+/**
+ * An option or argument the SDK cannot work with (no `baseUrl`, a URL that does not parse, a
+ * certificate without its key, a store option out of range): thrown at once, before anything is
+ * sent, naming the option.
+ */
+export class ConfigurationError extends InstantError {
+  override readonly name: string = 'ConfigurationError';
+  /** The option at fault, as the caller wrote it (`baseUrl`, `tls.key`, `claim.doneTtlMs`). */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super(message);
+    this.option = option;
+  }
+}
