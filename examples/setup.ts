@@ -17,7 +17,10 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AuthenticationError, CashOutClient, ConnectionError, InstantClient, InstantError, TimeoutError } from '../src/index.ts';
+import {
+  AuthenticationError, CashOutClient, ConnectionError, InstantClient, InstantError,
+  TimeoutError,
+} from '../src/index.ts';
 import { PayerClient } from '../src/payer.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox.ts';
 

@@ -17,9 +17,24 @@ export type { Logger } from './core/log.ts';
 export { path, PathParameterError, type RoutePath } from './core/path.ts';
 export { PagePromise, type Page, type PageParametros, type Paginacao, type PaginacaoQuery } from './core/pagination.ts';
 export { InstantError, type Violacao } from './errors/base.ts';
-export { ApiError, UnauthorizedError, CLIENT_ERROR_BASE, type ApiErrorInit, type ApiErrorClass } from './errors/api-error.ts';
-export { AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError, InvalidNotificationError, ConfigurationError, type InvalidResponseReason } from './errors/failures.ts';
-export { ERROR_CATALOGUE, ERROR_CLASSES, type CatalogueErrorType, RequisicaoInvalida, AcessoNegado, NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor, ServicoIndisponivel, IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida, LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida, PayloadLocationConsultaInvalida, InstantNaoEncontrado, InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida } from './errors/catalogue.ts';
+export {
+  ApiError, UnauthorizedError, CLIENT_ERROR_BASE, type ApiErrorInit, type ApiErrorClass,
+} from './errors/api-error.ts';
+export {
+  AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError,
+  InvalidNotificationError, ConfigurationError, type InvalidResponseReason,
+} from './errors/failures.ts';
+export {
+  ERROR_CATALOGUE, ERROR_CLASSES, type CatalogueErrorType, RequisicaoInvalida, AcessoNegado,
+  NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor, ServicoIndisponivel,
+  IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida,
+  CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida, CobVNaoEncontrada,
+  CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida,
+  LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida,
+  PayloadLocationConsultaInvalida, InstantNaoEncontrado, InstantDevolucaoNaoEncontrada,
+  InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida,
+  WebhookNaoEncontrado, WebhookConsultaInvalida,
+} from './errors/catalogue.ts';
 export {
   Cob,
   type CobStatus,
@@ -107,7 +122,9 @@ export {
   type WebhookListQuery,
   type ParametrosConsultaWebhook,
 } from './collection/webhook.ts';
-export { CashOutClient, CASH_OUT_TOKEN_PATH, type CashOutClientOptions, type CashOutCredentials } from './cash-out/client.ts';
+export {
+  CashOutClient, CASH_OUT_TOKEN_PATH, type CashOutClientOptions, type CashOutCredentials,
+} from './cash-out/client.ts';
 export { CashOutBalance } from './cash-out/balance.ts';
 export { CashOutPayments, IDEMPOTENCY_HEADER, type CreatePaymentOptions } from './cash-out/payments.ts';
 export {

@@ -24,9 +24,24 @@ export {
 } from './payer/errors.ts';
 export { LOCATION_MAX_LENGTH } from './payer/location.ts';
 export { InstantError, type Violacao } from './errors/base.ts';
-export { ApiError, UnauthorizedError, CLIENT_ERROR_BASE, type ApiErrorInit, type ApiErrorClass } from './errors/api-error.ts';
-export { AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError, ConfigurationError, type InvalidResponseReason } from './errors/failures.ts';
-export { ERROR_CATALOGUE, ERROR_CLASSES, type CatalogueErrorType, RequisicaoInvalida, AcessoNegado, NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor, ServicoIndisponivel, IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida, LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida, PayloadLocationConsultaInvalida, InstantNaoEncontrado, InstantDevolucaoNaoEncontrada, InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida, WebhookNaoEncontrado, WebhookConsultaInvalida } from './errors/catalogue.ts';
+export {
+  ApiError, UnauthorizedError, CLIENT_ERROR_BASE, type ApiErrorInit, type ApiErrorClass,
+} from './errors/api-error.ts';
+export {
+  AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError, ConfigurationError,
+  type InvalidResponseReason,
+} from './errors/failures.ts';
+export {
+  ERROR_CATALOGUE, ERROR_CLASSES, type CatalogueErrorType, RequisicaoInvalida, AcessoNegado,
+  NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor, ServicoIndisponivel,
+  IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida,
+  CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida, CobVNaoEncontrada,
+  CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida,
+  LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida,
+  PayloadLocationConsultaInvalida, InstantNaoEncontrado, InstantDevolucaoNaoEncontrada,
+  InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida,
+  WebhookNaoEncontrado, WebhookConsultaInvalida,
+} from './errors/catalogue.ts';
 export type { Checked } from './lib/checked.ts';
 export type { StatusTable } from './errors/factory.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';

@@ -17,7 +17,9 @@ import {
   type TransferNotificationHandler,
   type TransferNotificationHandlerOptions,
 } from './notifications.ts';
-import { payWithIntent, recoverIntents, type IntentOptions, type RecoverOptions, type RecoveredPayment } from './intents.ts';
+import {
+  payWithIntent, recoverIntents, type IntentOptions, type RecoverOptions, type RecoveredPayment,
+} from './intents.ts';
 import { MemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
 import { CashOutBalance } from './balance.ts';

@@ -8,10 +8,15 @@
  * is `InstantConsultaInvalida`; anything wrong in a refund request (`refund`), the path ids
  * included, is `InstantDevolucaoInvalida`. Both with `sentRequest: false`.
  */
-import { InstantConsultaInvalida, InstantDevolucaoInvalida, InstantDevolucaoNaoEncontrada, InstantNaoEncontrado } from '../errors/catalogue.ts';
+import {
+  InstantConsultaInvalida, InstantDevolucaoInvalida, InstantDevolucaoNaoEncontrada,
+  InstantNaoEncontrado,
+} from '../errors/catalogue.ts';
 import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/types.ts';
-import { INSTANT_LIST_KEY, type PagePromise, type PageParametros, type Paginacao, type PaginacaoQuery } from '../core/pagination.ts';
+import {
+  INSTANT_LIST_KEY, type PagePromise, type PageParametros, type Paginacao, type PaginacaoQuery,
+} from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import type { RuleContext } from '../core/validation.ts';

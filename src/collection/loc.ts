@@ -2,7 +2,10 @@
  * Payload locations (tag PayloadLocation): the URLs QR codes carry. Create one for a future
  * charge, fetch, list, change it, and unlink it from its charge.
  */
-import { PayloadLocationConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida } from '../errors/catalogue.ts';
+import {
+  PayloadLocationConsultaInvalida, PayloadLocationNaoEncontrado,
+  PayloadLocationOperacaoInvalida,
+} from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';

@@ -22,7 +22,10 @@ import { listKeyOf, normalizePayment, type Instant, type InstantPayment } from '
 import { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
 import { runOnce } from '../store/claims.ts';
 import type { Store } from '../store/types.ts';
-import { notificationHandler, readNotificationJson, type NotificationHandler, type NotificationHandlerOptions } from '../notifications/handler.ts';
+import {
+  notificationHandler, readNotificationJson, type NotificationHandler, type
+  NotificationHandlerOptions,
+} from '../notifications/handler.ts';
 
 /**
  * The former name of `InvalidNotificationError` for received-payment bodies: the same class.

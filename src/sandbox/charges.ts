@@ -9,7 +9,9 @@ import { isValidTxid } from '../lib/ids.ts';
 import { addDays } from '../lib/dates.ts';
 import { inRange, json, page, readJson, verdict } from './http.ts';
 import { Problem } from './problems.ts';
-import { Judge, REMOVED_BY_USER, isObject, judgeCob, judgeCobV, judgeListQuery, type Json, type Mode } from './rules.ts';
+import {
+  Judge, REMOVED_BY_USER, isObject, judgeCob, judgeCobV, judgeListQuery, type Json, type Mode,
+} from './rules.ts';
 import { canonical, today, type Charge, type ChargeKind, type Context, type Loc } from './state.ts';
 
 interface KindInfo {

@@ -14,7 +14,10 @@ import {
   type Store,
 } from '../../src/index.ts';
 import { SharedTokenProvider } from '../../src/core/shared-token.ts';
-import { BALANCE_URL, BY_KEY_URL, CPF, DICT_URL, EVP, cashOutClient, notification, providerError, wireTransfer } from './fixtures.ts';
+import {
+  BALANCE_URL, BY_KEY_URL, CPF, DICT_URL, EVP, cashOutClient, notification, providerError,
+  wireTransfer,
+} from './fixtures.ts';
 import { useMsw } from '../support/msw.ts';
 
 const net = useMsw();

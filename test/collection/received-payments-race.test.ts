@@ -6,7 +6,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InstantClient, receivedPaymentsHandler, type InstantPayment, type ReceivedPaymentsHandlerOptions } from '../../src/index.ts';
+import {
+  InstantClient, receivedPaymentsHandler, type InstantPayment, type
+  ReceivedPaymentsHandlerOptions,
+} from '../../src/index.ts';
 import { toNodeHandler } from '../../src/node/adapter.ts';
 import { sendJson, startServer, type LoopbackServer } from '../support/loopback.ts';
 

@@ -17,7 +17,10 @@ import {
 } from '../../src/index.ts';
 import { PayerClient } from '../../src/payer.ts';
 import { BASE_URL, useMsw } from '../support/msw.ts';
-import { BY_KEY_URL, CASH_OUT_URL, TOKEN_URL as CASH_OUT_TOKEN_URL, notification as transferNotification, wireTransfer } from '../cash-out/fixtures.ts';
+import {
+  BY_KEY_URL, CASH_OUT_URL, TOKEN_URL as CASH_OUT_TOKEN_URL, notification as
+  transferNotification, wireTransfer,
+} from '../cash-out/fixtures.ts';
 
 const net = useMsw();
 

@@ -4,7 +4,9 @@
  * that tell a consistent story, 200 distinct payments, each notified and confirmed once.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fromCents, generateTxid, receivedPaymentsHandler, toNodeHandler, type InstantPayment } from '../../src/index.ts';
+import {
+  fromCents, generateTxid, receivedPaymentsHandler, toNodeHandler, type InstantPayment,
+} from '../../src/index.ts';
 import { aroundNow, startReceiver, useSandbox, type Receiver } from './harness.ts';
 
 const N = 200;

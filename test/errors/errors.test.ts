@@ -3,7 +3,10 @@ import * as sdk from '../../src/index.ts';
 import * as payer from '../../src/payer.ts';
 import { ApiError, UnauthorizedError } from '../../src/errors/api-error.ts';
 import { AuthenticationError } from '../../src/errors/failures.ts';
-import { CobPayloadNaoEncontrado, CobOperacaoInvalida, ERROR_CATALOGUE, ERROR_CLASSES, GENERAL_BY_STATUS, NaoEncontrado, ServicoIndisponivel, type CatalogueErrorType } from '../../src/errors/catalogue.ts';
+import {
+  CobPayloadNaoEncontrado, CobOperacaoInvalida, ERROR_CATALOGUE, ERROR_CLASSES,
+  GENERAL_BY_STATUS, NaoEncontrado, ServicoIndisponivel, type CatalogueErrorType,
+} from '../../src/errors/catalogue.ts';
 import { InstantError } from '../../src/errors/base.ts';
 import { createApiError } from '../../src/errors/factory.ts';
 

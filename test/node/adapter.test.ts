@@ -1,4 +1,6 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toNodeHandler, type WebHandler } from '../../src/node/adapter.ts';

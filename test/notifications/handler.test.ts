@@ -6,7 +6,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { passthrough, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InvalidNotificationError, MalformedNotificationError, receivedPaymentsHandler, type NotificationHandler } from '../../src/index.ts';
+import {
+  InvalidNotificationError, MalformedNotificationError, receivedPaymentsHandler, type
+  NotificationHandler,
+} from '../../src/index.ts';
 import { cashOutClient } from '../cash-out/fixtures.ts';
 import { testClient, useMsw } from '../support/msw.ts';
 

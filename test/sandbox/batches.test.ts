@@ -4,7 +4,10 @@
  * set of a batch fixed, a charge made by PUT /cobv never joining one.
  */
 import { describe, expect, it } from 'vitest';
-import { CobVNaoEncontrada, CobVOperacaoInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida, type LoteCobVConsultado } from '../../src/index.ts';
+import {
+  CobVNaoEncontrada, CobVOperacaoInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida, type
+  LoteCobVConsultado,
+} from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { cobvBody, properties, range, refusal, startSandbox, until, useSandbox } from './support.ts';
 

@@ -4,7 +4,10 @@
  * location rules, unlinking, and the receiving user's keys.
  */
 import { describe, expect, it } from 'vitest';
-import { CobConsultaInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobVOperacaoInvalida, PayloadLocationNaoEncontrado } from '../../src/index.ts';
+import {
+  CobConsultaInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobVOperacaoInvalida,
+  PayloadLocationNaoEncontrado,
+} from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { brcode } from '../../src/lib/brcode.ts';
 import { CPF, cobBody, cobvBody, properties, range, refusal, useSandbox } from './support.ts';

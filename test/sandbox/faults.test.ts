@@ -3,7 +3,9 @@
  * seed makes the same run meet the same faults.
  */
 import { describe, expect, it } from 'vitest';
-import { CobNaoEncontrado, ConnectionError, ServicoIndisponivel, IndisponibilidadePorTempoEsgotado } from '../../src/index.ts';
+import {
+  CobNaoEncontrado, ConnectionError, ServicoIndisponivel, IndisponibilidadePorTempoEsgotado,
+} from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { cobBody, startSandbox, useSandbox } from './support.ts';
 

@@ -8,7 +8,9 @@ import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { CashOutClient, InstantClient, receivedPaymentsHandler, toNodeHandler, type PayParams } from '../../src/index.ts';
+import {
+  CashOutClient, InstantClient, receivedPaymentsHandler, toNodeHandler, type PayParams,
+} from '../../src/index.ts';
 import { createPostgresStore } from '../../src/postgres.ts';
 
 const env = (name: string): string => {

@@ -16,7 +16,10 @@ const OPTION_NAMES = ['signal', 'timeout', 'totalTimeout', 'maxRetries', 'header
 
 /** `/*name*\/` markers in the source; completions are asked at each marker. */
 const source = `
-import { InstantClient, CashOutClient, type CobSolicitada, type CobVSolicitada, type LoteCobVSolicitado } from '../../src/index.ts';
+import {
+  InstantClient, CashOutClient, type CobSolicitada, type CobVSolicitada, type
+  LoteCobVSolicitado,
+} from '../../src/index.ts';
 import { PayerClient } from '../../src/payer.ts';
 declare const api: InstantClient;
 declare const cashOut: CashOutClient;

@@ -2,7 +2,10 @@
 import { isRecord } from '../../internal/json.ts';
 import type { RuleContext } from '../../core/validation.ts';
 import { toCents } from '../../lib/money.ts';
-import { checkChave, checkCommon, checkDevedor, checkRemoval, isInt, isMoney, isOptionalFlag, type ChargeMode } from './fields.ts';
+import {
+  checkChave, checkCommon, checkDevedor, checkRemoval, isInt, isMoney, isOptionalFlag, type
+  ChargeMode,
+} from './fields.ts';
 
 const ISPB = /^[0-9A-Z]{8}$/;
 const SAQUE_AGENTS: readonly unknown[] = ['AGTEC', 'AGTOT', 'AGPSS'];
