@@ -5,7 +5,7 @@
  * concluded, removed or past its validity; for a due-date charge `codMun` and `DPP` are judged
  * (400) and `valor.final` is computed for `DPP` (today by default).
  */
-import { CompactSign, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { calculateJwkThumbprint, CompactSign, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { addDays, isCivilDate } from '../lib/dates.ts';
 import { fromCents, toCents } from '../lib/money.ts';
 import { isValidMunicipalityCode } from '../lib/municipalities.ts';
@@ -17,27 +17,26 @@ import { today, type Charge, type ChargeKind, type Context } from './state.ts';
 
 export const JWKS_PATH = '/qr/v2/jwks.json';
 
-/** One RSA key pair per sandbox, made on first use. */
+/**
+ * One RSA key pair per sandbox, made on first use. A new pair on every start, seed or not
+ * (signatures aside, a seeded sandbox repeats itself), so its `kid` is the key's thumbprint: a
+ * payer that kept the key set of an earlier start sees a new `kid` and reads the set again.
+ */
 export class PayloadSigner {
-  readonly #kid: string;
-  #keys: Promise<{ privateKey: CryptoKey; jwk: JWK }> | undefined;
+  #keys: Promise<{ privateKey: CryptoKey; jwk: JWK & { kid: string } }> | undefined;
 
-  constructor(kid: string) {
-    this.#kid = kid;
-  }
-
-  #load(): Promise<{ privateKey: CryptoKey; jwk: JWK }> {
-    this.#keys ??= generateKeyPair('RS256', { extractable: true }).then(async ({ privateKey, publicKey }) => ({
-      privateKey,
-      jwk: { ...(await exportJWK(publicKey)), kid: this.#kid, use: 'sig', alg: 'RS256' },
-    }));
+  #load(): Promise<{ privateKey: CryptoKey; jwk: JWK & { kid: string } }> {
+    this.#keys ??= generateKeyPair('RS256', { extractable: true }).then(async ({ privateKey, publicKey }) => {
+      const jwk = await exportJWK(publicKey);
+      return { privateKey, jwk: { ...jwk, kid: await calculateJwkThumbprint(jwk), use: 'sig', alg: 'RS256' } };
+    });
     return this.#keys;
   }
 
   async sign(payload: Json, jku: string): Promise<string> {
-    const { privateKey } = await this.#load();
+    const { privateKey, jwk } = await this.#load();
     return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWS', kid: this.#kid, jku })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWS', kid: jwk.kid, jku })
       .sign(privateKey);
   }
 
