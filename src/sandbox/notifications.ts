@@ -26,10 +26,12 @@ export interface NotificationAnswer {
   error?: string;
 }
 
-/** One attempt: when it was sent, and what it got. */
+/** One attempt: when it was sent, how long its answer took, and what it got. */
 export interface NotificationAttempt extends NotificationAnswer {
   /** When the attempt was sent (ISO 8601). */
   at: string;
+  /** Milliseconds from sending to the answer (or to the failure). */
+  durationMs: number;
 }
 
 /** A notification the sandbox sent, with every attempt so far. */
@@ -44,7 +46,7 @@ export interface SentNotification {
   attempts: NotificationAttempt[];
   /** What the latest attempt got. */
   lastAnswer?: NotificationAnswer;
-  /** When the next attempt is due, while one is (ISO 8601). */
+  /** When the next attempt is due, while one is (ISO 8601): the pause counts from the last answer. */
   nextAttemptAt?: string;
 }
 
@@ -95,9 +97,10 @@ export class Notifier {
 
   async #attempt(record: SentNotification, text: string): Promise<void> {
     delete record.nextAttemptAt;
-    const at = this.#deps.now().toISOString();
+    const sent = this.#deps.now().getTime();
     const answer = await this.#post(record.url, text);
-    record.attempts.push({ at, ...answer });
+    const answered = this.#deps.now().getTime();
+    record.attempts.push({ at: new Date(sent).toISOString(), durationMs: answered - sent, ...answer });
     record.lastAnswer = answer;
     if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
       record.state = 'delivered';
@@ -105,7 +108,7 @@ export class Notifier {
       record.state = 'failed';
     } else {
       const pause = backoffMs(record.attempts.length - 1, { baseMs: this.#delayMs, maxMs: Number.POSITIVE_INFINITY, floor: 1 });
-      record.nextAttemptAt = new Date(this.#deps.now().getTime() + pause).toISOString();
+      record.nextAttemptAt = new Date(answered + pause).toISOString();
       this.#deps.later(pause, () => this.#attempt(record, text));
     }
   }

@@ -5,32 +5,53 @@
  * concluded, removed or past its validity; for a due-date charge `codMun` and `DPP` are judged
  * (400) and `valor.final` is computed for `DPP` (today by default).
  */
-import { calculateJwkThumbprint, CompactSign, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { calculateJwkThumbprint, CompactSign, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { addDays, isCivilDate } from '../lib/dates.ts';
 import { fromCents, toCents } from '../lib/money.ts';
 import { isValidMunicipalityCode } from '../lib/municipalities.ts';
 import { currentOf, isClosed, locationByToken } from './charges.ts';
 import { json, verdict } from './http.ts';
 import { Problem } from './problems.ts';
+import { Random } from './random.ts';
+import { seededRsaKey } from './rsa.ts';
 import { Judge, isObject, type Json } from './rules.ts';
 import { today, type Charge, type ChargeKind, type Context } from './state.ts';
 
 export const JWKS_PATH = '/qr/v2/jwks.json';
 
+/** Keys made from a seed, kept for the process: a second sandbox with the same seed finds its key made. */
+const SEEDED_KEYS = new Map<number, Promise<SigningKey>>();
+
+interface SigningKey {
+  privateKey: CryptoKey;
+  jwk: JWK & { kid: string };
+}
+
 /**
- * One RSA key pair per sandbox, made on first use. A new pair on every start, seed or not
- * (signatures aside, a seeded sandbox repeats itself), so its `kid` is the key's thumbprint: a
- * payer that kept the key set of an earlier start sees a new `kid` and reads the set again.
+ * One RSA key pair per sandbox, made on first use: from the seed when there is one (the same
+ * key on every start), else at random. Its `kid` is the key's thumbprint, so a new key always
+ * comes with a new `kid` and a payer that kept an older key set reads it again.
  */
 export class PayloadSigner {
-  #keys: Promise<{ privateKey: CryptoKey; jwk: JWK & { kid: string } }> | undefined;
+  readonly #seed: number | undefined;
+  #keys: Promise<SigningKey> | undefined;
 
-  #load(): Promise<{ privateKey: CryptoKey; jwk: JWK & { kid: string } }> {
-    this.#keys ??= generateKeyPair('RS256', { extractable: true }).then(async ({ privateKey, publicKey }) => {
-      const jwk = await exportJWK(publicKey);
-      return { privateKey, jwk: { ...jwk, kid: await calculateJwkThumbprint(jwk), use: 'sig', alg: 'RS256' } };
-    });
-    return this.#keys;
+  constructor(seed: number | undefined) {
+    this.#seed = seed;
+  }
+
+  #load(): Promise<SigningKey> {
+    const seed = this.#seed;
+    if (seed === undefined) {
+      this.#keys ??= generateKeyPair('RS256', { extractable: true }).then(async ({ privateKey, publicKey }) => signingKey(privateKey, await exportJWK(publicKey)));
+      return this.#keys;
+    }
+    let keys = SEEDED_KEYS.get(seed);
+    if (keys === undefined) {
+      keys = seededRsaKey(new Random(seed ^ 0x5167)).then(async (jwk) => signingKey((await importJWK(jwk, 'RS256')) as CryptoKey, { kty: 'RSA', n: jwk.n!, e: jwk.e! }));
+      SEEDED_KEYS.set(seed, keys);
+    }
+    return keys;
   }
 
   async sign(payload: Json, jku: string): Promise<string> {
@@ -43,6 +64,10 @@ export class PayloadSigner {
   async jwks(): Promise<{ keys: JWK[] }> {
     return { keys: [(await this.#load()).jwk] };
   }
+}
+
+async function signingKey(privateKey: CryptoKey, publicJwk: JWK): Promise<SigningKey> {
+  return { privateKey, jwk: { ...publicJwk, kid: await calculateJwkThumbprint(publicJwk), use: 'sig', alg: 'RS256' } };
 }
 
 export async function payloadRoutes(ctx: Context, signer: PayloadSigner, request: Request, path: string): Promise<Response | undefined> {

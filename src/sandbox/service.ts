@@ -118,7 +118,7 @@ export class Sandbox {
     this.#ids = new Random(seed);
     this.#faults = new FaultInjector(seed ^ 0x5eed);
     this.ownKeys = options.ownKeys && options.ownKeys.length > 0 ? [...options.ownKeys] : [this.#ids.uuid()];
-    this.#signer = new PayloadSigner();
+    this.#signer = new PayloadSigner(options.seed);
     // Seeded, the secrets come from their own stream: the same on every start, and the ids' stream stays as it was.
     const secrets = options.seed === undefined ? undefined : new Random(seed ^ 0x5ec2e7);
     const newSecret = () => secrets?.alphanumeric(32) ?? secret();
