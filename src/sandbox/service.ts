@@ -59,8 +59,8 @@ export interface SandboxOptions {
   /** Where transfer confirmations are POSTed (optional). */
   transferNotificationUrl?: string;
   /**
-   * Makes the client secrets, own keys, ids and injected faults repeat from start to start, an
-   * integer (default: random). The payload signing key is new on every start.
+   * An integer that makes the client secrets, own keys, payload signing key, ids and injected
+   * faults the same on every start (default: random, new on every start).
    */
   seed?: number;
   /** Lifetime of issued access tokens, in seconds (default 300). */

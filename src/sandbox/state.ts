@@ -181,7 +181,10 @@ export interface Context {
   now(): Date;
   /** Runs `task` after `ms` unless the sandbox is closed first. */
   later(ms: number, task: () => void | Promise<void>): void;
-  /** POSTs a JSON notification (webhook, transfer confirmation); never throws. */
+  /**
+   * POSTs a JSON notification (webhook, transfer confirmation, any other); never throws. Resolves
+   * with the first attempt's status (`undefined`: no answer); redelivery and the log follow.
+   */
   notify(url: string, body: unknown): Promise<number | undefined>;
   readonly batchDelayMs: number;
   readonly refundDelayMs: number;

@@ -111,7 +111,7 @@ describe('instant-payments-sandbox --seed', () => {
 
   /** Starts the command, reads what it prints, stops it. */
   async function printed(args: string[]): Promise<string> {
-    const child = spawn(process.execPath, [cli, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
     try {
       let out = '';
       await new Promise<void>((resolve, reject) => {
@@ -139,7 +139,7 @@ describe('instant-payments-sandbox --seed', () => {
   });
 
   it('refuses a seed that is not an integer, before listening', async () => {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', 'forty-two'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', 'forty-two'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     const code = await new Promise((resolve) => child.once('exit', resolve));

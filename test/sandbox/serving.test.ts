@@ -49,7 +49,7 @@ describe('HTTPS', () => {
 describe('instant-payments-sandbox', () => {
   it('serves on the given port and prints the URLs, the credentials and the test controls, all of which work', async () => {
     const cli = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
-    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--balance', '12.34'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--balance', '12.34'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
     try {
       let out = '';
       await new Promise<void>((resolve, reject) => {
