@@ -34,12 +34,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Browser first, then the servers it was connected to; every one is closed even if one fails.
-  const results = await closers.reverse().reduce<Promise<PromiseSettledResult<void>[]>>(
-    async (done, close) => [...(await done), ...(await Promise.allSettled([close()]))],
-    Promise.resolve([]),
-  );
-  const failed = results.filter((result) => result.status === 'rejected');
-  if (failed.length > 0) throw new AggregateError(failed.map((result) => result.reason), 'closing the browser test fixtures failed');
+  const failures: unknown[] = [];
+  for (const close of closers.reverse()) await close().catch((error: unknown) => failures.push(error));
+  if (failures.length > 0) throw new AggregateError(failures, 'closing the browser test fixtures failed');
 });
 
 interface Shown {
