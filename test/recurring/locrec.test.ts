@@ -11,7 +11,9 @@ import {
   WebhookCobROperacaoInvalida,
   WebhookRecConsultaInvalida,
   WebhookRecOperacaoInvalida,
+  type ApiErrorClass,
   type InstantClient,
+  type WebhookRegistration,
 } from '../../src/index.ts';
 import { BASE_URL, expectRefused, problem, testClient, useMsw } from '../support/msw.ts';
 import { ID_REC, RANGE, bare, pagedList } from './fixtures.ts';
@@ -82,7 +84,7 @@ describe('api.locrec', () => {
   });
 });
 
-const registrations: Array<[string, (c: InstantClient) => InstantClient['webhookrec'], typeof WebhookRecOperacaoInvalida, typeof WebhookRecConsultaInvalida]> = [
+const registrations: Array<[string, (c: InstantClient) => WebhookRegistration, ApiErrorClass, ApiErrorClass]> = [
   ['webhookrec', (c) => c.webhookrec, WebhookRecOperacaoInvalida, WebhookRecConsultaInvalida],
   ['webhookcobr', (c) => c.webhookcobr, WebhookCobROperacaoInvalida, WebhookCobRConsultaInvalida],
 ];

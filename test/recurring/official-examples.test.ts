@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, IDREC_PATTERN, IDSOLICREC_PATTERN, InstantClient } from '../../src/index.ts';
+import { ApiError, IDREC_PATTERN, IDSOLICREC_PATTERN, InstantClient, type CobRSolicitada } from '../../src/index.ts';
 
 const REFERENCE_DIR = fileURLToPath(new URL('../../../shared/reference/', import.meta.url));
 const officialYaml = existsSync(REFERENCE_DIR)
@@ -68,7 +68,7 @@ const CALLS: Record<string, (api: InstantClient, value: Node) => Promise<unknown
   // The only revision: `cancel` sends it (compared with the example below).
   'PATCH /solicrec/{idSolicRec}': (api) => api.solicrec.cancel(EXAMPLE_ID_SOLIC_REC),
   'PUT /cobr/{txid}': (api, v) => api.cobr.create(EXAMPLE_TXID, v as never),
-  'POST /cobr': (api, v) => api.cobr.create(v as never),
+  'POST /cobr': (api, v) => api.cobr.create(v as unknown as CobRSolicitada),
   'PATCH /cobr/{txid}': (api, v) => api.cobr.update(EXAMPLE_TXID, v as never),
   'PUT /webhookrec': (api, v) => api.webhookrec.put(v['webhookUrl'] as string),
   'PUT /webhookcobr': (api, v) => api.webhookcobr.put(v['webhookUrl'] as string),
@@ -164,7 +164,7 @@ describe.skipIf(officialYaml === undefined)('request examples of the official Op
     const { api, sent } = recordingClient();
     const byName = (name: string) => examples.find((e) => e.name === name)!.value;
     await expect(api.rec.create(byName('recBody1') as never)).rejects.toMatchObject({ name: 'RecOperacaoInvalida', violacoes: [{ propriedade: 'rec.calendario.dataInicial' }] });
-    await expect(api.cobr.create(byName('cobRBody1') as never)).rejects.toMatchObject({ name: 'CobROperacaoInvalida', violacoes: [{ propriedade: 'cobr.calendario.dataDeVencimento' }] });
+    await expect(api.cobr.create(byName('cobRBody1') as unknown as CobRSolicitada)).rejects.toMatchObject({ name: 'CobROperacaoInvalida', violacoes: [{ propriedade: 'cobr.calendario.dataDeVencimento' }] });
     await expect(api.solicrec.create(byName('solicRecBody1') as never)).rejects.toMatchObject({
       name: 'SolicRecOperacaoInvalida',
       violacoes: [{ propriedade: 'solicrec.calendario.dataExpiracaoSolicitacao' }],
@@ -187,7 +187,7 @@ describe.skipIf(officialYaml === undefined)('request examples of the official Op
     const cobr = byName('cobRBody1');
     const rec = byName('recBody1');
     const solicrec = byName('solicRecBody1');
-    expect(await refusal(api.cobr.create({ ...cobr, calendario: { dataDeVencimento: '15/04/2024' } } as never))).toEqual(official('OperacaoInvalidaCobRExample1'));
+    expect(await refusal(api.cobr.create({ ...cobr, calendario: { dataDeVencimento: '15/04/2024' } } as unknown as CobRSolicitada))).toEqual(official('OperacaoInvalidaCobRExample1'));
     expect(await refusal(api.rec.create({ ...rec, calendario: { ...(rec['calendario'] as Node), dataInicial: '2024-04' } } as never))).toEqual(official('OperacaoInvalidaRecExample1'));
     expect(await refusal(api.solicrec.create({ ...solicrec, destinatario: { conta: '550689' } } as never))).toEqual(official('OperacaoInvalidaSolicRecExample1'));
   });
