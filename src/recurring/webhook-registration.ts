@@ -18,6 +18,7 @@ export interface RegistrationKind {
   readonly readError: ApiErrorClass;
 }
 
+/** A recurring webhook registration: `put(webhookUrl)`, `get()`, `delete()` on its one path. */
 export abstract class WebhookRegistration extends APIResource {
   protected abstract readonly kind: RegistrationKind;
 
