@@ -1,5 +1,6 @@
 /**
- * The receiving user's client: charges, batches, locations, received payments and webhooks.
+ * The receiving user's client: charges, batches, locations, received payments, webhooks and
+ * recurring charges.
  * It owns the configuration, the HTTP core and the token provider; resources are fields.
  */
 import type { ClientContext } from './core/resource.ts';
@@ -13,6 +14,13 @@ import { LoteCobV } from './collection/lotecobv.ts';
 import { PayloadLocation } from './collection/loc.ts';
 import { Instant } from './collection/instant.ts';
 import { Webhook } from './collection/webhook.ts';
+import { Rec } from './recurring/rec.ts';
+import { SolicRec } from './recurring/solicrec.ts';
+import { CobR, type OwnAccount } from './recurring/cobr.ts';
+import { PayloadLocationRec } from './recurring/locrec.ts';
+import { WebhookRec } from './recurring/webhookrec.ts';
+import { WebhookCobR } from './recurring/webhookcobr.ts';
+import { ConfigurationError } from './errors/failures.ts';
 import type { Store } from './store/types.ts';
 
 export interface InstantClientOptions extends ConnectionOptions {
@@ -20,6 +28,11 @@ export interface InstantClientOptions extends ConnectionOptions {
   validate?: boolean;
   /** The receiving user's directory keys: when given, a charge's `chave` must be one of them. */
   ownKeys?: readonly string[];
+  /**
+   * The receiving user's accounts: when given, a recurring charge's `recebedor.conta` (with
+   * `agencia`, when both give one) must be one of them.
+   */
+  ownAccounts?: readonly OwnAccount[];
 }
 
 /** The receiving user's client: resources as fields (`api.cob`, `api.instant`...), and `request()`. */
@@ -28,6 +41,7 @@ export class InstantClient implements ClientContext {
   readonly http: HttpCore;
   readonly validate: boolean;
   readonly ownKeys: readonly string[] | undefined;
+  readonly ownAccounts: readonly OwnAccount[] | undefined;
   /** The shared store given in the options; `receivedPaymentsHandler` uses it by default. */
   readonly store: Store | undefined;
   /** Where the client logs (the `logger` option, else the `INSTANT_PAYMENTS_LOG` one); the notification handlers use it too. */
@@ -40,6 +54,12 @@ export class InstantClient implements ClientContext {
   readonly loc: PayloadLocation;
   readonly instant: Instant;
   readonly webhook: Webhook;
+  readonly rec: Rec;
+  readonly solicrec: SolicRec;
+  readonly cobr: CobR;
+  readonly locrec: PayloadLocationRec;
+  readonly webhookrec: WebhookRec;
+  readonly webhookcobr: WebhookCobR;
 
   constructor(options: InstantClientOptions) {
     const connection = connect(options);
@@ -48,6 +68,7 @@ export class InstantClient implements ClientContext {
     this.#close = connection.close;
     this.validate = options.validate ?? true;
     this.ownKeys = options.ownKeys ? [...options.ownKeys] : undefined;
+    this.ownAccounts = options.ownAccounts === undefined ? undefined : copyAccounts(options.ownAccounts);
     this.store = options.store;
     this.cob = new Cob(this);
     this.cobv = new CobV(this);
@@ -55,6 +76,12 @@ export class InstantClient implements ClientContext {
     this.loc = new PayloadLocation(this);
     this.instant = new Instant(this);
     this.webhook = new Webhook(this);
+    this.rec = new Rec(this);
+    this.solicrec = new SolicRec(this);
+    this.cobr = new CobR(this);
+    this.locrec = new PayloadLocationRec(this);
+    this.webhookrec = new WebhookRec(this);
+    this.webhookcobr = new WebhookCobR(this);
   }
 
   /**
@@ -74,4 +101,18 @@ export class InstantClient implements ClientContext {
   close(): Promise<void> {
     return this.#close();
   }
+}
+
+/** A frozen copy of the `ownAccounts` option; `ConfigurationError` for an entry without a `conta`. */
+function copyAccounts(accounts: readonly OwnAccount[]): readonly OwnAccount[] {
+  if (!Array.isArray(accounts)) throw new ConfigurationError('ownAccounts', 'ownAccounts must be an array of { conta, agencia?, tipoConta }');
+  return Object.freeze(
+    accounts.map((account: unknown, i) => {
+      const { conta, agencia, tipoConta } = (account ?? {}) as Partial<OwnAccount>;
+      if (typeof conta !== 'string' || conta === '' || (agencia !== undefined && typeof agencia !== 'string')) {
+        throw new ConfigurationError(`ownAccounts[${i}]`, `ownAccounts[${i}] needs conta (a string) and, if given, agencia (a string)`);
+      }
+      return Object.freeze({ conta, ...(agencia !== undefined && { agencia }), tipoConta } as OwnAccount);
+    }),
+  );
 }

@@ -122,6 +122,84 @@ export {
   type WebhookListQuery,
   type ParametrosConsultaWebhook,
 } from './collection/webhook.ts';
+// Recurring charges: recurrences, confirmation requests, recurring charges, their locations and webhooks.
+export {
+  RecPayloadNaoEncontrado, RecPayloadOperacaoInvalida, RecNaoEncontrada, RecOperacaoInvalida,
+  RecConsultaInvalida, SolicRecNaoEncontrada, SolicRecOperacaoInvalida, CobRNaoEncontrado,
+  CobROperacaoInvalida, CobRConsultaInvalida, PayloadLocationRecNaoEncontrado,
+  PayloadLocationRecConsultaInvalida, WebhookRecOperacaoInvalida, WebhookRecConsultaInvalida,
+  WebhookCobROperacaoInvalida, WebhookCobRConsultaInvalida,
+} from './errors/catalogue.ts';
+export type {
+  Periodicidade,
+  PoliticaRetentativa,
+  RecStatus,
+  TipoJornada,
+  Solicitante,
+  RecVinculo,
+  RecCalendario,
+  RecValor,
+  Atualizacao,
+  RecRecebedor,
+  RecTermos,
+  RecPayload,
+} from './recurring/terms.ts';
+export {
+  Rec,
+  type RecSolicitada,
+  type RecRevisada,
+  type RecEncerramento,
+  type RecAtivacao,
+  type RecGerada,
+  type RecPagador,
+  type DadosQR,
+  type RecCompleta,
+  type RecListQuery,
+  type ParametrosConsultaRec,
+} from './recurring/rec.ts';
+export {
+  SolicRec,
+  type SolicRecStatus,
+  type Destinatario,
+  type DadosBancarios,
+  type SolicRecSolicitada,
+  type SolicRecRevisada,
+  type SolicRecCompleta,
+} from './recurring/solicrec.ts';
+export {
+  CobR,
+  type RecurringClientContext,
+  type CobRStatus,
+  type TipoConta,
+  type OwnAccount,
+  type CobRRecebedor,
+  type CobRSolicitada,
+  type CobRRevisada,
+  type TentativaTipo,
+  type TentativaStatus,
+  type CobRRejeicao,
+  type Tentativa,
+  type CobREncerramento,
+  type CobRGerada,
+  type CobRCompleta,
+  type CobRListQuery,
+  type ParametrosConsultaCobR,
+} from './recurring/cobr.ts';
+export {
+  PayloadLocationRec,
+  type PayloadLocationRecGerada,
+  type PayloadLocationRecCompleta,
+  type PayloadLocationRecListQuery,
+  type ParametrosConsultaPayloadLocationRec,
+} from './recurring/locrec.ts';
+export {
+  WebhookRegistration,
+  type RegistrationKind,
+  type WebhookRecSolicitado,
+  type WebhookRecCompleto,
+} from './recurring/webhook-registration.ts';
+export { WebhookRec } from './recurring/webhookrec.ts';
+export { WebhookCobR, type WebhookCobRSolicitado, type WebhookCobRCompleto } from './recurring/webhookcobr.ts';
 export {
   CashOutClient, CASH_OUT_TOKEN_PATH, type CashOutClientOptions, type CashOutCredentials,
 } from './cash-out/client.ts';
@@ -197,6 +275,7 @@ export {
   generateTxid,
   generateIdempotencyKey,
 } from './lib/ids.ts';
+export { IDREC_PATTERN, IDSOLICREC_PATTERN, isValidIdRec, isValidIdSolicRec } from './lib/ids.ts';
 export {
   MONEY_PATTERN,
   MAX_CENTS,

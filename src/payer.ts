@@ -13,6 +13,19 @@ export {
   type PayloadRecebedor,
   type PayloadInfoAdicional,
 } from './payer/cob-payload.ts';
+export { RecPayloadResource } from './payer/rec-payload.ts';
+export type {
+  RecPayload,
+  RecTermos,
+  RecVinculo,
+  RecCalendario,
+  RecValor,
+  RecRecebedor,
+  RecStatus,
+  Periodicidade,
+  PoliticaRetentativa,
+  Atualizacao,
+} from './recurring/terms.ts';
 export type { PayerRequestOptions } from './payer/transport.ts';
 export type { FetchLike } from './core/types.ts';
 export type { Logger } from './core/log.ts';
@@ -42,6 +55,13 @@ export {
   InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida,
   WebhookNaoEncontrado, WebhookConsultaInvalida,
 } from './errors/catalogue.ts';
+export {
+  RecPayloadNaoEncontrado, RecPayloadOperacaoInvalida, RecNaoEncontrada, RecOperacaoInvalida,
+  RecConsultaInvalida, SolicRecNaoEncontrada, SolicRecOperacaoInvalida, CobRNaoEncontrado,
+  CobROperacaoInvalida, CobRConsultaInvalida, PayloadLocationRecNaoEncontrado,
+  PayloadLocationRecConsultaInvalida, WebhookRecOperacaoInvalida, WebhookRecConsultaInvalida,
+  WebhookCobROperacaoInvalida, WebhookCobRConsultaInvalida,
+} from './errors/catalogue.ts';
 export type { Checked } from './lib/checked.ts';
 export type { StatusTable } from './errors/factory.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
@@ -59,6 +79,7 @@ export {
   generateTxid,
   generateIdempotencyKey,
 } from './lib/ids.ts';
+export { IDREC_PATTERN, IDSOLICREC_PATTERN, isValidIdRec, isValidIdSolicRec } from './lib/ids.ts';
 export {
   MONEY_PATTERN,
   MAX_CENTS,

@@ -11,11 +11,9 @@ import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import type { RuleContext } from '../core/validation.ts';
-import { checkFlag, collectListQuery } from './rules/query.ts';
+import { checkFlag, checkLocationId, collectListQuery } from './rules/query.ts';
 
 const TIPOS_COB: readonly unknown[] = ['cob', 'cobv'];
-// The id is an int64 on the wire and a string in the path: 1 to 19 digits.
-const LOCATION_ID = /^\d{1,19}$/;
 const READ_ERRORS = { 400: PayloadLocationConsultaInvalida, 404: PayloadLocationNaoEncontrado };
 const WRITE_ERRORS = { 400: PayloadLocationOperacaoInvalida, 404: PayloadLocationNaoEncontrado };
 
@@ -40,7 +38,7 @@ export class PayloadLocation extends APIResource {
       path: () => path`/loc/${id}`,
       errors: READ_ERRORS,
       options,
-      rule: (ctx) => void checkId(id, ctx),
+      rule: (ctx) => void checkLocationId(id, ctx),
     });
   }
 
@@ -71,7 +69,7 @@ export class PayloadLocation extends APIResource {
       options,
       rule: (ctx) => {
         // A bad id alone is refused: the body is judged only for a location that can exist.
-        if (checkId(id, ctx)) checkTipoCob(body, false, ctx);
+        if (checkLocationId(id, ctx)) checkTipoCob(body, false, ctx);
       },
     });
   }
@@ -86,16 +84,9 @@ export class PayloadLocation extends APIResource {
       path: () => path`/loc/${id}/txid`,
       errors: WRITE_ERRORS,
       options,
-      rule: (ctx) => void checkId(id, ctx),
+      rule: (ctx) => void checkLocationId(id, ctx),
     });
   }
-}
-
-/** A location id in a path: a non-negative integer, or a decimal string of one. True when it is. */
-function checkId(id: unknown, ctx: RuleContext): boolean {
-  const valid = typeof id === 'number' ? Number.isSafeInteger(id) && id >= 0 : typeof id === 'string' && LOCATION_ID.test(id);
-  if (!valid) ctx.add('id', 'a location id is a non-negative integer', id);
-  return valid;
 }
 
 function checkTipoCob(body: unknown, required: boolean, ctx: RuleContext): void {

@@ -13,8 +13,7 @@ import type { RequestOptions } from '../core/types.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
-import { isHttpsOrLoopback, type RuleContext } from '../core/validation.ts';
-import { checkChave } from './rules/fields.ts';
+import { checkChave, checkWebhookUrl } from './rules/fields.ts';
 import { collectListQuery } from './rules/query.ts';
 
 const WRITE_ERRORS = { 400: WebhookOperacaoInvalida, 404: WebhookNaoEncontrado };
@@ -73,22 +72,6 @@ export class Webhook extends APIResource {
       options,
       rule: (ctx) => collectListQuery(query, ctx, '', false),
     });
-  }
-}
-
-function checkWebhookUrl(webhookUrl: unknown, ctx: RuleContext): void {
-  if (!isCallbackUrl(webhookUrl)) {
-    ctx.add('webhookUrl', 'webhookUrl must be an absolute https URL (http on loopback only) without user name or password');
-  }
-}
-
-function isCallbackUrl(webhookUrl: unknown): boolean {
-  if (typeof webhookUrl !== 'string' || !/^https?:\/\//i.test(webhookUrl)) return false;
-  try {
-    const url = new URL(webhookUrl);
-    return isHttpsOrLoopback(url) && url.username === '' && url.password === '' && url.hostname !== '';
-  } catch {
-    return false;
   }
 }
 
