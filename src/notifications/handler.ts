@@ -42,8 +42,9 @@ export interface NotificationHandlerOptions {
 export interface NotificationHandler {
   (request: Request): Promise<Response>;
   /**
-   * The same handler as a Node `(req, res)` listener (`http.createServer`, Express...), through
-   * `toNodeHandler` with the same body limit; `toNodeHandler(handler)` works as well.
+   * The same handler as a Node `(req, res)` listener (`http.createServer`, Express, and Fastify's
+   * own `(request, reply)`), through `toNodeHandler` with the same body limit; a body the
+   * framework parsed is used. `toNodeHandler(handler)` works as well.
    */
   readonly node: NodeHandler;
 }
