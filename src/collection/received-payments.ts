@@ -58,7 +58,10 @@ export function parseReceivedPayments(body: unknown): InstantPayment[] {
 
 /** What the handler needs of the client: the received-payment query. */
 export interface ReceivedPaymentsApi {
-  readonly instant: { get(e2eid: string, options?: RequestOptions): Promise<InstantPayment> };
+  readonly instant: {
+    /** The service's record of a payment (`api.instant.get`). */
+    get(e2eid: string, options?: RequestOptions): Promise<InstantPayment>;
+  };
   /** The client's shared store, used when the handler is given none. */
   readonly store?: Store | undefined;
   /** The client's logger, used when the handler is given none. */

@@ -26,9 +26,10 @@ export interface FrameworkRequest {
   readonly body?: unknown;
 }
 
-/** A framework's reply around Node's (Fastify's `reply`); `hijack()` tells it the handler answers. */
+/** A framework's reply around Node's (Fastify's `reply`): the Node response under `raw`. */
 export interface FrameworkReply {
   readonly raw: ServerResponse;
+  /** Tells the framework the handler writes the answer itself (Fastify's `reply.hijack()`). */
   hijack?(): unknown;
 }
 

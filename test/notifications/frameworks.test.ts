@@ -224,7 +224,7 @@ describe('a body the framework already read, with nothing parsed to take', () =>
     const started = Date.now();
     await w.sandbox.payCharge(txid);
     await expect.poll(() => w.answers).toEqual([{ path: '/webhook/instant', status: 500 }]);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(4_000); // the sandbox gives up at 5 s; before the fix, 20 s
     expect(w.payments).toEqual([]);
     expect(w.errors).toHaveLength(1);
     expect(w.errors[0]).toBeInstanceOf(InvalidNotificationError);
