@@ -8,6 +8,8 @@ import type { CustomRequest, RequestOptions } from './core/types.ts';
 import type { HttpCore } from './core/http.ts';
 import type { Logger } from './core/log.ts';
 import { connect, type ConnectionOptions } from './composition/connection.ts';
+import { checkClientOptions, type ClientKind } from './composition/check-options.ts';
+import type { APIPromise } from './core/api-promise.ts';
 import { Cob } from './collection/cob.ts';
 import { CobV } from './collection/cobv.ts';
 import { LoteCobV } from './collection/lotecobv.ts';
@@ -35,6 +37,13 @@ export interface InstantClientOptions extends ConnectionOptions {
   ownAccounts?: readonly OwnAccount[];
 }
 
+const INSTANT_CLIENT: ClientKind = {
+  name: 'InstantClient',
+  baseUrl: "the API's root with its /v2, such as https://api.psp.example/v2",
+  tokenUrlRequired: true,
+  authRequired: false,
+};
+
 /** The receiving user's client: resources as fields (`api.cob`, `api.instant`...), and `request()`. */
 export class InstantClient implements ClientContext {
   /** @internal The HTTP core; a call the SDK does not model goes through `request()`. */
@@ -61,7 +70,9 @@ export class InstantClient implements ClientContext {
   readonly webhookrec: WebhookRec;
   readonly webhookcobr: WebhookCobR;
 
+  /** Throws a `ConfigurationError` naming the option when one cannot work (no `baseUrl`, a certificate without its key...). */
   constructor(options: InstantClientOptions) {
+    checkClientOptions(options, INSTANT_CLIENT);
     const connection = connect(options);
     this.http = connection.http;
     this.logger = connection.http.logger;
@@ -87,14 +98,14 @@ export class InstantClient implements ClientContext {
   /**
    * Calls an endpoint the SDK does not model, through the same auth, retries, time limits and
    * typed errors (an answer naming a catalogue type gets its class). Resolves with the parsed
-   * JSON body (`undefined` when empty).
+   * JSON body (`undefined` when empty); `.withResponse()` with the `Response` too.
    *
    * ```ts
    * const cob = await api.request<CobCompleta>({ method: 'GET', path: path`/cob/${txid}`, query: { revisao: 2 } });
    * ```
    */
-  request<T = unknown>(call: CustomRequest, options?: RequestOptions): Promise<T> {
-    return this.http.json<T>({ ...call, options });
+  request<T = unknown>(call: CustomRequest, options?: RequestOptions): APIPromise<T> {
+    return this.http.request<T>(call, options);
   }
 
   /** Closes the client's keep-alive connections (mTLS). */

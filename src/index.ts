@@ -12,7 +12,8 @@ export {
   type ClientCredentialsOptions,
   type TokenInfo,
 } from './core/auth.ts';
-export type { CustomRequest, HttpMethod, QueryValue, TokenProvider, RequestOptions, FetchLike } from './core/types.ts';
+export type { CustomRequest, HttpMethod, QueryValue, TokenProvider, RequestOptions, FetchLike, WithResponse } from './core/types.ts';
+export type { APIPromise } from './core/api-promise.ts';
 export type { Logger } from './core/log.ts';
 export { path, PathParameterError, type RoutePath } from './core/path.ts';
 export { PagePromise, type Page, type PageParametros, type Paginacao, type PaginacaoQuery } from './core/pagination.ts';
@@ -257,7 +258,9 @@ export {
   type UnconfirmedReason,
   type UnconfirmedPayment,
 } from './collection/received-payments.ts';
-export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler } from './node/adapter.ts';
+export {
+  toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler, type FrameworkRequest, type FrameworkReply,
+} from './node/adapter.ts';
 export type { Checked } from './lib/checked.ts';
 export type { StatusTable } from './errors/factory.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';

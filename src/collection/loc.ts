@@ -7,6 +7,7 @@ import {
   PayloadLocationOperacaoInvalida,
 } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
@@ -20,7 +21,7 @@ const WRITE_ERRORS = { 400: PayloadLocationOperacaoInvalida, 404: PayloadLocatio
 /** Payload locations, `api.loc`: create, fetch, list, revise and unlink from their charge. */
 export class PayloadLocation extends APIResource {
   /** `POST /loc`: a new location for a charge of type `tipoCob` (`cob` or `cobv`). Never retried. */
-  create(body: PayloadLocationSolicitada, options?: RequestOptions): Promise<PayloadLocationGerada> {
+  create(body: PayloadLocationSolicitada, options?: RequestOptions): APIPromise<PayloadLocationGerada> {
     return this.send<PayloadLocationGerada>({
       method: 'POST',
       path: () => path`/loc`,
@@ -32,7 +33,7 @@ export class PayloadLocation extends APIResource {
   }
 
   /** `GET /loc/{id}`: the location, with the `txid` of the charge linked to it, if any. */
-  get(id: LocationId, options?: RequestOptions): Promise<PayloadLocationCompleta> {
+  get(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationCompleta> {
     return this.send<PayloadLocationCompleta>({
       method: 'GET',
       path: () => path`/loc/${id}`,
@@ -60,7 +61,7 @@ export class PayloadLocation extends APIResource {
   }
 
   /** `PATCH /loc/{id}`: changes the location (its `tipoCob`, while no charge is linked). */
-  update(id: LocationId, body: PayloadLocationRevisada, options?: RequestOptions): Promise<PayloadLocationCompleta> {
+  update(id: LocationId, body: PayloadLocationRevisada, options?: RequestOptions): APIPromise<PayloadLocationCompleta> {
     return this.send<PayloadLocationCompleta>({
       method: 'PATCH',
       path: () => path`/loc/${id}`,
@@ -78,7 +79,7 @@ export class PayloadLocation extends APIResource {
    * `DELETE /loc/{id}/txid`: unlinks the charge from the location and returns the location.
    * The charge keeps its status and loses its location. Safe to retry.
    */
-  unlink(id: LocationId, options?: RequestOptions): Promise<PayloadLocationGerada> {
+  unlink(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationGerada> {
     return this.send<PayloadLocationGerada>({
       method: 'DELETE',
       path: () => path`/loc/${id}/txid`,

@@ -10,9 +10,10 @@
  */
 import { WebhookConsultaInvalida, WebhookNaoEncontrado, WebhookOperacaoInvalida } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
+import { APIResource, noData } from '../core/resource.ts';
 import { checkChave, checkWebhookUrl } from './rules/fields.ts';
 import { collectListQuery } from './rules/query.ts';
 
@@ -25,8 +26,8 @@ export class Webhook extends APIResource {
    * `PUT /webhook/{chave}`: registers (or replaces) the callback for the key. The service posts
    * received payments to `webhookUrl` with `/<list name>` appended, so serve the whole subtree.
    */
-  async put(chave: string, webhookUrl: string, options?: RequestOptions): Promise<void> {
-    await this.send<undefined>({
+  put(chave: string, webhookUrl: string, options?: RequestOptions): APIPromise<void> {
+    return this.send<void, unknown>({
       method: 'PUT',
       path: () => path`/webhook/${chave}`,
       body: { webhookUrl } satisfies WebhookSolicitado,
@@ -36,11 +37,12 @@ export class Webhook extends APIResource {
         checkChave(chave, 'chave', ctx, { required: true, owned: true });
         checkWebhookUrl(webhookUrl, ctx);
       },
+      normalize: noData,
     });
   }
 
   /** `GET /webhook/{chave}`: the registration (older services name the key `chave`, newer `cnpj`). */
-  get(chave: string, options?: RequestOptions): Promise<WebhookCompleto> {
+  get(chave: string, options?: RequestOptions): APIPromise<WebhookCompleto> {
     return this.send<WebhookCompleto>({
       method: 'GET',
       path: () => path`/webhook/${chave}`,
@@ -51,13 +53,14 @@ export class Webhook extends APIResource {
   }
 
   /** `DELETE /webhook/{chave}`: no more notifications for the key. */
-  async delete(chave: string, options?: RequestOptions): Promise<void> {
-    await this.send<undefined>({
+  delete(chave: string, options?: RequestOptions): APIPromise<void> {
+    return this.send<void, unknown>({
       method: 'DELETE',
       path: () => path`/webhook/${chave}`,
       errors: WRITE_ERRORS,
       options,
       rule: (ctx) => checkChave(chave, 'chave', ctx, { required: true, owned: false }),
+      normalize: noData,
     });
   }
 

@@ -6,6 +6,7 @@
  */
 import { CobRConsultaInvalida, CobRNaoEncontrado, CobROperacaoInvalida } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource, type ClientContext } from '../core/resource.ts';
@@ -56,8 +57,8 @@ export class CobR extends APIResource {
   create<First extends string | CobRSolicitada>(
     first: First extends string ? First : CobRSolicitada,
     ...rest: First extends string ? [body: CobRSolicitada, options?: RequestOptions] : [options?: RequestOptions]
-  ): Promise<CobRGerada>;
-  create(first: string | CobRSolicitada, second?: CobRSolicitada | RequestOptions, third?: RequestOptions): Promise<CobRGerada> {
+  ): APIPromise<CobRGerada>;
+  create(first: string | CobRSolicitada, second?: CobRSolicitada | RequestOptions, third?: RequestOptions): APIPromise<CobRGerada> {
     const txid = typeof first === 'string' ? first : undefined;
     const body = wireCobR(txid === undefined ? first : second);
     return this.send<CobRGerada>({
@@ -74,7 +75,7 @@ export class CobR extends APIResource {
   }
 
   /** `PATCH /cobr/{txid}`: the only revision is `status: 'CANCELADA'` (see `cancel`). Never retried automatically. */
-  update(txid: string, patch: CobRRevisada, options?: RequestOptions): Promise<CobRGerada> {
+  update(txid: string, patch: CobRRevisada, options?: RequestOptions): APIPromise<CobRGerada> {
     return this.send<CobRGerada>({
       method: 'PATCH',
       path: () => path`/cobr/${txid}`,
@@ -92,12 +93,12 @@ export class CobR extends APIResource {
    * `PATCH /cobr/{txid}` with `status: 'CANCELADA'`. Only before the expected date of the first
    * settlement attempt: on or after it the service refuses (`CobROperacaoInvalida`).
    */
-  cancel(txid: string, options?: RequestOptions): Promise<CobRGerada> {
+  cancel(txid: string, options?: RequestOptions): APIPromise<CobRGerada> {
     return this.update(txid, { status: CANCEL_STATUS }, options);
   }
 
   /** `GET /cobr/{txid}`: the charge with its attempts (`tentativas`) and payments (`instant`). */
-  get(txid: string, options?: RequestOptions): Promise<CobRCompleta> {
+  get(txid: string, options?: RequestOptions): APIPromise<CobRCompleta> {
     return this.send<CobRCompleta>({
       method: 'GET',
       path: () => path`/cobr/${txid}`,
@@ -127,7 +128,7 @@ export class CobR extends APIResource {
    * `NAO_PERMITE`. Never retried automatically: after a lost answer, read the charge (`get`) and
    * look for an attempt on `data` before asking again.
    */
-  retry(txid: string, data: string, options?: RequestOptions): Promise<CobRCompleta> {
+  retry(txid: string, data: string, options?: RequestOptions): APIPromise<CobRCompleta> {
     return this.send<CobRCompleta>({
       method: 'POST',
       path: () => path`/cobr/${txid}/retentativa/${data}`,

@@ -6,6 +6,7 @@ import {
   PayloadLocationRecConsultaInvalida, PayloadLocationRecNaoEncontrado, RequisicaoInvalida,
 } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
@@ -23,12 +24,12 @@ export class PayloadLocationRec extends APIResource {
    * `POST /locrec`: a new location for a recurrence (give its `id` as `loc` to `api.rec.create`).
    * Never retried: a retry could create a second location.
    */
-  create(options?: RequestOptions): Promise<PayloadLocationRecGerada> {
+  create(options?: RequestOptions): APIPromise<PayloadLocationRecGerada> {
     return this.send<PayloadLocationRecGerada>({ method: 'POST', path: () => path`/locrec`, errors: { 400: RequisicaoInvalida }, options });
   }
 
   /** `GET /locrec/{id}`: the location, with the `idRec` of the recurrence linked to it, if any. */
-  get(id: LocationId, options?: RequestOptions): Promise<PayloadLocationRecCompleta> {
+  get(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationRecCompleta> {
     return this.send<PayloadLocationRecCompleta>({
       method: 'GET',
       path: () => path`/locrec/${id}`,
@@ -58,7 +59,7 @@ export class PayloadLocationRec extends APIResource {
    * `DELETE /locrec/{id}/idRec`: unlinks the recurrence from the location and returns the
    * location. The recurrence keeps its status and no longer shows a location. Safe to retry.
    */
-  unlink(id: LocationId, options?: RequestOptions): Promise<PayloadLocationRecCompleta> {
+  unlink(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationRecCompleta> {
     return this.send<PayloadLocationRecCompleta>({
       method: 'DELETE',
       path: () => path`/locrec/${id}/idRec`,

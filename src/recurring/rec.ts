@@ -5,6 +5,7 @@
  */
 import { RecConsultaInvalida, RecNaoEncontrada, RecOperacaoInvalida } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
@@ -27,7 +28,7 @@ export class Rec extends APIResource {
    * (`ConnectionError`, `TimeoutError`), look for it with `list` (by debtor and creation time)
    * before sending again.
    */
-  create(body: RecSolicitada, options?: RequestOptions): Promise<RecGerada> {
+  create(body: RecSolicitada, options?: RequestOptions): APIPromise<RecGerada> {
     return this.send<RecGerada>({
       method: 'POST',
       path: () => path`/rec`,
@@ -43,7 +44,7 @@ export class Rec extends APIResource {
    * (journey 2), or with `txid`, of an immediate charge (journey 3) or a due-date charge
    * (journey 4) plus the recurrence, when the locations it needs are set.
    */
-  get(idRec: string, query: { txid?: string } = {}, options?: RequestOptions): Promise<RecCompleta> {
+  get(idRec: string, query: { txid?: string } = {}, options?: RequestOptions): APIPromise<RecCompleta> {
     const txid = query?.txid;
     return this.send<RecCompleta>({
       method: 'GET',
@@ -63,7 +64,7 @@ export class Rec extends APIResource {
    * also later: `ativacao.dadosJornada.txid`, `vinculo.devedor.nome`), or cancels it with
    * `status: 'CANCELADA'` (see `cancel`). Never retried automatically.
    */
-  update(idRec: string, patch: RecRevisada, options?: RequestOptions): Promise<RecGerada> {
+  update(idRec: string, patch: RecRevisada, options?: RequestOptions): APIPromise<RecGerada> {
     return this.send<RecGerada>({
       method: 'PATCH',
       path: () => path`/rec/${idRec}`,
@@ -78,7 +79,7 @@ export class Rec extends APIResource {
   }
 
   /** `PATCH /rec/{idRec}` with only `status: 'CANCELADA'`: no more charges under it. */
-  cancel(idRec: string, options?: RequestOptions): Promise<RecGerada> {
+  cancel(idRec: string, options?: RequestOptions): APIPromise<RecGerada> {
     return this.update(idRec, { status: CANCEL_STATUS }, options);
   }
 

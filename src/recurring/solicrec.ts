@@ -4,6 +4,7 @@
  */
 import { RequisicaoInvalida, SolicRecNaoEncontrada, SolicRecOperacaoInvalida } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import { CANCEL_STATUS } from './rules/rec.ts';
@@ -18,7 +19,7 @@ export class SolicRec extends APIResource {
    * after a lost answer read the recurrence (`api.rec.get(idRec)`, its `solicitacao`) before
    * sending again.
    */
-  create(body: SolicRecSolicitada, options?: RequestOptions): Promise<SolicRecCompleta> {
+  create(body: SolicRecSolicitada, options?: RequestOptions): APIPromise<SolicRecCompleta> {
     return this.send<SolicRecCompleta>({
       method: 'POST',
       path: () => path`/solicrec`,
@@ -30,7 +31,7 @@ export class SolicRec extends APIResource {
   }
 
   /** `GET /solicrec/{idSolicRec}`: the request, its status history and the recurrence payload. */
-  get(idSolicRec: string, options?: RequestOptions): Promise<SolicRecCompleta> {
+  get(idSolicRec: string, options?: RequestOptions): APIPromise<SolicRecCompleta> {
     return this.send<SolicRecCompleta>({
       method: 'GET',
       path: () => path`/solicrec/${idSolicRec}`,
@@ -45,7 +46,7 @@ export class SolicRec extends APIResource {
    * `PATCH /solicrec/{idSolicRec}` with `status: 'CANCELADA'` (the only revision; answered 201
    * with the whole request). Allowed while CRIADA, ENVIADA or RECEBIDA; the service judges.
    */
-  cancel(idSolicRec: string, options?: RequestOptions): Promise<SolicRecCompleta> {
+  cancel(idSolicRec: string, options?: RequestOptions): APIPromise<SolicRecCompleta> {
     return this.send<SolicRecCompleta>({
       method: 'PATCH',
       path: () => path`/solicrec/${idSolicRec}`,

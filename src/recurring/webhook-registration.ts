@@ -5,8 +5,9 @@
  */
 import type { ApiErrorClass } from '../errors/api-error.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { RoutePath } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
+import { APIResource, noData } from '../core/resource.ts';
 import { checkWebhookUrl } from '../collection/rules/fields.ts';
 
 /** Where one registration lives and which classes its endpoints answer with. */
@@ -27,25 +28,26 @@ export abstract class WebhookRegistration extends APIResource {
    * to `webhookUrl` with `/rec` or `/cobr` appended, so serve that path. Answered 200 with no
    * body; safe to retry.
    */
-  async put(webhookUrl: string, options?: RequestOptions): Promise<void> {
-    await this.send<undefined>({
+  put(webhookUrl: string, options?: RequestOptions): APIPromise<void> {
+    return this.send<void, unknown>({
       method: 'PUT',
       path: () => this.kind.path,
       body: { webhookUrl } satisfies WebhookRecSolicitado,
       errors: { 400: this.kind.writeError },
       options,
       rule: (ctx) => checkWebhookUrl(webhookUrl, ctx),
+      normalize: noData,
     });
   }
 
   /** `GET`: the registration (`webhookUrl`, `criacao`). */
-  get(options?: RequestOptions): Promise<WebhookRecCompleto> {
+  get(options?: RequestOptions): APIPromise<WebhookRecCompleto> {
     return this.send<WebhookRecCompleto>({ method: 'GET', path: () => this.kind.path, errors: { 400: this.kind.readError }, options });
   }
 
   /** `DELETE`: no more notifications (answered 204; not the only way a registration ends). */
-  async delete(options?: RequestOptions): Promise<void> {
-    await this.send<undefined>({ method: 'DELETE', path: () => this.kind.path, errors: { 400: this.kind.writeError }, options });
+  delete(options?: RequestOptions): APIPromise<void> {
+    return this.send<void, unknown>({ method: 'DELETE', path: () => this.kind.path, errors: { 400: this.kind.writeError }, options, normalize: noData });
   }
 }
 
