@@ -77,4 +77,5 @@ export type {
   BrCodeBuildInput,
   BrCodeStaticInput,
   BrCodeDynamicInput,
+  BrCodeRecurrenceInput,
 } from './lib/brcode.ts';
