@@ -1,7 +1,6 @@
 /** Small response and request helpers shared by the sandbox's routes. */
-import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import { Judge, type ListQuery } from './rules.ts';
-import { Problem } from './problems.ts';
+import { Problem, type ProblemType } from './problems.ts';
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -12,7 +11,7 @@ export function empty(status: number): Response {
 }
 
 /** The request body as JSON; `undefined` when empty; a `Problem` of `errorType` when not JSON. */
-export async function readJson(request: Request, errorType: CatalogueErrorType): Promise<unknown> {
+export async function readJson(request: Request, errorType: ProblemType): Promise<unknown> {
   const text = await request.text();
   if (text.trim() === '') return undefined;
   try {
@@ -23,7 +22,7 @@ export async function readJson(request: Request, errorType: CatalogueErrorType):
 }
 
 /** Throws `errorType` with the judge's violations when there are any. */
-export function verdict(judge: Judge, errorType: CatalogueErrorType, detail = 'A requisição não respeita as regras do serviço.'): void {
+export function verdict(judge: Judge, errorType: ProblemType, detail = 'A requisição não respeita as regras do serviço.'): void {
   if (!judge.ok) throw new Problem(errorType, detail, judge.violacoes);
 }
 

@@ -9,17 +9,47 @@ import type { Violacao } from '../errors/base.ts';
 /** The `{error_base}` of every problem type the sandbox answers. */
 export const ERROR_BASE = 'https://instant-sandbox.example/api/v2/error';
 
+/**
+ * The recurring part's error types (recurring spec 7.2) and their first status, for as long as
+ * the catalogue does not list them; a type the catalogue lists takes its status from there.
+ */
+const RECURRING_TYPES = {
+  RecPayloadNaoEncontrado: 404,
+  RecPayloadOperacaoInvalida: 400,
+  RecNaoEncontrada: 404,
+  RecOperacaoInvalida: 400,
+  RecConsultaInvalida: 400,
+  SolicRecNaoEncontrada: 404,
+  SolicRecOperacaoInvalida: 400,
+  CobRNaoEncontrado: 404,
+  CobROperacaoInvalida: 400,
+  CobRConsultaInvalida: 400,
+  PayloadLocationRecNaoEncontrado: 404,
+  PayloadLocationRecConsultaInvalida: 400,
+  WebhookRecOperacaoInvalida: 400,
+  WebhookRecConsultaInvalida: 400,
+  WebhookCobROperacaoInvalida: 400,
+  WebhookCobRConsultaInvalida: 400,
+} as const;
+
+/** An error type the sandbox answers with: the catalogue's, or one of the recurring part. */
+export type ProblemType = CatalogueErrorType | keyof typeof RECURRING_TYPES;
+
+function catalogued(errorType: ProblemType): { status: readonly number[]; meaning: string } | undefined {
+  return (ERROR_CATALOGUE as Partial<Record<string, { status: readonly number[]; meaning: string }>>)[errorType];
+}
+
 /** A refusal of the collection API, thrown by a route and answered as `application/problem+json`. */
 export class Problem extends Error {
   readonly status: number;
-  readonly errorType: CatalogueErrorType;
+  readonly errorType: ProblemType;
   readonly violacoes: readonly Violacao[];
 
-  constructor(errorType: CatalogueErrorType, detail: string, violacoes: readonly Violacao[] = [], status?: number) {
+  constructor(errorType: ProblemType, detail: string, violacoes: readonly Violacao[] = [], status?: number) {
     super(detail);
     this.errorType = errorType;
     this.violacoes = violacoes;
-    this.status = status ?? ERROR_CATALOGUE[errorType].status[0];
+    this.status = status ?? catalogued(errorType)?.status[0] ?? RECURRING_TYPES[errorType as keyof typeof RECURRING_TYPES];
   }
 }
 
@@ -35,12 +65,12 @@ export class ProviderProblem extends Error {
   }
 }
 
-function titleOf(errorType: CatalogueErrorType): string {
+function titleOf(errorType: ProblemType): string {
   if (/Nao(Encontrad[oa])$/.test(errorType)) return 'Não encontrado.';
   if (errorType.endsWith('OperacaoInvalida')) return 'Operação inválida.';
   if (errorType.endsWith('ConsultaInvalida')) return 'Consulta inválida.';
   if (errorType.endsWith('DevolucaoInvalida')) return 'Devolução inválida.';
-  return ERROR_CATALOGUE[errorType].meaning;
+  return catalogued(errorType)?.meaning ?? errorType;
 }
 
 /** The problem document of `problem` (also used as a batch item's `problema`). */

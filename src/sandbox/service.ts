@@ -32,6 +32,15 @@ import { JWKS_PATH, PayloadSigner, payloadRoutes } from './payload.ts';
 import { instantRoutes, payCharge, webhookRoutes, type PayChargeOptions, type ReceivedPayment } from './payments.ts';
 import { Problem, ProviderProblem, problemResponse, providerResponse, unauthorized } from './problems.ts';
 import { Random } from './random.ts';
+import {
+  REC_PAYLOAD_PATH,
+  RECURRING_RESOURCES,
+  RecurringPart,
+  recurringControlRoute,
+  type ApproveRecOptions,
+  type SettleCobrOptions,
+} from './recurring/part.ts';
+import type { OwnAccount } from './recurring/state.ts';
 import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
 import { generateIdempotencyKey } from '../lib/ids.ts';
@@ -45,6 +54,8 @@ export const VIRTUAL_ORIGIN = 'https://instant-sandbox.example';
 export interface SandboxOptions {
   /** The receiving user's directory keys (default: one generated EVP key). */
   ownKeys?: readonly string[];
+  /** The receiving user's accounts, for recurring charges' `recebedor` (default: one generated account). */
+  ownAccounts?: readonly OwnAccount[];
   /** Cash-out account balance, a decimal string (default `"1000.00"`). */
   balance?: string;
   /** `auto` (default): orders settle shortly after their 202; `manual`: by `settleTransfer()`. */
@@ -90,6 +101,7 @@ export class Sandbox {
   readonly #api: Credentials;
   readonly #cashOut: Credentials;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #recurring: RecurringPart;
   #server: NodeServer | undefined;
   #handlers: HttpHandler[] | undefined;
   #closed = false;
@@ -125,6 +137,12 @@ export class Sandbox {
       batchDelayMs: options.batchDelayMs ?? 20,
       refundDelayMs: options.refundDelayMs ?? 20,
     };
+    this.#recurring = new RecurringPart(this.#ctx, this.#signer, seed ^ 0x7ec, options.ownAccounts);
+  }
+
+  /** The receiving user's accounts: a recurring charge's `recebedor.conta`/`agencia` must be one of them. */
+  get ownAccounts(): readonly OwnAccount[] {
+    return this.#recurring.ownAccounts;
   }
 
   /** The origin clients reach: `http(s)://127.0.0.1:PORT` once listening, else the virtual one. */
@@ -243,6 +261,8 @@ export class Sandbox {
     const method = request.method;
     if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#api, lifetime) : undefined;
     if (path === CASH_OUT_TOKEN_PATH) return method === 'POST' ? cashOutToken(ctx, request, this.#cashOut, lifetime) : undefined;
+    if (path.startsWith('/sandbox/')) return recurringControlRoute(this, request, path);
+    if (path.startsWith(REC_PAYLOAD_PATH)) return this.#recurring.payload(request, path);
     if (path.startsWith('/qr/')) return payloadRoutes(ctx, this.#signer, request, path);
     if (path.startsWith('/api/v2/')) {
       if (!authorized(ctx, request, 'cash-out')) throw new Unauthorized();
@@ -275,16 +295,49 @@ export class Sandbox {
       case 'webhook':
         return b === undefined ? webhookRoutes(ctx, request, a) : undefined;
       default:
-        return undefined;
+        return RECURRING_RESOURCES.has(resource ?? '') ? this.#recurring.route(request, resource!, a, b, c) : undefined;
     }
   }
 
   // -------------------------------------------------------------------------------------------
   // Test controls
 
-  /** Pays the charge `txid` as a payer would; resolves with the received payment once the webhook was POSTed. */
-  payCharge(txid: string, options: PayChargeOptions = {}): Promise<ReceivedPayment> {
-    return payCharge(this.#ctx, txid, options);
+  /**
+   * Pays the charge `txid` as a payer would; resolves with the received payment once the webhook
+   * was POSTed. Paying the immediate charge of a journey-3 recurrence (its `dadosJornada.txid`),
+   * or a due-date charge whose journey-4 composite code was handed out, approves that recurrence.
+   */
+  async payCharge(txid: string, options: PayChargeOptions = {}): Promise<ReceivedPayment> {
+    const payment = await payCharge(this.#ctx, txid, options);
+    await this.#recurring.chargePaid(txid);
+    return payment;
+  }
+
+  /** The paying user approves the recurrence (by `jornada`); resolves with it once notified. */
+  approveRec(idRec: string, options: ApproveRecOptions = {}): Promise<Record<string, unknown>> {
+    return this.#recurring.approveRec(idRec, options);
+  }
+
+  /** The paying user rejects the recurrence (`AP13` unless `codigo` says `AP14`); resolves once notified. */
+  rejectRec(idRec: string, options: { codigo?: 'AP13' | 'AP14' } = {}): Promise<Record<string, unknown>> {
+    return this.#recurring.rejectRec(idRec, options);
+  }
+
+  /**
+   * The payer's side answers a confirmation request: `ACEITA` approves its recurrence (journey
+   * 1), `REJEITADA` rejects it; `RECEBIDA` only marks it received. Resolves with the request.
+   */
+  answerSolicRec(idSolicRec: string, status: 'ACEITA' | 'REJEITADA' | 'RECEBIDA'): Promise<Record<string, unknown>> {
+    return this.#recurring.answerSolicRec(idSolicRec, status);
+  }
+
+  /**
+   * Settles the pending attempt of the recurring charge `txid`: `PAGA` concludes the charge;
+   * `REJEITADA` rejects the attempt (with `codigo`; the codes of spec 2.4 reject the charge too).
+   * Resolves with the charge once notified.
+   */
+  settleCobr(txid: string, status: 'PAGA' | 'REJEITADA', options: SettleCobrOptions = {}): Promise<Record<string, unknown>> {
+    return this.#recurring.settleCobr(txid, status, options);
   }
 
   /** Sets the cash-out balance (a decimal string, `"10.00"`). */
