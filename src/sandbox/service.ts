@@ -34,7 +34,6 @@ import { Problem, ProviderProblem, problemResponse, providerResponse, unauthoriz
 import { Random } from './random.ts';
 import {
   REC_PAYLOAD_PATH,
-  RECURRING_RESOURCES,
   RecurringPart,
   recurringControlRoute,
   type ApproveRecOptions,
@@ -294,8 +293,15 @@ export class Sandbox {
         return instantRoutes(ctx, request, a, c);
       case 'webhook':
         return b === undefined ? webhookRoutes(ctx, request, a) : undefined;
+      case 'rec':
+      case 'solicrec':
+      case 'cobr':
+      case 'locrec':
+      case 'webhookrec':
+      case 'webhookcobr':
+        return this.#recurring.route(request, resource, a, b, c);
       default:
-        return RECURRING_RESOURCES.has(resource ?? '') ? this.#recurring.route(request, resource!, a, b, c) : undefined;
+        return undefined;
     }
   }
 

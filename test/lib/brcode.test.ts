@@ -32,7 +32,7 @@ const RECURRENCE_ONLY =
 
 /** Journey 4's static variant: key, free text, amount and a 25-character txid, then 80. */
 const STATIC_COMPOSITE =
-  '00020126780014br.gov.bcb.pix0136f4c6089a-bfde-4c00-a2d9-9eaa584b02190216CobrancaEstatica5204000053039865406650.345802BR5904LOJA6008BRASILIA6229052580a2d0a923984e8dbb80b4adf80840014br.gov.bcb.pix2562instant.example.com/qr/v2/rec/d7913bcbfc4947c9811669db12b403746304A367';
+  '00020126730014br.gov.bcb.pix01365b1e2c7a-93d4-4f0e-8a61-2d7c9e4b3f100211Contrato 425204000053039865406650.345802BR5904LOJA6008BRASILIA62290525CONTRATO42VIGENTE2026ABCD80840014br.gov.bcb.pix2562instant.example.com/qr/v2/rec/6f0c2a9e4b7d41c8a3e5f19d2b8c7a0463040605';
 
 /** A due-date charge's dynamic code, same construction. */
 const DYNAMIC_COBV =
@@ -164,12 +164,12 @@ describe('parseBrCode', () => {
 
   it('reads the static composite variant (journey 4): key, amount and txid beside the recurrence', () => {
     expect(parseBrCode(STATIC_COMPOSITE)).toMatchObject({
-      key: 'f4c6089a-bfde-4c00-a2d9-9eaa584b0219',
-      infoAdicional: 'CobrancaEstatica',
+      key: '5b1e2c7a-93d4-4f0e-8a61-2d7c9e4b3f10',
+      infoAdicional: 'Contrato 42',
       amount: '650.34',
-      txid: '80a2d0a923984e8dbb80b4adf',
-      recurrenceUrl: 'instant.example.com/qr/v2/rec/d7913bcbfc4947c9811669db12b40374',
-      crc: 'A367',
+      txid: 'CONTRATO42VIGENTE2026ABCD',
+      recurrenceUrl: 'instant.example.com/qr/v2/rec/6f0c2a9e4b7d41c8a3e5f19d2b8c7a04',
+      crc: '0605',
     });
   });
 
@@ -423,11 +423,11 @@ describe('buildBrCode', () => {
       withCrc(DYNAMIC_COMPOSITE.slice(0, -4).replace('Fulano de Tal', 'FULANO DE TAL')),
     );
     const built = buildBrCode({
-      key: 'f4c6089a-bfde-4c00-a2d9-9eaa584b0219',
-      infoAdicional: 'CobrancaEstatica',
+      key: '5b1e2c7a-93d4-4f0e-8a61-2d7c9e4b3f10',
+      infoAdicional: 'Contrato 42',
       amount: '650.34',
-      txid: '80a2d0a923984e8dbb80b4adf',
-      recurrenceUrl: 'instant.example.com/qr/v2/rec/d7913bcbfc4947c9811669db12b40374',
+      txid: 'CONTRATO42VIGENTE2026ABCD',
+      recurrenceUrl: 'instant.example.com/qr/v2/rec/6f0c2a9e4b7d41c8a3e5f19d2b8c7a04',
       merchantName: 'Loja',
       merchantCity: 'Brasília',
     });

@@ -21,9 +21,6 @@ import { notifyCobR, notifyRec, webhookRoutes } from './webhooks.ts';
 
 export { REC_PAYLOAD_PATH };
 
-/** The `/v2` resources of the recurring part. */
-export const RECURRING_RESOURCES: ReadonlySet<string> = new Set(['rec', 'solicrec', 'cobr', 'locrec', 'webhookrec', 'webhookcobr']);
-
 /** Options of `sandbox.approveRec()`. */
 export interface ApproveRecOptions {
   /** The journey the paying user approved by (default: JORNADA_2 with a location, else JORNADA_1). */

@@ -20,8 +20,8 @@ import { Judge, isObject, judgeListQuery, type Json } from '../rules.ts';
 import { cancelCobR, withConvenio } from './cobr.ts';
 import { recLocation, renderRec } from './render.ts';
 import { ID29, judgeRec, judgeRecRevision } from './rules.ts';
-import { notifyCobR, notifyRec } from './webhooks.ts';
 import { move, newIdRec, now, today, type CobR, type Journey, type LocRec, type Rec, type RecurringContext, type RetryPolicy } from './state.ts';
+import { notifyCobR, notifyRec } from './webhooks.ts';
 
 export const JOURNEYS: readonly Journey[] = ['JORNADA_1', 'JORNADA_2', 'JORNADA_3', 'JORNADA_4'];
 export const REC_REJECTION_CODES: readonly string[] = ['AP13', 'AP14'];

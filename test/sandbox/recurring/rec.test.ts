@@ -39,6 +39,19 @@ async function dueDateCharge(): Promise<Json> {
   return created.body;
 }
 
+describe('routing', () => {
+  it('asks for a token on every route of the part but the payload, and 404s what it does not serve', async () => {
+    for (const path of ['/rec', '/solicrec/x', '/cobr', '/locrec', '/webhookrec', '/webhookcobr']) {
+      expect((await h.raw('GET', `/v2${path}`)).status, path).toBe(401);
+    }
+    expectProblem(await h.call('GET', '/rec/a/b'), 404, 'NaoEncontrado');
+    expectProblem(await h.call('DELETE', '/rec'), 404, 'NaoEncontrado');
+    expectProblem(await h.call('GET', '/cobr/a/retentativa/2030-01-01'), 404, 'NaoEncontrado');
+    expectProblem(await h.call('GET', '/locrec/1/txid'), 404, 'NaoEncontrado');
+    expectProblem(await h.raw('POST', '/qr/v2/rec/abc'), 404, 'NaoEncontrado');
+  });
+});
+
 describe('POST /rec', () => {
   it('creates a recurrence CRIADA awaiting its journey, with an idRec formed as A.2 says', async () => {
     const created = await h.call('POST', '/rec', recBody({ recebedor: { convenio: 'Plano A' } }));
