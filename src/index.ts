@@ -297,6 +297,7 @@ export type {
   BrCodeBuildInput,
   BrCodeStaticInput,
   BrCodeDynamicInput,
+  BrCodeRecurrenceInput,
 } from './lib/brcode.ts';
 export { StoreError, ClaimBusyError, type Store, type Sealer } from './store/types.ts';
 export { createMemoryStore } from './store/memory.ts';

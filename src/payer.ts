@@ -98,4 +98,5 @@ export type {
   BrCodeBuildInput,
   BrCodeStaticInput,
   BrCodeDynamicInput,
+  BrCodeRecurrenceInput,
 } from './lib/brcode.ts';

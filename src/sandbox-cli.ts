@@ -65,6 +65,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       `  client id      ${api.auth.clientId}`,
       `  client secret  ${api.auth.clientSecret}`,
       `  own keys       ${sandbox.ownKeys.join(', ')}`,
+      `  own accounts   ${sandbox.ownAccounts.map((a) => `conta ${a.conta}${a.agencia === undefined ? '' : ` agencia ${a.agencia}`} ${a.tipoConta}`).join('; ')}`,
       '',
       'Cash-out provider',
       `  base URL       ${cashOut.baseUrl}   (paths /api/v2/...)`,

@@ -48,6 +48,12 @@ export interface BrCode {
   infoAdicional?: string;
   /** Merchant account template 25: the payload location of a dynamic code, without scheme. */
   url?: string;
+  /**
+   * The recurrence part of a composite code: sub-field 25 of the unreserved template (80, the
+   * first of 80–99 that carries the GUI and a 25), the recurrence location without scheme. Beside
+   * `url` (journeys 3 and 4), `key` (the static variant of journey 4), or neither (journey 2).
+   */
+  recurrenceUrl?: string;
   /** 54, as a wire amount (`"10.50"`); a dynamic code's amount is ignored by payers. */
   amount?: string;
   /** 59, as written in the code. */
@@ -85,6 +91,8 @@ export interface BrCodeStaticInput {
   merchantCity: string;
   /** Free text for the payer, plain ASCII after normalisation, at most 72 characters. */
   infoAdicional?: string;
+  /** A recurrence location without scheme (journey 4's static variant): written in field 80. */
+  recurrenceUrl?: string;
 }
 
 /** Input for a dynamic code: the payload location; amount and txid come from the payload. */
@@ -97,10 +105,28 @@ export interface BrCodeDynamicInput {
   infoAdicional?: never;
   merchantName: string;
   merchantCity: string;
+  /** A recurrence location without scheme (journeys 3 and 4): written in field 80. */
+  recurrenceUrl?: string;
+}
+
+/**
+ * Input for a recurrence-only composite code (journey 2): the recurrence location, and neither
+ * a key nor a charge location.
+ */
+export interface BrCodeRecurrenceInput {
+  /** The recurrence location (`/locrec`), without scheme, at most 77 characters. */
+  recurrenceUrl: string;
+  key?: never;
+  url?: never;
+  amount?: never;
+  txid?: never;
+  infoAdicional?: never;
+  merchantName: string;
+  merchantCity: string;
 }
 
 /** Input of `brcode.build`. */
-export type BrCodeBuildInput = BrCodeStaticInput | BrCodeDynamicInput;
+export type BrCodeBuildInput = BrCodeStaticInput | BrCodeDynamicInput | BrCodeRecurrenceInput;
 
 const TWO_DIGITS = /^\d\d$/;
 const HEX4 = /^[0-9A-Fa-f]{4}$/;
@@ -182,14 +208,29 @@ function findDuplicate(fields: readonly BrCodeField[]): string | undefined {
 const child = (field: BrCodeField | undefined, id: string): string | undefined =>
   field?.children?.find((c) => c.id === id)?.value;
 
-const carriesGui = (field: BrCodeField): boolean =>
-  Number(field.id) >= 26 && Number(field.id) <= 51 && child(field, '00')?.toLowerCase() === BR_CODE_GUI;
+const withGui = (field: BrCodeField, from: number, to: number): boolean =>
+  Number(field.id) >= from && Number(field.id) <= to && child(field, '00')?.toLowerCase() === BR_CODE_GUI;
+
+const carriesGui = (field: BrCodeField): boolean => withGui(field, 26, 51);
+
+/** The recurrence template: 80 in every known code, read from the first of 80–99 with the GUI and a 25. */
+const carriesRecurrence = (field: BrCodeField): boolean => withGui(field, 80, 99) && child(field, '25') !== undefined;
+
+/** Throws when a template repeats one of its sub-fields (`26-01`, `80-25`). */
+function refuseRepeatedChild(template: BrCodeField): void {
+  const repeated = findDuplicate(template.children ?? []);
+  if (repeated !== undefined) {
+    const at = `${template.id}-${repeated}`;
+    fail(`field ${at} appears twice`, at);
+  }
+}
 
 /**
  * Parses a BR Code. Surrounding whitespace is ignored; the CRC is checked (its hex digits in
  * either case). Throws `BrCodeError` for a wrong CRC, malformed TLV, a repeated field ID, or a
  * missing mandatory field: 00 (first, `01`), a merchant account template (26–51) carrying the
- * GUI, 52, 53, 58, 59, 60 and 63 (last).
+ * GUI, 52, 53, 58, 59, 60 and 63 (last). A composite code's recurrence part (template 80 with
+ * the GUI and a 25) is read as `recurrenceUrl`.
  */
 export function parseBrCode(text: string): BrCode {
   if (typeof text !== 'string') fail('a BR Code must be a string');
@@ -228,11 +269,9 @@ export function parseBrCode(text: string): BrCode {
   if (account === undefined) {
     fail('missing merchant account template (26) with the scheme GUI', '26');
   }
-  const accountDuplicate = findDuplicate(account.children ?? []);
-  if (accountDuplicate !== undefined) {
-    const at = `${account.id}-${accountDuplicate}`;
-    fail(`field ${at} appears twice`, at);
-  }
+  refuseRepeatedChild(account);
+  const recurrence = fields.find(carriesRecurrence);
+  if (recurrence !== undefined) refuseRepeatedChild(recurrence);
   const required = (id: string, name: string): string => {
     const value = byId.get(id)?.value;
     if (value === undefined) fail(`missing field ${id} (${name})`, id);
@@ -259,6 +298,8 @@ export function parseBrCode(text: string): BrCode {
   if (info !== undefined) result.infoAdicional = info;
   const url = child(account, '25');
   if (url !== undefined) result.url = url;
+  const recurrenceUrl = child(recurrence, '25');
+  if (recurrenceUrl !== undefined) result.recurrenceUrl = recurrenceUrl;
   const amount = byId.get('54')?.value;
   if (amount !== undefined) {
     // EMV allows "10" or "10.5"; report the wire form.
@@ -295,6 +336,14 @@ function tlv(id: string, value: string): string {
   return id + String(value.length).padStart(2, '0') + value;
 }
 
+/** A location as a code carries it: 1 to 77 printable characters, no scheme. */
+function location(value: unknown, field: string, name: string): string {
+  if (typeof value !== 'string' || value.length > 77 || !URL_CHARS.test(value) || HAS_SCHEME.test(value)) {
+    fail(`${name} must be the location without scheme: 1 to 77 printable characters`, field);
+  }
+  return value;
+}
+
 /**
  * Builds a BR Code with its CRC.
  *
@@ -302,21 +351,28 @@ function tlv(id: string, value: string): string {
  *   amount is given, 58 `BR`, 59, 60, 62-05 (txid or `***`), 63. Field 01 is left out, as in
  *   the manual's static example: a static code is reusable, which is what an absent 01 means.
  * - dynamic (`url`): 00, 01 `12`, 26 (GUI, url), 52, 53, 58, 59, 60, 62-05 `***`, 63; no 54.
+ * - recurrence only (`recurrenceUrl` alone, journey 2): 00, 26 (the GUI alone), 52, 53, 58,
+ *   59, 60, 62-05 `***`, 80, 63; no 01 and no 54, as in every published example.
+ * - composite: `recurrenceUrl` beside `url` (journeys 3 and 4) or beside `key` (the static
+ *   variant of journey 4) adds field 80 (GUI, recurrence location) after 62, before 63.
  *
  * The merchant name and city are reduced to plain uppercase ASCII (accents stripped, other
  * characters dropped) and truncated to 25 and 15 characters; infoAdicional is reduced to plain
  * ASCII (case kept). Throws `BrCodeError` for anything else out of rule: an invalid key, amount
- * or txid, a url with a scheme or over 77 characters, an amount or txid on a dynamic code, or a
- * key plus infoAdicional over the template's 99 characters.
+ * or txid, a url or recurrenceUrl with a scheme or over 77 characters, an amount or txid on a
+ * dynamic or recurrence-only code, or a key plus infoAdicional over the template's 99 characters.
  */
 export function buildBrCode(input: BrCodeBuildInput): string {
   if (typeof input !== 'object' || input === null) fail('build input must be an object');
-  const { key, url } = input as { key?: unknown; url?: unknown };
-  if ((key === undefined) === (url === undefined)) {
-    fail('give exactly one of key (static code) or url (dynamic code)', '26');
+  const { key, url, recurrenceUrl } = input as { key?: unknown; url?: unknown; recurrenceUrl?: unknown };
+  if (key !== undefined && url !== undefined) fail('give one of key (static code) or url (dynamic code), not both', '26');
+  if (key === undefined && url === undefined && recurrenceUrl === undefined) {
+    fail('give key (static code), url (dynamic code) or recurrenceUrl alone (recurrence-only code)', '26');
   }
   const name = merchantText(input.merchantName, 25, '59', 'merchantName');
   const city = merchantText(input.merchantCity, 15, '60', 'merchantCity');
+  const recurrence =
+    recurrenceUrl === undefined ? '' : tlv('80', tlv('00', BR_CODE_GUI) + tlv('25', location(recurrenceUrl, '80-25', 'recurrenceUrl')));
 
   let account = tlv('00', BR_CODE_GUI);
   let initiation = '';
@@ -348,15 +404,14 @@ export function buildBrCode(input: BrCodeBuildInput): string {
   } else if (key !== undefined) {
     fail('key is not a valid directory key', '26-01');
   } else {
-    if (typeof url !== 'string' || url.length > 77 || !URL_CHARS.test(url) || HAS_SCHEME.test(url)) {
-      fail('url must be the location without scheme: 1 to 77 printable characters', '26-25');
-    }
+    // A dynamic code takes amount and txid from its payload; a recurrence-only code has none.
+    const kind = url === undefined ? 'a recurrence-only code' : 'a dynamic code';
     const extra = input as { amount?: unknown; txid?: unknown; infoAdicional?: unknown };
-    if (extra.amount !== undefined) fail('a dynamic code carries no amount', '54');
-    if (extra.txid !== undefined && extra.txid !== '***') fail('a dynamic code carries no txid', '62-05');
-    if (extra.infoAdicional !== undefined) fail('a dynamic code carries no infoAdicional', '26-02');
-    account += tlv('25', url);
-    initiation = tlv('01', '12');
+    if (url !== undefined) account += tlv('25', location(url, '26-25', 'url'));
+    if (extra.amount !== undefined) fail(`${kind} carries no amount`, '54');
+    if (extra.txid !== undefined && extra.txid !== '***') fail(`${kind} carries no txid`, '62-05');
+    if (extra.infoAdicional !== undefined) fail(`${kind} carries no infoAdicional`, '26-02');
+    if (url !== undefined) initiation = tlv('01', '12');
   }
   if (account.length > 99) {
     const length = account.length;
@@ -374,6 +429,7 @@ export function buildBrCode(input: BrCodeBuildInput): string {
     tlv('59', name) +
     tlv('60', city) +
     tlv('62', tlv('05', txid)) +
+    recurrence +
     '6304';
   return payload + crc16(payload);
 }

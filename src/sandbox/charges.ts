@@ -44,7 +44,7 @@ const CONTENT_FIELDS = ['calendario', 'devedor', 'valor', 'chave', 'solicitacaoP
 const MERGED_FIELDS = new Set(['calendario', 'valor']);
 const DEFAULT_EXPIRACAO = 86_400;
 const DEFAULT_VALIDADE = 30;
-const MERCHANT = { merchantName: 'SANDBOX RECEBEDOR', merchantCity: 'BRASILIA' };
+export const MERCHANT = { merchantName: 'SANDBOX RECEBEDOR', merchantCity: 'BRASILIA' };
 
 export function currentOf(charge: Charge): { content: Json; status: string } {
   return charge.revisions[charge.revisions.length - 1]!;

@@ -162,3 +162,21 @@ export const FAULTS_BODY = z.strictObject({
 });
 
 export const NO_BODY = z.strictObject({});
+
+export const APPROVE_REC_BODY = z.strictObject({
+  jornada: z.enum(['JORNADA_1', 'JORNADA_2', 'JORNADA_3', 'JORNADA_4']).exactOptional(),
+});
+
+export const REJECT_REC_BODY = z.strictObject({
+  codigo: z.enum(['AP13', 'AP14']).exactOptional(),
+});
+
+export const ANSWER_SOLICREC_BODY = z.strictObject({
+  status: z.enum(['ACEITA', 'REJEITADA', 'RECEBIDA']),
+});
+
+export const SETTLE_COBR_BODY = z.strictObject({
+  status: z.enum(['PAGA', 'REJEITADA']),
+  /** Rejection code of a `REJEITADA` attempt (the list of the recurring spec, 2.4). */
+  codigo: z.string().regex(/^[A-Z0-9]{4}$/).exactOptional(),
+});

@@ -1,6 +1,6 @@
 /** Small response and request helpers shared by the sandbox's routes. */
-import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import { Judge, type ListQuery } from './rules.ts';
+import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import { Problem } from './problems.ts';
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -20,14 +20,14 @@ export type { ReceivedPayment } from './state.ts';
 /** The list name of received payments (in `GET /instant` and in notifications). */
 export const PAYMENT_LIST = 'instant';
 /** The participant code the sandbox's e2eids and rtrIds carry. */
-const ISPB = '99999999';
+export const ISPB = '99999999';
 
 function stamp(date: Date): string {
   return date.toISOString().replace(/[-:T]/g, '').slice(0, 12); // yyyyMMddHHmm (UTC)
 }
 
 /** `E` + ISPB + yyyyMMddHHmm + 11 alphanumerics: 32 characters. */
-function endToEndId(ctx: Context, prefix: 'E' | 'D'): string {
+export function endToEndId(ctx: Context, prefix: 'E' | 'D'): string {
   return `${prefix}${ISPB}${stamp(ctx.now())}${ctx.ids.alphanumeric(11)}`;
 }
 
@@ -219,7 +219,7 @@ function renderWebhook(webhook: { chave: string; webhookUrl: string; criacao: st
   return { webhookUrl: webhook.webhookUrl, chave: webhook.chave, criacao: webhook.criacao };
 }
 
-function isCallbackUrl(value: unknown): value is string {
+export function isCallbackUrl(value: unknown): value is string {
   if (typeof value !== 'string' || !URL.canParse(value)) return false;
   const url = new URL(value);
   return isHttpsOrLoopback(url) && url.username === '' && url.password === '';

@@ -30,7 +30,8 @@ import {
 } from './cash-out.ts';
 import { chargeRoutes, locRoutes } from './charges.ts';
 import {
-  BALANCE_BODY, CONTROL_PREFIX, ControlTable, FAULTS_BODY, FORGE_BODY, NO_BODY, PAY_BODY, SETTLE_BODY, control, type SandboxControl,
+  ANSWER_SOLICREC_BODY, APPROVE_REC_BODY, BALANCE_BODY, CONTROL_PREFIX, ControlTable, FAULTS_BODY, FORGE_BODY, NO_BODY, PAY_BODY,
+  REJECT_REC_BODY, SETTLE_BODY, SETTLE_COBR_BODY, control, type SandboxControl,
 } from './controls.ts';
 import { preflight, withCors } from './cors.ts';
 import { ConnectionDrop, FaultInjector, cutMidBody, type FaultOptions } from './faults.ts';
@@ -39,6 +40,8 @@ import { JWKS_PATH, PayloadSigner, payloadRoutes } from './payload.ts';
 import { instantRoutes, payCharge, webhookRoutes, type PayChargeOptions, type ReceivedPayment } from './payments.ts';
 import { Problem, ProviderProblem, problemResponse, providerResponse, unauthorized } from './problems.ts';
 import { Random, secret } from './random.ts';
+import { REC_PAYLOAD_PATH, RecurringPart, type ApproveRecOptions, type SettleCobrOptions } from './recurring/part.ts';
+import type { OwnAccount } from './recurring/state.ts';
 import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
 import { ConfigurationError } from '../errors/failures.ts';
@@ -52,6 +55,8 @@ export const VIRTUAL_ORIGIN = 'https://instant-sandbox.example';
 export interface SandboxOptions {
   /** The receiving user's directory keys (default: one generated EVP key). */
   ownKeys?: readonly string[];
+  /** The receiving user's accounts, for recurring charges' `recebedor` (default: one generated account). */
+  ownAccounts?: readonly OwnAccount[];
   /** Cash-out account balance, a decimal string (default `"1000.00"`). */
   balance?: string;
   /** `auto` (default): orders settle shortly after their 202; `manual`: by `settleTransfer()`. */
@@ -106,6 +111,7 @@ export class Sandbox {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #stop = new AbortController();
   readonly #notifier: Notifier;
+  readonly #recurring: RecurringPart;
   #server: NodeServer | undefined;
   #handlers: HttpHandler[] | undefined;
   #closed = false;
@@ -154,6 +160,12 @@ export class Sandbox {
       batchDelayMs: options.batchDelayMs ?? 20,
       refundDelayMs: options.refundDelayMs ?? 20,
     };
+    this.#recurring = new RecurringPart(this.#ctx, this.#signer, seed ^ 0x7ec, options.ownAccounts);
+  }
+
+  /** The receiving user's accounts: a recurring charge's `recebedor.conta`/`agencia` must be one of them. */
+  get ownAccounts(): readonly OwnAccount[] {
+    return this.#recurring.ownAccounts;
   }
 
   /** The origin clients reach: `http(s)://127.0.0.1:PORT` once listening, else the virtual one. */
@@ -176,9 +188,9 @@ export class Sandbox {
     return { tokenUrl: `${this.origin}${CASH_OUT_TOKEN_PATH}`, ...this.#cashOut };
   }
 
-  /** Options for `new InstantClient(...)`: base URL and credentials (add `tls` in HTTPS mode). */
-  clientOptions(): { baseUrl: string; auth: SandboxCredentials; ownKeys: readonly string[] } {
-    return { baseUrl: this.baseUrl, auth: this.credentials, ownKeys: this.ownKeys };
+  /** Options for `new InstantClient(...)`: base URL, credentials, own keys and accounts (add `tls` in HTTPS mode). */
+  clientOptions(): { baseUrl: string; auth: SandboxCredentials; ownKeys: readonly string[]; ownAccounts: readonly OwnAccount[] } {
+    return { baseUrl: this.baseUrl, auth: this.credentials, ownKeys: this.ownKeys, ownAccounts: this.ownAccounts };
   }
 
   /** Options for `new CashOutClient(...)`: the host root and the provider's credentials. */
@@ -279,6 +291,7 @@ export class Sandbox {
     if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#api, lifetime) : undefined;
     if (path === CASH_OUT_TOKEN_PATH) return method === 'POST' ? cashOutToken(ctx, request, this.#cashOut, lifetime) : undefined;
     if (path.startsWith(CONTROL_PREFIX)) return this.#controls.answer(request, path);
+    if (path.startsWith(REC_PAYLOAD_PATH)) return this.#recurring.payload(request, path);
     if (path.startsWith('/qr/')) return payloadRoutes(ctx, this.#signer, request, path);
     if (path.startsWith('/api/v2/')) return this.#authorized(request, 'cash-out', this.#cashOutRoute(request, path));
     if (path.startsWith('/v2/')) return this.#authorized(request, 'api', this.#apiRoute(request, path));
@@ -327,6 +340,13 @@ export class Sandbox {
         return () => instantRoutes(ctx, request, a, c);
       case 'webhook':
         return b === undefined ? () => webhookRoutes(ctx, request, a) : undefined;
+      case 'rec':
+      case 'solicrec':
+      case 'cobr':
+      case 'locrec':
+      case 'webhookrec':
+      case 'webhookcobr':
+        return this.#recurring.route(request, resource, a, b, c);
       default:
         return undefined;
     }
@@ -351,6 +371,14 @@ export class Sandbox {
       () => ({ expired: this.expireTokens() })),
     control('GET', '/sandbox/notifications', 'notifications(): every notification sent, each attempt, the last answer', NO_BODY,
       () => ({ notifications: this.notifications() })),
+    control('POST', '/sandbox/recs/{idRec}/approve', 'approveRec: the payer approves the recurrence { jornada? }', APPROVE_REC_BODY,
+      ({ idRec }, input) => this.approveRec(idRec, input)),
+    control('POST', '/sandbox/recs/{idRec}/reject', 'rejectRec: the payer rejects the recurrence { codigo?: AP13 | AP14 }', REJECT_REC_BODY,
+      ({ idRec }, input) => this.rejectRec(idRec, input)),
+    control('POST', '/sandbox/solicrecs/{idSolicRec}/answer', 'answerSolicRec { status: ACEITA | REJEITADA | RECEBIDA }', ANSWER_SOLICREC_BODY,
+      ({ idSolicRec }, { status }) => this.answerSolicRec(idSolicRec, status)),
+    control('POST', '/sandbox/cobrs/{txid}/settle', 'settleCobr: the attempt is paid or rejected { status: PAGA | REJEITADA, codigo? }', SETTLE_COBR_BODY,
+      ({ txid }, { status, ...options }) => this.settleCobr(txid, status, options)),
   ]);
 
   /** The `/sandbox/...` routes: method, path template and what each does. */
@@ -360,10 +388,41 @@ export class Sandbox {
 
   /**
    * Pays the charge `txid` as a payer would; resolves with the received payment once the
-   * webhook's first attempt has its answer (redeliveries, if any, follow by themselves).
+   * webhook's first attempt has its answer (redeliveries, if any, follow by themselves). Paying
+   * the immediate charge of a journey-3 recurrence (its `dadosJornada.txid`), or a due-date
+   * charge whose journey-4 composite code was handed out, approves that recurrence.
    */
-  payCharge(txid: string, options: PayChargeOptions = {}): Promise<ReceivedPayment> {
-    return payCharge(this.#ctx, txid, options);
+  async payCharge(txid: string, options: PayChargeOptions = {}): Promise<ReceivedPayment> {
+    const payment = await payCharge(this.#ctx, txid, options);
+    await this.#recurring.chargePaid(txid);
+    return payment;
+  }
+
+  /** The paying user approves the recurrence (by `jornada`); resolves with it once notified. */
+  approveRec(idRec: string, options: ApproveRecOptions = {}): Promise<Record<string, unknown>> {
+    return this.#recurring.approveRec(idRec, options);
+  }
+
+  /** The paying user rejects the recurrence (`AP13` unless `codigo` says `AP14`); resolves once notified. */
+  rejectRec(idRec: string, options: { codigo?: 'AP13' | 'AP14' } = {}): Promise<Record<string, unknown>> {
+    return this.#recurring.rejectRec(idRec, options);
+  }
+
+  /**
+   * The payer's side answers a confirmation request: `ACEITA` approves its recurrence (journey
+   * 1), `REJEITADA` rejects it; `RECEBIDA` only marks it received. Resolves with the request.
+   */
+  answerSolicRec(idSolicRec: string, status: 'ACEITA' | 'REJEITADA' | 'RECEBIDA'): Promise<Record<string, unknown>> {
+    return this.#recurring.answerSolicRec(idSolicRec, status);
+  }
+
+  /**
+   * Settles the pending attempt of the recurring charge `txid`: `PAGA` concludes the charge;
+   * `REJEITADA` rejects the attempt (with `codigo`; the codes of spec 2.4 reject the charge too).
+   * Resolves with the charge once notified.
+   */
+  settleCobr(txid: string, status: 'PAGA' | 'REJEITADA', options: SettleCobrOptions = {}): Promise<Record<string, unknown>> {
+    return this.#recurring.settleCobr(txid, status, options);
   }
 
   /** Sets the cash-out balance (a decimal string, `"10.00"`). */

@@ -10,6 +10,7 @@ import * as helpers from '../../src/payer.ts';
 import * as payer from '../../src/payer.ts';
 import { alphanumericCnpjArb, amountArb, anyStringArb, cpfArb, keyArb, numericCnpjArb } from '../lib/arbitraries.ts';
 import { FUZZ_RUNS, FUZZ_TIMEOUT } from './settings.ts';
+import type { BrCodeBuildInput } from '../../src/payer.ts';
 
 const {
   BrCodeError,
@@ -190,6 +191,7 @@ function brCodeInputArb(): fc.Arbitrary<unknown> {
       {
         key: maybe(keyArb),
         url: maybe(fc.stringMatching(/^[a-z0-9.]{3,20}\/[a-zA-Z0-9/]{1,50}$/)),
+        recurrenceUrl: maybe(fc.stringMatching(/^[a-z0-9.]{3,20}\/rec\/[a-zA-Z0-9]{1,50}$/)),
         amount: maybe(amountArb),
         txid: maybe(fc.stringMatching(/^[a-zA-Z0-9]{1,25}$/)),
         infoAdicional: maybe(fc.string({ maxLength: 80 })),
@@ -202,14 +204,20 @@ function brCodeInputArb(): fc.Arbitrary<unknown> {
   );
 }
 
-/** Built codes with one edit inside, the CRC then recomputed so the parser has to judge the content. */
+/**
+ * Built codes (static, dynamic, and the composite ones with a recurrence in field 80) with one
+ * edit inside, the CRC then recomputed so the parser has to judge the content.
+ */
 function brCodeNearMiss(): fc.Arbitrary<string> {
-  const code = fc
-    .record(
-      { key: keyArb, amount: amountArb.filter((a) => toCents(a) > 0), merchantName: fc.constant('LOJA'), merchantCity: fc.constant('RECIFE') },
-      { requiredKeys: ['key', 'merchantName', 'merchantCity'] },
-    )
-    .map((input) => buildBrCode(input));
+  const names = { merchantName: fc.constant('LOJA'), merchantCity: fc.constant('RECIFE') };
+  const location = fc.stringMatching(/^[a-z0-9.]{3,20}\/[a-zA-Z0-9/]{1,40}$/);
+  const recurrenceUrl = fc.option(location.map((l) => `${l}/rec`), { nil: undefined });
+  const input = fc.oneof(
+    fc.record({ key: keyArb, amount: amountArb.filter((a) => toCents(a) > 0), recurrenceUrl, ...names }, { requiredKeys: ['key', 'merchantName', 'merchantCity'] }),
+    fc.record({ url: location, recurrenceUrl, ...names }, { requiredKeys: ['url', 'merchantName', 'merchantCity'] }),
+    fc.record({ recurrenceUrl: location, ...names }),
+  );
+  const code = input.map((value) => buildBrCode(value as BrCodeBuildInput));
   return fc.tuple(code, fc.nat(), fc.string({ maxLength: 3, unit: 'binary' }), fc.nat({ max: 3 })).map(([text, n, insert, cut]) => {
     const body = text.slice(0, -4);
     const i = n % (body.length - 4);
@@ -273,6 +281,9 @@ describe('fuzz: exported helpers', () => {
       }
     });
     expect(crcFailures.length).toBeLessThan(samples.length / 4);
+    // The composite codes are among them: the recurrence template is fuzzed too.
+    const composite = fc.sample(brCodeNearMiss(), 200).filter((s) => /80\d\d0014/.test(s));
+    expect(composite.length).toBeGreaterThan(50);
   });
 
   it('valid strings of each kind are recognised (the generators produce real values)', () => {

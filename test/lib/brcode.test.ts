@@ -26,6 +26,14 @@ const MANUAL_STATIC =
 const DYNAMIC_COMPOSITE =
   '00020101021226800014br.gov.bcb.pix2558instant.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***80840014br.gov.bcb.pix2562instant.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa3531948906304D655';
 
+/** Journey 2 (recurrence only): the GUI alone in 26, no 01 and no 54, 62-05 `***`, then 80. */
+const RECURRENCE_ONLY =
+  '00020126180014br.gov.bcb.pix5204000053039865802BR5913FULANO DE TAL6008BRASILIA62070503***80840014br.gov.bcb.pix2562instant.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac1200026304FABB';
+
+/** Journey 4's static variant: key, free text, amount and a 25-character txid, then 80. */
+const STATIC_COMPOSITE =
+  '00020126730014br.gov.bcb.pix01365b1e2c7a-93d4-4f0e-8a61-2d7c9e4b3f100211Contrato 425204000053039865406650.345802BR5904LOJA6008BRASILIA62290525CONTRATO42VIGENTE2026ABCD80840014br.gov.bcb.pix2562instant.example.com/qr/v2/rec/6f0c2a9e4b7d41c8a3e5f19d2b8c7a0463040605';
+
 /** A due-date charge's dynamic code, same construction. */
 const DYNAMIC_COBV =
   '00020101021226850014br.gov.bcb.pix2563instant.example.com/qr/v2/cobv/1e6c54d3ec9449b7a7fc53b6b0f998e75204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***6304E5D4';
@@ -75,7 +83,7 @@ describe('crc16', () => {
     expect(crc16('')).toBe('FFFF');
   });
 
-  it.each([MANUAL_STATIC, DYNAMIC_COMPOSITE, DYNAMIC_COBV, STATIC_FULL, GUI_IN_27, UTF8_TEXT])('matches the fixture %#', (code) => {
+  it.each([MANUAL_STATIC, DYNAMIC_COMPOSITE, DYNAMIC_COBV, STATIC_FULL, GUI_IN_27, UTF8_TEXT, RECURRENCE_ONLY, STATIC_COMPOSITE])('matches the fixture %#', (code) => {
     expect(crc16(code.slice(0, -4))).toBe(code.slice(-4));
   });
 
@@ -128,6 +136,7 @@ describe('parseBrCode', () => {
     const code = parseBrCode(DYNAMIC_COMPOSITE);
     expect(code.pointOfInitiation).toBe('dynamic');
     expect(code.url).toBe('instant.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd441');
+    expect(code.recurrenceUrl).toBe('instant.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa353194890');
     expect(code.key).toBeUndefined();
     expect(code.txid).toBeUndefined();
     expect(code.amount).toBeUndefined();
@@ -140,6 +149,42 @@ describe('parseBrCode', () => {
 
   it('reads a due-date dynamic code', () => {
     expect(parseBrCode(DYNAMIC_COBV).url).toBe('instant.example.com/qr/v2/cobv/1e6c54d3ec9449b7a7fc53b6b0f998e7');
+    expect(parseBrCode(DYNAMIC_COBV).recurrenceUrl).toBeUndefined();
+  });
+
+  it('reads a recurrence-only composite code (journey 2): neither key nor url', () => {
+    const code = parseBrCode(RECURRENCE_ONLY);
+    expect(code).toMatchObject({ recurrenceUrl: 'instant.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002', crc: 'FABB' });
+    expect(code.key).toBeUndefined();
+    expect(code.url).toBeUndefined();
+    expect(code.amount).toBeUndefined();
+    expect(code.txid).toBeUndefined();
+    expect(code.pointOfInitiation).toBeUndefined();
+  });
+
+  it('reads the static composite variant (journey 4): key, amount and txid beside the recurrence', () => {
+    expect(parseBrCode(STATIC_COMPOSITE)).toMatchObject({
+      key: '5b1e2c7a-93d4-4f0e-8a61-2d7c9e4b3f10',
+      infoAdicional: 'Contrato 42',
+      amount: '650.34',
+      txid: 'CONTRATO42VIGENTE2026ABCD',
+      recurrenceUrl: 'instant.example.com/qr/v2/rec/6f0c2a9e4b7d41c8a3e5f19d2b8c7a04',
+      crc: '0605',
+    });
+  });
+
+  it('reads the recurrence only from a template with the GUI and a 25, in 80 to 99', () => {
+    const tail = (template: string) => withCrc(RECURRENCE_ONLY.slice(0, RECURRENCE_ONLY.indexOf('8084')) + template + '6304');
+    const other = '0017com.example.other2509example/x';
+    const gui = `0014${BR_CODE_GUI}`;
+    expect(parseBrCode(tail(`80${other.length}${other}`)).recurrenceUrl).toBeUndefined();
+    expect(parseBrCode(tail(`80${gui.length}${gui}`)).recurrenceUrl).toBeUndefined();
+    const in81 = `${gui}2509example/r`;
+    expect(parseBrCode(tail(`81${in81.length}${in81}`)).recurrenceUrl).toBe('example/r');
+    const both = `80${other.length}${other}81${in81.length}${in81}`;
+    expect(parseBrCode(tail(both)).recurrenceUrl).toBe('example/r');
+    const twice = `${gui}2509example/r2509example/s`;
+    expectBrCodeError(() => parseBrCode(tail(`80${twice.length}${twice}`)), '80-25');
   });
 
   it('reads every optional field of a static code, with the GUI in uppercase', () => {
@@ -370,6 +415,44 @@ describe('buildBrCode', () => {
     expect(parseBrCode(buildBrCode({ url, txid: '***', merchantName: 'A', merchantCity: 'B' } as never)).txid).toBeUndefined();
   });
 
+  it('builds the composite codes: recurrence only, dynamic and static with field 80 after 62', () => {
+    const recurrenceUrl = 'instant.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002';
+    expect(buildBrCode({ recurrenceUrl, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' })).toBe(RECURRENCE_ONLY);
+    const dynamic = parseBrCode(DYNAMIC_COMPOSITE);
+    expect(buildBrCode({ url: dynamic.url!, recurrenceUrl: dynamic.recurrenceUrl!, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' })).toBe(
+      withCrc(DYNAMIC_COMPOSITE.slice(0, -4).replace('Fulano de Tal', 'FULANO DE TAL')),
+    );
+    const built = buildBrCode({
+      key: '5b1e2c7a-93d4-4f0e-8a61-2d7c9e4b3f10',
+      infoAdicional: 'Contrato 42',
+      amount: '650.34',
+      txid: 'CONTRATO42VIGENTE2026ABCD',
+      recurrenceUrl: 'instant.example.com/qr/v2/rec/6f0c2a9e4b7d41c8a3e5f19d2b8c7a04',
+      merchantName: 'Loja',
+      merchantCity: 'Brasília',
+    });
+    expect(built).toBe(STATIC_COMPOSITE);
+  });
+
+  it('refuses a composite input out of rule, naming the field', () => {
+    const recurrenceUrl = 'instant.example.com/qr/v2/rec/abc';
+    const names = { merchantName: 'A', merchantCity: 'B' };
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl: `https://${recurrenceUrl}`, ...names }), '80-25');
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl: `example.com/${'r'.repeat(66)}`, ...names }), '80-25');
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl: '', ...names }), '80-25');
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl: 'a b', ...names }), '80-25');
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl: 42, ...names } as never), '80-25');
+    expectBrCodeError(() => buildBrCode({ url: 'x.example/1', recurrenceUrl: 'ftp://x', ...names }), '80-25');
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl, amount: '1.00', ...names } as never), '54');
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl, txid: 'ABC', ...names } as never), '62-05');
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl, infoAdicional: 'x', ...names } as never), '26-02');
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl, key: 'not a key', ...names } as never), '26-01');
+    expectBrCodeError(() => buildBrCode({ recurrenceUrl, key: '52998224725', url: 'x.example/1', ...names } as never), '26');
+    // 77 characters is the longest location; the template then holds exactly 99.
+    const longest = `example.com/${'r'.repeat(65)}`;
+    expect(parseBrCode(buildBrCode({ recurrenceUrl: longest, ...names })).recurrenceUrl).toBe(longest);
+  });
+
   it('keeps the merchant account template within 99 characters', () => {
     const key = `${'a'.repeat(65)}@example.com`; // 77 characters: the template is full
     expect(parseBrCode(buildBrCode({ key, merchantName: 'A', merchantCity: 'B' })).key).toBe(key);
@@ -412,6 +495,27 @@ describe('buildBrCode', () => {
         expect(code).toMatchObject({ url: location, pointOfInitiation: 'dynamic', merchantName: 'FULANO', merchantCity: 'RECIFE' });
         expect(code.amount).toBeUndefined();
         expect(code.txid).toBeUndefined();
+      }),
+    );
+  });
+
+  it('round-trips random composite inputs through parse', () => {
+    const location = fc.stringMatching(/^[a-z0-9.-]{1,30}\/[a-zA-Z0-9/_-]{1,45}$/);
+    const charge = fc.oneof(
+      fc.constant({}),
+      location.map((url) => ({ url })),
+      fc.record({ key: keyArb, amount: fc.option(amountArb.filter((a) => /[1-9]/.test(a)), { nil: undefined }) }, { requiredKeys: ['key'] }),
+    );
+    fc.assert(
+      fc.property(location, charge, (recurrenceUrl, part) => {
+        const input = { ...part, recurrenceUrl, merchantName: 'Fulano', merchantCity: 'Recife' } as BrCodeBuildInput;
+        const text = buildBrCode(input);
+        const code = parseBrCode(text);
+        expect(code.recurrenceUrl).toBe(recurrenceUrl);
+        expect(code.url).toBe('url' in part ? part.url : undefined);
+        expect(code.key).toBe('key' in part ? part.key : undefined);
+        expect(code.fields.map((f) => f.id).slice(-3)).toEqual(['62', '80', '63']);
+        expect(code.pointOfInitiation).toBe('url' in part ? 'dynamic' : undefined);
       }),
     );
   });
@@ -472,6 +576,53 @@ describe.skipIf(officialYaml === undefined)('codes from the official OpenAPI 2.9
     expect(composite.key).toBeUndefined();
     expect(composite.url).toBeUndefined();
     expect(composite.pointOfInitiation).toBeUndefined();
+  });
+
+  it('reads the recurrence location of each journey (2: 62C9, 3: 7741, 4: A441)', () => {
+    const byCrc = new Map(codes.map((code) => [code.slice(-4), parseBrCode(code)]));
+    for (const code of byCrc.values()) expect(code.recurrenceUrl).toMatch(/^[a-z.]+\/qr\/v2\/rec\/[0-9a-f]{32}$/);
+    expect(byCrc.get('62C9')?.url).toBeUndefined();
+    expect(byCrc.get('7741')?.url).toMatch(/\/qr\/v2\/[0-9a-f]{32}$/);
+    expect(byCrc.get('A441')?.url).toMatch(/\/qr\/v2\/cobv\/[0-9a-f]{32}$/);
+  });
+
+  it('builds each of them again from its parts, byte for byte but the merchant name case', () => {
+    for (const code of codes) {
+      const { url, recurrenceUrl } = parseBrCode(code);
+      const names = { merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' };
+      const built = buildBrCode(url === undefined ? { recurrenceUrl: recurrenceUrl!, ...names } : { url, recurrenceUrl: recurrenceUrl!, ...names });
+      expect(built).toBe(withCrc(code.slice(0, -4).replace('Fulano de Tal', 'FULANO DE TAL')));
+    }
+  });
+});
+
+// The recurring spec's appendix A.5 writes the journey-3 code out field by field (host as
+// <host>, GUI as <GUI>): rebuilt from that notation, with the example host taken from the
+// OpenAPI's own code, it is a valid code whose CRC is the one the appendix names.
+const recurringSpec = fileURLToPath(new URL('../../../shared/spec/recurring-spec.md', import.meta.url));
+describe.skipIf(officialYaml === undefined || !existsSync(recurringSpec))('the decoded journey-3 code of the recurring spec, appendix A.5', () => {
+  it('parses with CRC 7741, its location in 26-25 and its recurrence in 80-25', () => {
+    const spec = readFileSync(recurringSpec, 'utf8');
+    const block = /Decoded \[API\] L3669[^`]*```\n([\s\S]*?)```/.exec(spec)?.[1] ?? '';
+    const yaml = readFileSync(REFERENCE_DIR + officialYaml, 'utf8');
+    const official = [...yaml.matchAll(/000201.*63047741(?=\s*$)/gm)][0]?.[0] ?? '';
+    const host = parseBrCode(official).url!.split('/')[0]!;
+    // Each segment is "ID LEN VALUE"; a template's header is "ID LEN" before its "[".
+    const text = block
+      .replace(/\[/g, '|')
+      .replace(/\]/g, '')
+      .split(/\s*\|\s*|\n/)
+      .filter((segment) => segment.trim() !== '')
+      .map((segment) => {
+        const [, id, length, value = ''] = /^(\d\d) (\d\d) ?(.*)$/.exec(segment.trim()) ?? [];
+        return `${id}${length}${value.replaceAll('<GUI>', BR_CODE_GUI).replaceAll('<host>', host)}`;
+      })
+      .join('');
+    expect(text).toBe(official);
+    const code = parseBrCode(text);
+    expect(code.crc).toBe('7741');
+    expect(code.url).toBe(`${host}/qr/v2/8b3da2f39a4140d1a91abd93113bd441`);
+    expect(code.recurrenceUrl).toBe(`${host}/qr/v2/rec/94ed2badcbc04c15b0bb7fa353194890`);
   });
 });
 

@@ -78,6 +78,10 @@ describe('instant-payments-sandbox', () => {
         'POST /sandbox/faults',
         'POST /sandbox/tokens/expire',
         'GET /sandbox/notifications',
+        'POST /sandbox/recs/{idRec}/approve',
+        'POST /sandbox/recs/{idRec}/reject',
+        'POST /sandbox/solicrecs/{idSolicRec}/answer',
+        'POST /sandbox/cobrs/{txid}/settle',
       ]);
       const origin = /^Test controls\s+(\S+)\/sandbox\/\.\.\./m.exec(out)?.[1];
       const paid = await fetch(`${origin}/sandbox/charges/${cob.txid}/pay`, { method: 'POST' });
