@@ -13,6 +13,7 @@ import { resolveLogger, type Logger } from './log.ts';
 import { isHttpsOrLoopback } from './validation.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
+import { retryAfterMs } from '../internal/retry.ts';
 
 /** OAuth 2.0 client credentials and where to exchange them for a token. */
 export interface ClientCredentials {
@@ -41,6 +42,9 @@ export interface ClientCredentialsOptions {
   /** Told about token fetches and failures (never the token or the secret). */
   logger?: Logger;
 }
+
+/** Time limit of one token request unless `timeout` says otherwise. */
+export const DEFAULT_TOKEN_TIMEOUT_MS = 30_000;
 
 /** Lifetime assumed when the token endpoint does not say (the cash-out provider's is 300 s). */
 export const DEFAULT_TOKEN_LIFETIME_S = 300;
@@ -76,7 +80,7 @@ export class ClientCredentialsProvider implements TokenProvider {
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: USER_AGENT,
     });
-    this.#timeout = options.timeout ?? 30_000;
+    this.#timeout = options.timeout ?? DEFAULT_TOKEN_TIMEOUT_MS;
     this.#logger = resolveLogger(options.logger);
   }
 
@@ -182,7 +186,7 @@ export class ClientCredentialsProvider implements TokenProvider {
     const { status } = response;
     if (status !== 200 && status !== 201) {
       const title = isRecord(payload) && typeof payload['title'] === 'string' ? `: ${maskSecret(payload['title'], clientSecret)}` : '';
-      throw new AuthenticationError(`Token endpoint answered ${status}${title}`, { status });
+      throw new AuthenticationError(`Token endpoint answered ${status}${title}`, { status, retryAfterMs: tokenRetryAfter(response) });
     }
     if (typeof payload === 'string') throw new AuthenticationError(`Token endpoint answered ${status} with a body that is not JSON`, { status });
     return parseTokenAnswer(payload, status);
@@ -240,11 +244,21 @@ function authenticationError(error: unknown, secret: string): AuthenticationErro
     const description = typeof error['error_description'] === 'string' ? ` (${error['error_description']})` : '';
     reason = maskSecret(`${error['error']}${description}`, secret);
   }
-  const init: { status?: number; cause?: unknown } = {};
+  const init: { status?: number; cause?: unknown; retryAfterMs?: number | undefined } = {};
   const cause = safeCause(error, secret);
   if (cause !== undefined) init.cause = cause;
   if (status !== undefined) init.status = status;
+  // openid-client keeps the endpoint's answer as `response` (or `cause`, for one it could not read).
+  const answer = isRecord(error) ? [error['response'], error['cause']].find((r) => r instanceof Response) : undefined;
+  if (answer instanceof Response) init.retryAfterMs = tokenRetryAfter(answer);
   return new AuthenticationError(`Token request failed: ${reason}`, init);
+}
+
+/** Longest `Retry-After` of a token endpoint honoured (a longer one is cut to it). */
+const MAX_TOKEN_RETRY_AFTER_MS = 10 * 60_000;
+
+function tokenRetryAfter(response: Response): number | undefined {
+  return retryAfterMs(response.headers.get('retry-after'), MAX_TOKEN_RETRY_AFTER_MS);
 }
 
 function safeMessage(error: Error, secret: string): string {
