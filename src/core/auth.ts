@@ -250,7 +250,10 @@ function authenticationError(error: unknown, secret: string): AuthenticationErro
   if (status !== undefined) init.status = status;
   // openid-client keeps the endpoint's answer as `response` (or `cause`, for one it could not read).
   const answer = isRecord(error) ? [error['response'], error['cause']].find((r) => r instanceof Response) : undefined;
-  if (answer instanceof Response) init.retryAfterMs = tokenRetryAfter(answer);
+  if (answer instanceof Response) {
+    init.status ??= answer.status;
+    init.retryAfterMs = tokenRetryAfter(answer);
+  }
   return new AuthenticationError(`Token request failed: ${reason}`, init);
 }
 

@@ -47,7 +47,7 @@ const FAILURE_BACKOFF: Backoff = { baseMs: 1_000, maxMs: 60_000, floor: 1 };
 /** How long the count of failures in a row is kept after the last one. */
 const FAILURE_MEMORY_MS = 10 * 60_000;
 /** How long a process that read of a failure in the store answers with it before looking again. */
-const FAILURE_RECHECK_MS = 1_000;
+const FAILURE_RECHECK_MS = 250;
 
 interface Held {
   value: string;

@@ -69,6 +69,23 @@ describe.each(stores)('the store contract (%s)', (_name, make) => {
     expect(await s().lease(name, 'c', 100)).toBe(true);
   });
 
+  it('renew extends only a lease its owner still holds: never one given back, expired or another\'s', async () => {
+    const name = unique();
+    expect(await s().renew!(name, 'a', 300)).toBe(false);
+    expect(await s().lease(name, 'a', 150)).toBe(true);
+    expect(await s().renew!(name, 'b', 300)).toBe(false);
+    expect(await s().renew!(name, 'a', 400)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Renewed past its first 150 ms: still held.
+    expect(await s().lease(name, 'b', 300)).toBe(false);
+    await s().unlease(name, 'a');
+    // A renewal arriving after the lease was given back does not take it again.
+    expect(await s().renew!(name, 'a', 300)).toBe(false);
+    expect(await s().lease(name, 'b', 100)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await s().renew!(name, 'b', 300)).toBe(false);
+  });
+
   it('50 owners racing for one lease: exactly one gets it', async () => {
     const name = unique();
     const won = await Promise.all(Array.from({ length: 50 }, (_, i) => s().lease(name, `o${i}`, 5_000)));
