@@ -143,6 +143,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         throw storeError(error);
       }
       let failed: unknown;
+      // A connection failing while held is told through the query that fails with it.
+      const ignore = () => undefined;
+      client.on?.('error', ignore);
       try {
         await client.query('BEGIN');
         // Two processes creating the same table at once can both miss it and one then fails on
@@ -166,6 +169,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         await client.query('ROLLBACK').catch(() => undefined);
         throw storeError(error);
       } finally {
+        client.removeListener?.('error', ignore);
         client.release(failed instanceof Error ? failed : undefined);
       }
     },
@@ -197,6 +201,12 @@ function transactionalClaim(pool: PgPoolLike, values: string): TransactionalStor
         throw terms.signal?.aborted ? error : storeError(error);
       },
     );
+    // From now on a failed connection is told here (without a listener it would crash the
+    // process): during the claim's statement, which fails with it; then, as the claim's loss.
+    let onLost: ((error: Error) => void) | undefined;
+    const onError = (error: Error) => onLost?.(error);
+    client.on?.('error', onError);
+    const detach = () => client.removeListener?.('error', onError);
     const target = textLiteral(key);
     const expiry = terms.doneTtlMs === Infinity ? 'NULL' : `now() + ${Math.max(1, Math.ceil(terms.doneTtlMs))} * interval '1 millisecond'`;
     const take =
@@ -210,6 +220,7 @@ function transactionalClaim(pool: PgPoolLike, values: string): TransactionalStor
       await bounded(client.query(take), limit, terms.signal, () => unanswered(limit));
     } catch (error) {
       const code = sqlState(error);
+      detach();
       // Both leave the connection idle: the implicit transaction rolled back.
       if (code === UNIQUE_VIOLATION || code === LOCK_NOT_AVAILABLE) client.release();
       else client.release(error instanceof Error ? error : new Error('claim failed'));
@@ -217,7 +228,7 @@ function transactionalClaim(pool: PgPoolLike, values: string): TransactionalStor
       if (code === LOCK_NOT_AVAILABLE) throw new ClaimBusyError('Another process is handling this notification', { cause: error });
       throw terms.signal?.aborted ? error : storeError(error);
     }
-    return heldClaim(client, terms.leaseMs);
+    return heldClaim(client, terms.leaseMs, (listener) => (onLost = listener), detach);
   };
 }
 
@@ -226,7 +237,12 @@ const CLAIM_GRACE_MS = 1_000;
 const UNIQUE_VIOLATION = '23505';
 const LOCK_NOT_AVAILABLE = '55P03';
 
-function heldClaim(client: PgClientLike, leaseMs: number): HeldClaim & { tx: StoreTransaction } {
+function heldClaim(
+  client: PgClientLike,
+  leaseMs: number,
+  onConnectionError: (listener: (error: Error) => void) => void,
+  detach: () => void,
+): HeldClaim & { tx: StoreTransaction } {
   const controller = new AbortController();
   let state: 'held' | 'lost' | 'ended' = 'held';
   let running = 0;
@@ -235,7 +251,7 @@ function heldClaim(client: PgClientLike, leaseMs: number): HeldClaim & { tx: Sto
 
   const end = (error?: Error) => {
     clearInterval(timer);
-    client.removeListener?.('error', onError);
+    detach();
     client.release(error);
   };
   const lose = (why: string, cause?: unknown) => {
@@ -246,8 +262,7 @@ function heldClaim(client: PgClientLike, leaseMs: number): HeldClaim & { tx: Sto
     // The connection is closed: the server rolls the transaction back (or ends it when idle for leaseMs).
     end(reason);
   };
-  const onError = (error: Error) => lose('its database connection failed', error);
-  client.on?.('error', onError);
+  onConnectionError((error) => lose('its database connection failed', error));
 
   const timer = setInterval(() => {
     if (state !== 'held' || pinging) return;

@@ -308,16 +308,16 @@ describe('one token for the fleet when things go wrong', () => {
   }, 20_000);
 
   it('clocks 30 s behind and ahead: no 401, no token request beyond the refreshes the lifetime needs', async () => {
-    provider.tokenLifetimeBy.set('skewed-client', 3);
+    provider.tokenLifetimeBy.set('skewed-client', 2);
     const started = Date.now();
     const results = await Promise.all(
-      tokenWorkers.map((w) => w.call<Calls>({ cmd: 'sequential', clientId: 'skewed-client', count: 40, pauseMs: 100, e2eid: E2E(1) })),
+      tokenWorkers.map((w) => w.call<Calls>({ cmd: 'sequential', clientId: 'skewed-client', count: 30, pauseMs: 100, e2eid: E2E(1) })),
     );
     const elapsed = Date.now() - started;
-    expect(results).toEqual(Array.from({ length: 3 }, () => ({ ok: 40, failures: [] })));
+    expect(results).toEqual(Array.from({ length: 3 }, () => ({ ok: 30, failures: [] })));
     expect(provider.refusedBy.get('skewed-client') ?? 0).toBe(0);
-    // A 3 s token is refreshed 0.3 s before it expires: one request at the start, one per 2.7 s after.
-    expect((provider.tokenTimes.get('skewed-client') ?? []).length).toBeLessThanOrEqual(1 + Math.floor(elapsed / 2_700));
+    // A 2 s token is refreshed 0.2 s before it expires: one request at the start, one per 1.8 s after.
+    expect((provider.tokenTimes.get('skewed-client') ?? []).length).toBeLessThanOrEqual(1 + Math.floor(elapsed / 1_800));
   }, 20_000);
 });
 
