@@ -94,6 +94,7 @@ export interface HeldClaim {
 
 /** A database client inside a claim's transaction (for PostgreSQL, a `pg` client's `query`). */
 export interface StoreTransaction {
+  /** Runs `text` (with `$1`... bound to `values`) inside the transaction. */
   query(text: string, values?: unknown[]): Promise<StoreQueryResult>;
 }
 
