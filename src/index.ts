@@ -248,6 +248,7 @@ export {
   DEFAULT_NOTIFICATION_MAX_BYTES,
   type NotificationHandler,
   type NotificationHandlerOptions,
+  type NotificationContext,
 } from './notifications/handler.ts';
 export {
   receivedPaymentsHandler,
@@ -255,6 +256,7 @@ export {
   MalformedNotificationError,
   type ReceivedPaymentsApi,
   type ReceivedPaymentsHandlerOptions,
+  type PaymentContext,
   type UnconfirmedReason,
   type UnconfirmedPayment,
 } from './collection/received-payments.ts';
@@ -299,8 +301,18 @@ export type {
   BrCodeDynamicInput,
   BrCodeRecurrenceInput,
 } from './lib/brcode.ts';
-export { StoreError, ClaimBusyError, type Store, type Sealer } from './store/types.ts';
-export { createMemoryStore } from './store/memory.ts';
+export {
+  StoreError,
+  ClaimBusyError,
+  type Store,
+  type Sealer,
+  type TransactionalStore,
+  type ClaimTerms,
+  type HeldClaim,
+  type StoreTransaction,
+  type StoreQueryResult,
+} from './store/types.ts';
+export { createMemoryStore, type MemoryStoreOptions } from './store/memory.ts';
 export { createSealer, type EncryptionKey } from './store/crypto.ts';
-export type { ClaimOptions } from './store/claims.ts';
+export type { ClaimOptions, ClaimContext } from './store/claims.ts';
 export type { RecoverOptions, RecoveredPayment, IntentOptions } from './cash-out/intents.ts';

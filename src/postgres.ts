@@ -12,4 +12,4 @@ export {
   type PgQueryResult,
 } from './store/postgres.ts';
 export type { EncryptionKey } from './store/crypto.ts';
-export type { Store, Sealer } from './store/types.ts';
+export type { Store, Sealer, TransactionalStore, StoreTransaction, StoreQueryResult } from './store/types.ts';

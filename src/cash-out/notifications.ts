@@ -12,12 +12,15 @@ import { TransferNotFoundError } from './errors.ts';
 import { NOTIFIED_STATUSES, type NotifiedStatus, type Transfer } from './types.ts';
 import { readTransfer, unwrap } from './wire.ts';
 import { isValidIdempotencyKey } from '../lib/ids.ts';
-import { runOnce } from '../store/claims.ts';
+import type { Store } from '../store/types.ts';
 import type { CashOutApi } from './pay.ts';
 import {
   DEFAULT_NOTIFICATION_MAX_BYTES,
   notificationHandler,
+  onceRunner,
   readNotificationJson,
+  unclaimed,
+  type NotificationContext,
   type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
@@ -113,11 +116,17 @@ export async function verifyTransferNotification(
 }
 
 /** Callbacks of `cashOut.notificationHandler`, called after each notification is checked. */
-export interface TransferNotificationHandlerOptions extends NotificationHandlerOptions {
-  /** A notification the provider's status confirms. Record `result.actual`. */
-  onConfirmed(result: ConfirmedNotification): unknown;
-  /** A notification that does not agree with the provider (possibly forged). */
-  onSuspicious(result: SuspiciousNotification): unknown;
+export interface TransferNotificationHandlerOptions<S extends Store = Store> extends NotificationHandlerOptions<S> {
+  /**
+   * A notification the provider's status confirms. Record `result.actual`; with the PostgreSQL
+   * store, through `context.tx` to record it exactly once (see `NotificationContext`).
+   */
+  onConfirmed(result: ConfirmedNotification, context: NotificationContext<S>): unknown;
+  /**
+   * A notification that does not agree with the provider (possibly forged). Called on every
+   * delivery (no claim): its `context.signal` never aborts and it has no `tx`.
+   */
+  onSuspicious(result: SuspiciousNotification, context: NotificationContext): unknown;
 }
 
 /** A web-standard handler for `POST /webhook/transfer-confirmation`, with its Node form. Never throws. */
@@ -136,12 +145,13 @@ export type TransferNotificationHandler = NotificationHandler;
  *   callbacks idempotent (keyed by `result.actual.idempotencyKey`). With one, `onConfirmed`
  *   runs once per key and status across the processes sharing it.
  */
-export function createTransferNotificationHandler(
+export function createTransferNotificationHandler<S extends Store = Store>(
   api: CashOutApi,
-  handlers: TransferNotificationHandlerOptions,
+  handlers: TransferNotificationHandlerOptions<S>,
 ): TransferNotificationHandler {
   const log = handlers.logger ?? api.logger ?? resolveLogger(undefined);
-  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, _request, fail) => {
+  const runOnce = onceRunner(handlers.store, handlers.claim);
+  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, request, fail) => {
     let verification: NotificationVerification;
     try {
       verification = await verifyTransferNotification(api, bytes);
@@ -151,9 +161,12 @@ export function createTransferNotificationHandler(
     if (verification.verdict === 'suspicious') log?.warn?.('notification suspicious', { reason: verification.reason });
     else log?.info?.('notification confirmed', { status: verification.actual.status });
     try {
-      if (verification.verdict === 'suspicious') await handlers.onSuspicious(verification);
-      else if (handlers.store) await runOnce(handlers.store, transferClaimKey(verification.actual), () => handlers.onConfirmed(verification), handlers.claim);
-      else await handlers.onConfirmed(verification);
+      if (verification.verdict === 'suspicious') await handlers.onSuspicious(verification, unclaimed);
+      else {
+        // The context has `tx` exactly when the store is transactional, as `NotificationContext<S>` says.
+        const confirmed = verification;
+        await runOnce(transferClaimKey(confirmed.actual), (claim) => handlers.onConfirmed(confirmed, claim as NotificationContext<S>), request.signal);
+      }
     } catch (error) {
       return fail(500, error);
     }

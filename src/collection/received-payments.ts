@@ -20,10 +20,9 @@ import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type InstantPayment } from './instant.ts';
 import { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
-import { runOnce } from '../store/claims.ts';
 import type { Store } from '../store/types.ts';
 import {
-  notificationHandler, readNotificationJson, type NotificationHandler, type
+  notificationHandler, onceRunner, readNotificationJson, type NotificationContext, type NotificationHandler, type
   NotificationHandlerOptions,
 } from '../notifications/handler.ts';
 
@@ -84,15 +83,26 @@ export interface UnconfirmedPayment {
   actual?: InstantPayment;
 }
 
+/**
+ * What `onPayment` gets beside the payment: the notified payment, the claim's `signal` and,
+ * with the PostgreSQL store, `tx` (see `NotificationContext`).
+ */
+export type PaymentContext<S extends Store = Store> = NotificationContext<S> & {
+  /** The payment as notified. Not trustworthy: use the service's record. */
+  readonly notified: InstantPayment;
+};
+
 /** Callbacks and limits of the received-payments notification handler. */
-export interface ReceivedPaymentsHandlerOptions extends NotificationHandlerOptions {
+export interface ReceivedPaymentsHandlerOptions<S extends Store = Store> extends NotificationHandlerOptions<S> {
   /**
-   * A confirmed payment: the service's own record (`payment`) and the notified one. Called once
-   * per e2eid and refund state within the process (fleet-wide with a shared `store`); called again for the same e2eid when its
-   * refunds changed (the service notifies when a refund reaches a final status). A throw (or
-   * rejection) answers 500, so the service sends the notification again.
+   * A confirmed payment: the service's own record (`payment`) and, in `context`, the notified
+   * one. Called once per e2eid and refund state within the process (fleet-wide with a shared
+   * `store`); called again for the same e2eid when its refunds changed (the service notifies
+   * when a refund reaches a final status). A throw (or rejection) answers 500, so the service
+   * sends the notification again. With the PostgreSQL store, write through `context.tx` to
+   * record the payment exactly once: it commits with the done mark or not at all.
    */
-  onPayment(payment: InstantPayment, context: { notified: InstantPayment }): void | Promise<void>;
+  onPayment(payment: InstantPayment, context: PaymentContext<S>): void | Promise<void>;
   /** A notified payment the service does not confirm (forged or mistaken). A throw answers 500. */
   onUnconfirmed?(event: UnconfirmedPayment): void | Promise<void>;
   /** How many delivered payments are remembered to drop duplicates (default 10 000, least recent dropped first). */
@@ -105,7 +115,7 @@ export interface ReceivedPaymentsHandlerOptions extends NotificationHandlerOptio
    * finished somewhere. A delivery finding it running elsewhere waits `claim.waitMs`, then
    * answers 500 so that the service sends it again. `maxBodyBytes` defaults to 1 MiB.
    */
-  store?: Store;
+  store?: S;
 }
 
 /**
@@ -117,7 +127,10 @@ export interface ReceivedPaymentsHandlerOptions extends NotificationHandlerOptio
  * 500 when a callback threw or the confirmation query failed (network, 5xx), so that the
  * service sends again; `onError` is told of each. Never throws.
  */
-export function receivedPaymentsHandler(api: ReceivedPaymentsApi, options: ReceivedPaymentsHandlerOptions): NotificationHandler {
+export function receivedPaymentsHandler<S extends Store = Store>(
+  api: ReceivedPaymentsApi,
+  options: ReceivedPaymentsHandlerOptions<S>,
+): NotificationHandler {
   // Confirmed payments handed to onPayment (`deliveryKey`), and notifications that led to one (`contentKey`).
   const delivered = new RecentSet(options.maxRemembered ?? 10_000);
   const answered = new RecentSet(options.maxRemembered ?? 10_000);
@@ -126,6 +139,7 @@ export function receivedPaymentsHandler(api: ReceivedPaymentsApi, options: Recei
   const confirming = new Map<string, Promise<void>>();
   const delivering = new Map<string, Promise<void>>();
   const log = options.logger ?? api.logger ?? resolveLogger(undefined);
+  const runOnce = onceRunner(options.store ?? api.store, options.claim);
 
   const once = (running: Map<string, Promise<void>>, key: string, work: () => Promise<void>): Promise<void> => {
     const joined = running.get(key);
@@ -135,17 +149,15 @@ export function receivedPaymentsHandler(api: ReceivedPaymentsApi, options: Recei
     return task;
   };
 
-  const deliver = (actual: InstantPayment, notified: InstantPayment): Promise<void> => {
+  const deliver = (actual: InstantPayment, notified: InstantPayment, signal: AbortSignal): Promise<void> => {
     const key = deliveryKey(actual);
     if (delivered.has(key)) {
       log?.info?.('payment duplicate: already handed to onPayment');
       return Promise.resolve();
     }
     return once(delivering, key, async () => {
-      const store = options.store ?? api.store;
-      const run = () => options.onPayment(actual, { notified });
-      if (store) await runOnce(store, `payment:${key}`, run, options.claim);
-      else await run();
+      // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
+      await runOnce(`payment:${key}`, (claim) => options.onPayment(actual, { ...claim, notified } as PaymentContext<S>), signal);
       delivered.add(key);
       log?.info?.('payment confirmed');
     });
@@ -167,7 +179,7 @@ export function receivedPaymentsHandler(api: ReceivedPaymentsApi, options: Recei
       log?.warn?.('payment unconfirmed', { reason: 'mismatch' });
       return options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
     }
-    await deliver(actual, notified);
+    await deliver(actual, notified, signal);
     answered.add(contentKey(notified));
   };
 

@@ -4,7 +4,7 @@
  * the token provider (built-in client credentials, shared through the `store/` when the store is
  * a fleet's, or the caller's own) and the limits. Used by `InstantClient` and `CashOutClient`.
  */
-import { ClientCredentialsProvider, type ClientCredentials } from '../core/auth.ts';
+import { ClientCredentialsProvider, DEFAULT_TOKEN_TIMEOUT_MS, type ClientCredentials } from '../core/auth.ts';
 import { HttpCore } from '../core/http.ts';
 import type { FetchLike, TokenProvider } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
@@ -89,5 +89,9 @@ function tokenProvider(
   );
   if (store === undefined || store instanceof MemoryStore) return provider;
   const certificate = tls === undefined ? undefined : 'pfx' in tls ? tls.pfx : tls.cert;
-  return new SharedTokenProvider(provider, store, { identity: tokenIdentity(credentials, certificate) });
+  return new SharedTokenProvider(provider, store, {
+    identity: tokenIdentity(credentials, certificate),
+    // The fetch lease lasts one token request's time limit.
+    requestTimeoutMs: timeout ?? DEFAULT_TOKEN_TIMEOUT_MS,
+  });
 }

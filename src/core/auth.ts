@@ -14,6 +14,7 @@ import { isHttpsOrLoopback } from './validation.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
 import { describeConnectionFailure } from './network.ts';
+import { retryAfterMs } from '../internal/retry.ts';
 
 /** OAuth 2.0 client credentials and where to exchange them for a token. */
 export interface ClientCredentials {
@@ -42,6 +43,9 @@ export interface ClientCredentialsOptions {
   /** Told about token fetches and failures (never the token or the secret). */
   logger?: Logger;
 }
+
+/** Time limit of one token request unless `timeout` says otherwise. */
+export const DEFAULT_TOKEN_TIMEOUT_MS = 30_000;
 
 /** Lifetime assumed when the token endpoint does not say (the cash-out provider's is 300 s). */
 export const DEFAULT_TOKEN_LIFETIME_S = 300;
@@ -77,7 +81,7 @@ export class ClientCredentialsProvider implements TokenProvider {
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: USER_AGENT,
     });
-    this.#timeout = options.timeout ?? 30_000;
+    this.#timeout = options.timeout ?? DEFAULT_TOKEN_TIMEOUT_MS;
     this.#logger = resolveLogger(options.logger);
   }
 
@@ -183,7 +187,7 @@ export class ClientCredentialsProvider implements TokenProvider {
     const { status } = response;
     if (status !== 200 && status !== 201) {
       const title = isRecord(payload) && typeof payload['title'] === 'string' ? `: ${maskSecret(payload['title'], clientSecret)}` : '';
-      throw new AuthenticationError(`Token endpoint answered ${status}${title}`, { status });
+      throw new AuthenticationError(`Token endpoint answered ${status}${title}`, { status, retryAfterMs: tokenRetryAfter(response) });
     }
     if (typeof payload === 'string') throw new AuthenticationError(`Token endpoint answered ${status} with a body that is not JSON`, { status });
     return parseTokenAnswer(payload, status);
@@ -247,10 +251,16 @@ function authenticationError(error: unknown, secret: string): AuthenticationErro
   } else if (error instanceof Error && error.name === 'TimeoutError') {
     reason = 'the token endpoint (auth.tokenUrl) did not answer within the timeout';
   }
-  const init: { status?: number; cause?: unknown } = {};
+  const init: { status?: number; cause?: unknown; retryAfterMs?: number | undefined } = {};
   const cause = safeCause(error, secret);
   if (cause !== undefined) init.cause = cause;
   if (status !== undefined) init.status = status;
+  // openid-client keeps the endpoint's answer as `response` (or `cause`, for one it could not read).
+  const answer = isRecord(error) ? [error['response'], error['cause']].find((r) => r instanceof Response) : undefined;
+  if (answer instanceof Response) {
+    init.status ??= answer.status;
+    init.retryAfterMs = tokenRetryAfter(answer);
+  }
   return new AuthenticationError(`Token request failed: ${reason}`, init);
 }
 
@@ -262,6 +272,13 @@ function isNetworkFailure(error: unknown): boolean {
     current = current.cause;
   }
   return false;
+}
+
+/** Longest `Retry-After` of a token endpoint honoured (a longer one is cut to it). */
+const MAX_TOKEN_RETRY_AFTER_MS = 10 * 60_000;
+
+function tokenRetryAfter(response: Response): number | undefined {
+  return retryAfterMs(response.headers.get('retry-after'), MAX_TOKEN_RETRY_AFTER_MS);
 }
 
 function safeMessage(error: Error, secret: string): string {

@@ -8,10 +8,13 @@ import { InstantError } from './base.ts';
 export class AuthenticationError extends InstantError {
   override readonly name: string = 'AuthenticationError';
   readonly status: number | undefined;
+  /** The endpoint's `Retry-After`, in milliseconds, when it sent one. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
+  constructor(message: string, options: { status?: number; cause?: unknown; retryAfterMs?: number | undefined } = {}) {
     super(message, options);
     this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -2,20 +2,32 @@
  * What every inbound notification handler (received payments, transfer confirmations) shares,
  * so that they look alike to a user: POST only (405 otherwise), a bounded body (400 beyond
  * `maxBodyBytes`), `onError` told of every error answer, a `store` and `claim` for fleet-wide
- * once-only delivery, a `logger`, and the same handler as a Node listener under `.node`.
+ * once-only delivery (callbacks get `{ signal, tx }`), a `logger`, and the same handler as a
+ * Node listener under `.node`.
  */
 import { InvalidNotificationError } from '../errors/failures.ts';
 import type { Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
 import { toNodeHandler, type NodeHandler } from '../node/adapter.ts';
-import type { ClaimOptions } from '../store/claims.ts';
-import type { Store } from '../store/types.ts';
+import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
+import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
 
 /** Largest transfer-confirmation body read by default (64 KiB); a larger one is answered 400. */
 export const DEFAULT_NOTIFICATION_MAX_BYTES = 64 * 1024;
 
+/**
+ * What a notification callback is given beside the notification: `signal`, aborted when its
+ * claim is lost (a renewal failed or went unanswered: another process may run it; never
+ * aborted without a store), and with a transactional store (PostgreSQL) `tx`, a client inside
+ * the transaction that records the done mark: what the callback writes through it commits
+ * with the mark or not at all. Do not end that transaction yourself.
+ */
+export type NotificationContext<S extends Store = Store> = S extends TransactionalStore
+  ? ClaimContext & { readonly tx: StoreTransaction }
+  : ClaimContext;
+
 /** Options both notification handlers take. */
-export interface NotificationHandlerOptions {
+export interface NotificationHandlerOptions<S extends Store = Store> {
   /**
    * Told about every request answered with an error status (400, 405, 500, 503), with the
    * reason; for logs and metrics. Its own failures are ignored.
@@ -27,8 +39,11 @@ export interface NotificationHandlerOptions {
    * A shared store (`instant-payments/postgres`; default: the client's shared one): the
    * confirmed callback then runs once per notified item across every process sharing it.
    */
-  store?: Store;
-  /** Lease and wait times of the fleet-wide claim. */
+  store?: S;
+  /**
+   * Lease and wait times of the fleet-wide claim, checked when the handler is built (a
+   * `ConfigurationError` naming the option).
+   */
   claim?: ClaimOptions;
   /**
    * Where the handler logs what it received, its verdicts and its error answers (counts,
@@ -93,6 +108,25 @@ export function notificationHandler(
 
 const BODY_ALREADY_READ =
   'The request body was already read before the handler: pass the Request before anything reads it (a middleware that needs the body can read request.clone())';
+
+/** The signal of a callback that holds no claim: never aborted. */
+const UNCLAIMED: AbortSignal = new AbortController().signal;
+
+/** A context for a callback that runs without a claim. */
+export const unclaimed: ClaimContext = Object.freeze({ signal: UNCLAIMED });
+
+/**
+ * Runs a confirmed notification's callback once per `key` across every process sharing
+ * `store` (at once, without a store), giving it the claim's context. `signal` (the request's)
+ * gives up the claim's wait. Built with the handler, so that bad `claim` options throw there.
+ */
+export function onceRunner(
+  store: Store | undefined,
+  claim: ClaimOptions | undefined,
+): (key: string, callback: (context: ClaimContext) => unknown, signal: AbortSignal) => Promise<unknown> {
+  const settings = claimSettings(claim);
+  return async (key, callback, signal) => (store ? runOnce(store, key, callback, settings, signal) : callback(unclaimed));
+}
 
 /** An error's class name, for logs (its message may quote what it failed on). */
 function errorName(error: unknown): string {

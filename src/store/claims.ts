@@ -1,63 +1,186 @@
 /**
- * Exactly-once work across processes: a notification's callback runs in the one process that
- * holds its claim (a lease renewed while the callback runs), and is marked done before the lease
- * is given back. A delivery that finds it done skips it; one that finds it claimed waits a little
- * for it to be done, then gives up with `ClaimBusyError` (the handler answers an error status and
- * the service sends the notification again). A callback that throws gives the claim back at once;
- * one whose process dies leaves a lease that expires, and the next delivery runs it.
+ * Once-only work across processes: a notification's callback runs in the one process that
+ * holds its claim, and is marked done before the claim ends. A delivery that finds it done skips
+ * it; one that finds it claimed waits (up to `waitMs`) for it to end, then gives up with
+ * `ClaimBusyError` (the handler answers an error status and the service sends it again).
+ *
+ * Two ways to hold a claim:
+ * - a store with `claim` (PostgreSQL) holds it with a transaction that also writes the done
+ *   mark: the callback gets that transaction as `tx`, and what it writes through it commits with
+ *   the mark or not at all. A holder that dies or is cut off loses it (the transaction rolls back).
+ * - any other store holds it with a lease renewed while the callback runs; the done mark is
+ *   written after the callback. A process that dies between the two leaves the callback to run
+ *   again. Memory stores use this way (everything is in one process).
+ *
+ * Either way the callback's `signal` aborts when the claim is lost (a renewal failed, was
+ * refused or went unanswered), and every store call is bounded in time: the request's signal
+ * and the claim's wait before the callback, the lease after it.
  */
+import { bounded } from '../internal/bounded.ts';
 import { sleep } from '../internal/retry.ts';
-import { ClaimBusyError, type Store } from './types.ts';
+import { ConfigurationError } from '../errors/failures.ts';
+import { durationOption, ttlOption } from './options.ts';
+import { ClaimBusyError, StoreError, type Store, type StoreTransaction } from './types.ts';
 
 /** Lease and wait times of a fleet-wide claim (a callback run once across processes). */
 export interface ClaimOptions {
-  /** Lease of a running callback, renewed every third of it while the callback runs (default 30 s). */
+  /**
+   * How long a claim outlives a silent holder (default 30 s, at least 100 ms): renewed every
+   * third of it while the callback runs; with PostgreSQL, a claim's transaction idle that long
+   * is ended by the server. Longer than any one statement the callback sends through `tx`.
+   */
   leaseMs?: number;
-  /** How long a delivery waits for another process's run of the same callback (default 5 s). */
+  /** How long a delivery waits for another process's run of the same callback (default 5 s; 0: not at all). */
   waitMs?: number;
-  /** How long a done mark is kept (default 30 days): a redelivery after that runs the callback again. */
+  /**
+   * How long a done mark is kept (default 30 days; `Infinity`: forever): a redelivery after
+   * that runs the callback again.
+   */
   doneTtlMs?: number;
-  /** Pause between looks while waiting (default 50 ms). */
+  /** Pause between looks while waiting, for stores without `claim` (default 50 ms). */
   pollMs?: number;
 }
 
-const DEFAULTS = { leaseMs: 30_000, waitMs: 5_000, doneTtlMs: 30 * 24 * 3600_000, pollMs: 50 };
+/** Claim options checked and completed with their defaults. */
+export type ClaimSettings = Readonly<Required<ClaimOptions>>;
+
+/** What a claimed callback is given: the claim's `signal` and, with a transactional store, `tx`. */
+export interface ClaimContext {
+  /** Aborted when the claim is lost: stop, another process may run the callback. */
+  readonly signal: AbortSignal;
+  /** The transaction that records the done mark (PostgreSQL store): write through it to commit with the mark. */
+  readonly tx?: StoreTransaction | undefined;
+}
+
+const DEFAULTS: ClaimSettings = { leaseMs: 30_000, waitMs: 5_000, doneTtlMs: 30 * 24 * 3600_000, pollMs: 50 };
+
+/** Time a store call may take beyond the claim's wait before it counts as stalled. */
+export const STORE_GRACE_MS = 1_000;
+
+/** `options` checked (`ConfigurationError` naming `claim.<option>`) and completed with the defaults. */
+export function claimSettings(options: ClaimOptions | undefined, name = 'claim'): ClaimSettings {
+  if (options === undefined) return DEFAULTS;
+  if (typeof options !== 'object' || options === null) throw new ConfigurationError(name, `${name} must be an object`);
+  return {
+    leaseMs: durationOption(options.leaseMs, `${name}.leaseMs`, 100) ?? DEFAULTS.leaseMs,
+    waitMs: durationOption(options.waitMs, `${name}.waitMs`, 0) ?? DEFAULTS.waitMs,
+    doneTtlMs: ttlOption(options.doneTtlMs, `${name}.doneTtlMs`) ?? DEFAULTS.doneTtlMs,
+    pollMs: durationOption(options.pollMs, `${name}.pollMs`, 1) ?? DEFAULTS.pollMs,
+  };
+}
 
 /**
  * Runs `work` unless it already ran for `key` anywhere the store reaches. Resolves `'ran'` or
  * `'done'` (it had run); throws what `work` threw, `ClaimBusyError` after waiting in vain for
- * another process's run, or `StoreError`.
+ * another process's run, or `StoreError` (the store failed or did not answer in time, or the
+ * claim was lost before its mark was written). `signal` (the request's) gives up the wait.
  */
 export async function runOnce(
   store: Store,
   key: string,
-  work: () => unknown,
-  options: ClaimOptions = {},
+  work: (context: ClaimContext) => unknown,
+  settings: ClaimSettings = DEFAULTS,
+  signal?: AbortSignal,
 ): Promise<'ran' | 'done'> {
-  const { leaseMs, waitMs, doneTtlMs, pollMs } = { ...DEFAULTS, ...options };
+  if (store.claim) return runInTransaction(store, key, work, settings, signal);
+  return runLeased(store, key, work, settings, signal);
+}
+
+async function runInTransaction(
+  store: Store,
+  key: string,
+  work: (context: ClaimContext) => unknown,
+  { leaseMs, waitMs, doneTtlMs }: ClaimSettings,
+  signal: AbortSignal | undefined,
+): Promise<'ran' | 'done'> {
+  const held = await store.claim!(`done:${key}`, { leaseMs, waitMs, doneTtlMs, signal });
+  if (held === 'done') return 'done';
+  try {
+    await work(held.tx ? { signal: held.signal, tx: held.tx } : { signal: held.signal });
+  } catch (error) {
+    await held.release();
+    throw error;
+  }
+  await held.commit();
+  return 'ran';
+}
+
+async function runLeased(
+  store: Store,
+  key: string,
+  work: (context: ClaimContext) => unknown,
+  { leaseMs, waitMs, doneTtlMs, pollMs }: ClaimSettings,
+  signal: AbortSignal | undefined,
+): Promise<'ran' | 'done'> {
   const doneKey = `done:${key}`;
   const claimKey = `claim:${key}`;
   const owner = globalThis.crypto.randomUUID();
-  if ((await store.get(doneKey)) !== undefined) return 'done';
+  // Before the callback: the claim's wait and the request's signal. After it: the lease only
+  // (a finished callback's mark is worth writing even when nobody waits for the answer).
+  const before = <T>(call: Promise<T>, onLate?: (value: T) => void) => within(call, waitMs + STORE_GRACE_MS, signal, onLate);
+  const after = <T>(call: Promise<T>) => within(call, leaseMs, undefined);
+  // A lease granted after its wait was given up is given back at once.
+  const giveBack = (taken: boolean) => {
+    if (taken) store.unlease(claimKey, owner).catch(() => undefined);
+  };
 
+  if ((await before(store.get(doneKey))) !== undefined) return 'done';
   const deadline = Date.now() + waitMs;
-  while (!(await store.lease(claimKey, owner, leaseMs))) {
-    if ((await store.get(doneKey)) !== undefined) return 'done';
+  while (!(await before(store.lease(claimKey, owner, leaseMs), giveBack))) {
+    if ((await before(store.get(doneKey))) !== undefined) return 'done';
     if (Date.now() >= deadline) throw new ClaimBusyError('Another process is handling this notification');
-    await sleep(pollMs);
+    await sleep(pollMs, signal);
   }
-  let renewal: ReturnType<typeof setInterval> | undefined;
+  const renewal = renewing(store, claimKey, owner, leaseMs);
   try {
     // It may have been finished between the first look and the lease.
-    if ((await store.get(doneKey)) !== undefined) return 'done';
-    renewal = setInterval(() => {
-      store.lease(claimKey, owner, leaseMs).catch(() => undefined);
-    }, leaseMs / 3);
-    await work();
-    await store.set(doneKey, new Date().toISOString(), doneTtlMs);
+    if ((await before(store.get(doneKey))) !== undefined) return 'done';
+    await work({ signal: renewal.signal });
+    await after(store.set(doneKey, new Date().toISOString(), doneTtlMs === Infinity ? undefined : doneTtlMs));
     return 'ran';
   } finally {
-    clearInterval(renewal);
-    await store.unlease(claimKey, owner).catch(() => undefined);
+    // The last renewal has answered (or timed out) before the lease is given back.
+    await renewal.stop();
+    await after(store.unlease(claimKey, owner)).catch(() => undefined);
   }
+}
+
+/**
+ * Renews the lease every third of `leaseMs` while the work runs. `signal` aborts (with a
+ * `StoreError`) when a renewal throws, is refused or does not answer within a third of the
+ * lease: the lease may be gone, and another process may run the work.
+ */
+function renewing(store: Store, name: string, owner: string, leaseMs: number): { signal: AbortSignal; stop(): Promise<void> } {
+  const controller = new AbortController();
+  const renew = store.renew ? store.renew.bind(store) : store.lease.bind(store);
+  let running: Promise<void> | undefined;
+  const lose = (why: string, cause?: unknown) => {
+    clearInterval(timer);
+    if (!controller.signal.aborted) controller.abort(new StoreError(`The claim was lost: ${why}`, { cause }));
+  };
+  const timer = setInterval(() => {
+    if (running) return;
+    running = within(renew(name, owner, leaseMs), leaseMs / 3, undefined)
+      .then(
+        (held) => {
+          if (!held) lose('its lease was taken or had expired');
+        },
+        (error: unknown) => lose('its renewal failed', error),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  }, leaseMs / 3);
+  return {
+    signal: controller.signal,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/** A store call bounded by `ms` and `signal`; past `ms`, a `StoreError`. */
+function within<T>(call: Promise<T>, ms: number, signal: AbortSignal | undefined, onLate?: (value: T) => void): Promise<T> {
+  return bounded(call, ms, signal, () => new StoreError(`The store did not answer within ${Math.round(ms)} ms`), onLate);
 }

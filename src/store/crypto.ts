@@ -5,13 +5,14 @@
  */
 import type { Sealer } from './types.ts';
 import { StoreError } from './types.ts';
+import { ConfigurationError } from '../errors/failures.ts';
 
 /** 32 bytes: a `Uint8Array`, their base64 (or base64url) text, or an AES-GCM `CryptoKey`. */
 export type EncryptionKey = Uint8Array | string | CryptoKey;
 
 const VERSION = 'v1';
 
-/** A sealer over `encryptionKey`; a key that is not 32 bytes throws `TypeError` here. */
+/** A sealer over `encryptionKey`; a key that is not 32 bytes throws `ConfigurationError` here. */
 export function createSealer(encryptionKey: EncryptionKey): Sealer {
   const material = checkedKey(encryptionKey);
   const key =
@@ -50,7 +51,7 @@ function checkedKey(encryptionKey: EncryptionKey): Uint8Array | CryptoKey {
   if (typeof encryptionKey === 'object' && !(encryptionKey instanceof Uint8Array)) return encryptionKey;
   const bytes = typeof encryptionKey === 'string' ? fromBase64Url(encryptionKey) : encryptionKey;
   if (!(bytes instanceof Uint8Array) || bytes.byteLength !== 32) {
-    throw new TypeError('encryptionKey must be 32 bytes (a Uint8Array or its base64), or an AES-GCM CryptoKey');
+    throw new ConfigurationError('encryptionKey', 'encryptionKey must be 32 bytes (a Uint8Array or its base64), or an AES-GCM CryptoKey');
   }
   return bytes;
 }
@@ -73,5 +74,10 @@ function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
 /** SHA-256 of `text`, hex: names a shared token without storing what it is made of. */
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return toHex(new Uint8Array(digest));
+}
+
+/** `bytes` as lowercase hex. */
+export function toHex(bytes: Uint8Array): string {
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

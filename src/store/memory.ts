@@ -1,7 +1,9 @@
 /**
  * The default store: one process's memory. With it the SDK behaves as a single process always
- * did (a token per process, notifications deduplicated within the process).
+ * did (a token per process, notifications deduplicated within the process). Its values are
+ * bounded by count as well as by time: past `maxEntries`, the least recently written go first.
  */
+import { countOption } from './options.ts';
 import type { Store } from './types.ts';
 
 interface Entry {
@@ -10,13 +12,29 @@ interface Entry {
   expiresAt: number;
 }
 
-/** Entries kept before expired ones are swept (checked on every write). */
+/** Options of `createMemoryStore`. */
+export interface MemoryStoreOptions {
+  /**
+   * Most values kept (default 100 000); past it the least recently written one is dropped, as
+   * a process forgets the oldest notifications it handled. Leases are not counted.
+   */
+  maxEntries?: number;
+}
+
+/** Writes between two sweeps of expired entries. */
 const SWEEP_EVERY = 1_000;
+const DEFAULT_MAX_ENTRIES = 100_000;
 
 export class MemoryStore implements Store {
+  /** In write order (a write moves its key to the end): the first entry is the one dropped. */
   readonly #values = new Map<string, Entry>();
   readonly #leases = new Map<string, { owner: string; expiresAt: number }>();
+  readonly #maxEntries: number;
   #writes = 0;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.#maxEntries = countOption(options.maxEntries, 'maxEntries') ?? DEFAULT_MAX_ENTRIES;
+  }
 
   async lease(name: string, owner: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
@@ -24,6 +42,14 @@ export class MemoryStore implements Store {
     if (held && held.owner !== owner && held.expiresAt > now) return false;
     this.#leases.set(name, { owner, expiresAt: now + ttlMs });
     this.#sweep(now);
+    return true;
+  }
+
+  async renew(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const held = this.#leases.get(name);
+    if (!held || held.owner !== owner || held.expiresAt <= now) return false;
+    held.expiresAt = now + ttlMs;
     return true;
   }
 
@@ -38,7 +64,9 @@ export class MemoryStore implements Store {
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     const now = Date.now();
+    this.#values.delete(key);
     this.#values.set(key, { value, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
+    if (this.#values.size > this.#maxEntries) this.#values.delete(this.#values.keys().next().value!);
     this.#sweep(now);
   }
 
@@ -61,6 +89,6 @@ export class MemoryStore implements Store {
 }
 
 /** A store in this process's memory: the default of every client and handler. */
-export function createMemoryStore(): Store {
-  return new MemoryStore();
+export function createMemoryStore(options?: MemoryStoreOptions): Store {
+  return new MemoryStore(options);
 }

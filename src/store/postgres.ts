@@ -3,20 +3,30 @@
  * never imports `pg`). Two tables: leases (owner and expiry, judged by the database's clock) and
  * values (with an optional expiry). Every method is one statement; `migrate()` creates the
  * tables under a transaction-scoped advisory lock, so any number of processes may run it at once.
+ *
+ * Its `claim` holds a once-only claim with a transaction: one round trip inserts the done mark
+ * (uncommitted) and opens the transaction, the callback writes through it, `COMMIT` is the
+ * second. A second delivery's insert waits for that transaction on the row's lock: it finds the
+ * mark once the first commits, or takes over once it rolls back. A duplicate costs one round trip.
  */
-import { createSealer, type EncryptionKey } from './crypto.ts';
-import { StoreError, type Sealer, type Store } from './types.ts';
+import { bounded } from '../internal/bounded.ts';
+import { ConfigurationError } from '../errors/failures.ts';
+import { createSealer, toHex, type EncryptionKey } from './crypto.ts';
+import {
+  ClaimBusyError, StoreError, type ClaimTerms, type HeldClaim, type Sealer, type StoreQueryResult, type StoreTransaction,
+  type TransactionalStore,
+} from './types.ts';
 
 /** What the store needs of a query result (`pg.QueryResult`). */
-export interface PgQueryResult {
-  rows: Array<Record<string, unknown>>;
-  rowCount: number | null;
-}
+export type PgQueryResult = StoreQueryResult;
 
 /** What the store needs of a pooled connection (`pg.PoolClient`). */
 export interface PgClientLike {
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
   release(error?: Error | boolean): void;
+  /** Told when the connection fails while the store holds it (a claim's transaction). */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** What the store needs of a `pg.Pool`. */
@@ -38,7 +48,7 @@ export interface PostgresStoreOptions {
   tablePrefix?: string;
 }
 
-export interface PostgresStore extends Store {
+export interface PostgresStore extends TransactionalStore {
   /** Creates the tables when missing. Safe to run from many processes at once, and again. */
   migrate(): Promise<void>;
   /** Deletes expired values and leases; the store works without it, the tables just grow. */
@@ -51,10 +61,12 @@ const MIGRATE_LOCK = 7_042_513_377_001;
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const { pool } = options;
   if (typeof pool?.query !== 'function' || typeof pool.connect !== 'function') {
-    throw new TypeError('pool must be a pg.Pool');
+    throw new ConfigurationError('pool', 'pool must be a pg.Pool');
   }
   const prefix = options.tablePrefix ?? 'instant_payments';
-  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) throw new TypeError('tablePrefix must be a lowercase SQL identifier');
+  if (typeof prefix !== 'string' || !/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) {
+    throw new ConfigurationError('tablePrefix', 'tablePrefix must be a lowercase SQL identifier of at most 41 characters');
+  }
   const leases = `${prefix}_leases`;
   const values = `${prefix}_values`;
   const sealer: Sealer | undefined = options.encryptionKey === undefined ? undefined : createSealer(options.encryptionKey);
@@ -67,6 +79,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     }
   };
   const live = 'expires_at IS NULL OR expires_at > now()';
+  const claim = transactionalClaim(pool, values);
 
   return {
     sealer,
@@ -80,6 +93,17 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       );
       return result.rowCount === 1;
     },
+
+    async renew(name, owner, ttlMs) {
+      const result = await query(
+        `UPDATE ${leases} SET expires_at = now() + $3 * interval '1 millisecond'
+         WHERE name = $1 AND owner = $2 AND expires_at > now()`,
+        [name, owner, Math.max(1, Math.ceil(ttlMs))],
+      );
+      return result.rowCount === 1;
+    },
+
+    claim,
 
     async unlease(name, owner) {
       await query(`DELETE FROM ${leases} WHERE name = $1 AND owner = $2`, [name, owner]);
@@ -96,7 +120,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         `INSERT INTO ${values} (key, value, expires_at)
          VALUES ($1, $2, CASE WHEN $3::bigint IS NULL THEN NULL ELSE now() + $3::bigint * interval '1 millisecond' END)
          ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`,
-        [key, value, ttlMs === undefined ? null : Math.max(1, Math.ceil(ttlMs))],
+        [key, value, ttlMs === undefined || ttlMs === Infinity ? null : Math.max(1, Math.ceil(ttlMs))],
       );
     },
 
@@ -119,6 +143,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         throw storeError(error);
       }
       let failed: unknown;
+      // A connection failing while held is told through the query that fails with it.
+      const ignore = () => undefined;
+      client.on?.('error', ignore);
       try {
         await client.query('BEGIN');
         // Two processes creating the same table at once can both miss it and one then fails on
@@ -142,6 +169,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         await client.query('ROLLBACK').catch(() => undefined);
         throw storeError(error);
       } finally {
+        client.removeListener?.('error', ignore);
         client.release(failed instanceof Error ? failed : undefined);
       }
     },
@@ -153,9 +181,177 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   };
 }
 
+/**
+ * `Store.claim` on PostgreSQL. The first round trip is one simple-protocol message whose
+ * statements run as an implicit transaction until its closing `BEGIN` makes it a real one:
+ * set the lock wait and the idle limit, delete the mark if expired, insert it. A live mark
+ * makes the insert fail (unique violation) and the whole message roll back: that delivery is a
+ * duplicate, and the connection is idle again. Otherwise the transaction stays open, holding
+ * the uncommitted mark, until `commit` (`COMMIT`) or `release` (`ROLLBACK`).
+ *
+ * The claim is kept alive by the callback's own statements or a `SELECT 1` every third of
+ * `leaseMs`; the server ends a transaction idle for `leaseMs`
+ * (`idle_in_transaction_session_timeout`), so a holder cut off from the database loses it.
+ */
+function transactionalClaim(pool: PgPoolLike, values: string): TransactionalStore['claim'] {
+  return async (key, terms) => {
+    const limit = terms.waitMs + CLAIM_GRACE_MS;
+    const client = await bounded(pool.connect(), limit, terms.signal, () => unanswered(limit), (late) => late.release()).catch(
+      (error: unknown) => {
+        throw terms.signal?.aborted ? error : storeError(error);
+      },
+    );
+    // From now on a failed connection is told here (without a listener it would crash the
+    // process): during the claim's statement, which fails with it; then, as the claim's loss.
+    let onLost: ((error: Error) => void) | undefined;
+    const onError = (error: Error) => onLost?.(error);
+    client.on?.('error', onError);
+    const detach = () => client.removeListener?.('error', onError);
+    const target = textLiteral(key);
+    const expiry = terms.doneTtlMs === Infinity ? 'NULL' : `now() + ${Math.max(1, Math.ceil(terms.doneTtlMs))} * interval '1 millisecond'`;
+    const take =
+      `SELECT set_config('lock_timeout', '${Math.max(1, Math.ceil(terms.waitMs))}', true),` +
+      ` set_config('idle_in_transaction_session_timeout', '${Math.ceil(terms.leaseMs)}', true);` +
+      ` DELETE FROM ${values} WHERE key = ${target} AND expires_at <= now();` +
+      ` INSERT INTO ${values} (key, value, expires_at)` +
+      ` VALUES (${target}, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ${expiry});` +
+      ' BEGIN';
+    try {
+      await bounded(client.query(take), limit, terms.signal, () => unanswered(limit));
+    } catch (error) {
+      const code = sqlState(error);
+      detach();
+      // Both leave the connection idle: the implicit transaction rolled back.
+      if (code === UNIQUE_VIOLATION || code === LOCK_NOT_AVAILABLE) client.release();
+      else client.release(error instanceof Error ? error : new Error('claim failed'));
+      if (code === UNIQUE_VIOLATION) return 'done';
+      if (code === LOCK_NOT_AVAILABLE) throw new ClaimBusyError('Another process is handling this notification', { cause: error });
+      throw terms.signal?.aborted ? error : storeError(error);
+    }
+    return heldClaim(client, terms.leaseMs, (listener) => (onLost = listener), detach);
+  };
+}
+
+/** Time a claim's store call may take beyond the claim's wait before it counts as stalled. */
+const CLAIM_GRACE_MS = 1_000;
+const UNIQUE_VIOLATION = '23505';
+const LOCK_NOT_AVAILABLE = '55P03';
+
+function heldClaim(
+  client: PgClientLike,
+  leaseMs: number,
+  onConnectionError: (listener: (error: Error) => void) => void,
+  detach: () => void,
+): HeldClaim & { tx: StoreTransaction } {
+  const controller = new AbortController();
+  let state: 'held' | 'lost' | 'ended' = 'held';
+  let running = 0;
+  let lastAnswer = Date.now();
+  let pinging = false;
+
+  const end = (error?: Error) => {
+    clearInterval(timer);
+    detach();
+    client.release(error);
+  };
+  const lose = (why: string, cause?: unknown) => {
+    if (state !== 'held') return;
+    state = 'lost';
+    const reason = new StoreError(`The claim was lost: ${why}; nothing it wrote is committed`, { cause });
+    controller.abort(reason);
+    // The connection is closed: the server rolls the transaction back (or ends it when idle for leaseMs).
+    end(reason);
+  };
+  onConnectionError((error) => lose('its database connection failed', error));
+
+  const timer = setInterval(() => {
+    if (state !== 'held' || pinging) return;
+    // A statement of the callback's is running: the claim lives while it answers within the lease.
+    if (running > 0) {
+      if (Date.now() - lastAnswer > leaseMs) lose(`no answer from the database for ${leaseMs} ms`);
+      return;
+    }
+    pinging = true;
+    bounded(client.query('SELECT 1'), leaseMs / 3, undefined, () => unanswered(leaseMs / 3))
+      .then(
+        () => {
+          lastAnswer = Date.now();
+        },
+        (error: unknown) => lose('its database link stopped answering', error),
+      )
+      .finally(() => {
+        pinging = false;
+      });
+  }, leaseMs / 3);
+
+  const tx: StoreTransaction = {
+    async query(text, params) {
+      if (state === 'lost') throw controller.signal.reason;
+      if (state === 'ended') throw new StoreError("The claim's transaction has ended");
+      running++;
+      try {
+        return await client.query(text, params);
+      } finally {
+        running--;
+        lastAnswer = Date.now();
+      }
+    },
+  };
+
+  return {
+    signal: controller.signal,
+    tx,
+    async commit() {
+      if (state === 'lost') throw controller.signal.reason;
+      if (state === 'ended') throw new StoreError("The claim's transaction has ended");
+      state = 'ended';
+      let result: PgQueryResult;
+      try {
+        result = await bounded(client.query('COMMIT'), leaseMs, undefined, () => unanswered(leaseMs));
+      } catch (error) {
+        end(error instanceof Error ? error : new Error('COMMIT failed'));
+        throw new StoreError('COMMIT of the done mark failed or went unanswered: the mark and the callback\'s writes are both in or both out', {
+          cause: error,
+        });
+      }
+      end();
+      // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK.
+      if (result.command === 'ROLLBACK') {
+        throw new StoreError("A statement in the callback's transaction failed: the transaction rolled back, nothing is marked done");
+      }
+    },
+    async release() {
+      if (state !== 'held') return;
+      state = 'ended';
+      try {
+        await bounded(client.query('ROLLBACK'), leaseMs, undefined, () => unanswered(leaseMs));
+        end();
+      } catch (error) {
+        end(error instanceof Error ? error : new Error('ROLLBACK failed'));
+      }
+    },
+  };
+}
+
+/**
+ * `text` as an SQL expression that cannot break out of itself: its UTF-8 bytes in hex, decoded
+ * by the server (the claim's message uses the simple protocol, which takes no parameters).
+ */
+function textLiteral(text: string): string {
+  return `convert_from(decode('${toHex(new TextEncoder().encode(text))}', 'hex'), 'UTF8')`;
+}
+
+function unanswered(ms: number): StoreError {
+  return new StoreError(`PostgreSQL did not answer within ${Math.round(ms)} ms`);
+}
+
+function sqlState(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
+
 /** A driver failure as a `StoreError`: its SQLSTATE code in the message, never the statement's values. */
 function storeError(error: unknown): StoreError {
   if (error instanceof StoreError) return error;
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  const code = sqlState(error);
   return new StoreError(`PostgreSQL store failed${code ? ` (${code})` : ''}`, { cause: error });
 }

@@ -6,6 +6,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  ConfigurationError,
   createMemoryStore,
   createSealer,
   InsufficientBalanceError,
@@ -160,7 +161,7 @@ describe('shared token', () => {
   it('a waiter gives up with AuthenticationError when the fetching process never delivers', async () => {
     const store = sharedStore();
     const calls = { n: 0 };
-    const provider = new SharedTokenProvider(source('t1', calls), store, { identity: ['x'], pollMs: 10, maxWaitMs: 60 });
+    const provider = new SharedTokenProvider(source('t1', calls), store, { identity: ['x'], pollMs: 10, requestTimeoutMs: 30 });
     // Another process holds the right to fetch and never writes a token.
     const { sha256Hex } = await import('../../src/store/crypto.ts');
     await store.lease(`token:${await sha256Hex(JSON.stringify(['x']))}:fetch`, 'stuck', 10_000);
@@ -194,6 +195,6 @@ describe('sealer', () => {
     const cryptoKey = await crypto.subtle.importKey('raw', KEY_BYTES, 'AES-GCM', false, ['encrypt', 'decrypt']);
     expect(await createSealer(cryptoKey).open(sealed, 'token:a')).toBe('secret-token');
     expect(await createSealer(Buffer.from(KEY_BYTES).toString('base64')).open(sealed, 'token:a')).toBe('secret-token');
-    expect(() => createSealer(new Uint8Array(16))).toThrow(TypeError);
+    expect(() => createSealer(new Uint8Array(16))).toThrow(ConfigurationError);
   });
 });

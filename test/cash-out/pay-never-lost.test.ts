@@ -142,7 +142,7 @@ describe('a 404 typed NaoEncontrado from the status query is "no such transfer"'
     const handler = client.notificationHandler({ onConfirmed: vi.fn(), onSuspicious, onError });
     const response = await handler(new Request('http://hooks.example/transfer', { method: 'POST', body: JSON.stringify(notification({ idempotencyKey: 'nosuchorder' })) }));
     expect(response.status).toBe(200);
-    expect(onSuspicious).toHaveBeenCalledWith(expect.objectContaining({ reason: 'unknown-transfer' }));
+    expect(onSuspicious).toHaveBeenCalledWith(expect.objectContaining({ reason: 'unknown-transfer' }), { signal: expect.any(AbortSignal) });
     expect(onError).not.toHaveBeenCalled();
   });
 

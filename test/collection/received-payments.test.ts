@@ -87,7 +87,7 @@ describe('receivedPaymentsHandler', () => {
     expect(queried).toEqual([E1, E2]);
     expect(onPayment).toHaveBeenCalledTimes(2);
     expect(onPayment.mock.calls[0]?.[0]).toMatchObject({ endToEndId: E1, infoPagador: 'from the service' });
-    expect(onPayment.mock.calls[0]?.[1]).toEqual({ notified: pay(E1) });
+    expect(onPayment.mock.calls[0]?.[1]).toEqual({ notified: pay(E1), signal: expect.any(AbortSignal) });
   });
 
   it('ignores a duplicate delivery of the same payment', async () => {

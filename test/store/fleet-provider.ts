@@ -1,8 +1,9 @@
 /**
  * A loopback stand-in for the service and the cash-out provider, as much as the fleet tests
- * need: both token endpoints (counting requests; tokens expire and can be revoked), the
- * received-payment query, the balance, and payment orders deduplicated by idempotency key
- * (counting the POSTs, and able to hold one without answering).
+ * need: both token endpoints (counting and timing requests per client; tokens expire and can
+ * be revoked; a client's token requests can be failed or held unanswered), the received-payment
+ * query, the balance, and payment orders deduplicated by idempotency key (counting the POSTs,
+ * and able to hold one without answering).
  */
 import type { ServerResponse } from 'node:http';
 import { sendJson, startServer, type LoopbackServer, type RecordedRequest } from '../support/loopback.ts';
@@ -21,6 +22,16 @@ export interface FleetProvider {
   tokenRequestsBy: Map<string, number>;
   /** Calls answered 401 because their token was expired or revoked. */
   refused: number;
+  /** The same, per client id of the refused token. */
+  refusedBy: Map<string, number>;
+  /** When each token request arrived (epoch ms), per client id (form endpoint). */
+  tokenTimes: Map<string, number[]>;
+  /** Clients whose token requests fail with this status (and `Retry-After`, in seconds, when given). */
+  tokenFailures: Map<string, { status: number; retryAfterS?: number }>;
+  /** Clients whose token requests are never answered. */
+  tokenHeld: Set<string>;
+  /** Token lifetime in seconds for one client's next tokens (else `tokenLifetimeS`). */
+  tokenLifetimeBy: Map<string, number>;
   /** POSTs of payment orders received (a duplicate key counts too). */
   orderPosts: number;
   orders: Map<string, Order>;
@@ -38,7 +49,7 @@ export interface FleetProvider {
 }
 
 export async function startFleetProvider(): Promise<FleetProvider> {
-  const tokens = new Map<string, number>();
+  const tokens = new Map<string, { until: number; clientId: string }>();
   let issued = 0;
   const held: ServerResponse[] = [];
   const provider: FleetProvider = {
@@ -46,6 +57,11 @@ export async function startFleetProvider(): Promise<FleetProvider> {
     tokenRequests: { form: 0, json: 0 },
     tokenRequestsBy: new Map(),
     refused: 0,
+    refusedBy: new Map(),
+    tokenTimes: new Map(),
+    tokenFailures: new Map(),
+    tokenHeld: new Set(),
+    tokenLifetimeBy: new Map(),
     orderPosts: 0,
     orders: new Map(),
     tokenLifetimeS: 300,
@@ -59,17 +75,19 @@ export async function startFleetProvider(): Promise<FleetProvider> {
     },
   };
 
-  const issue = (): { value: string; lifetime: number } => {
+  const issue = (clientId = ''): { value: string; lifetime: number } => {
     const value = `tok-${++issued}-${Math.random().toString(36).slice(2)}`;
+    const lifetime = provider.tokenLifetimeBy.get(clientId) ?? provider.tokenLifetimeS;
     provider.lastIssuedAt = Date.now();
-    tokens.set(value, provider.lastIssuedAt + provider.tokenLifetimeS * 1000);
-    return { value, lifetime: provider.tokenLifetimeS };
+    tokens.set(value, { until: provider.lastIssuedAt + lifetime * 1000, clientId });
+    return { value, lifetime };
   };
   const authorized = (req: RecordedRequest): boolean => {
     const token = /^Bearer (.+)$/.exec(String(req.headers['authorization']))?.[1];
-    const until = token === undefined ? undefined : tokens.get(token);
-    if (until !== undefined && until > Date.now()) return true;
+    const issuedTo = token === undefined ? undefined : tokens.get(token);
+    if (issuedTo !== undefined && issuedTo.until > Date.now()) return true;
     provider.refused++;
+    if (issuedTo) provider.refusedBy.set(issuedTo.clientId, (provider.refusedBy.get(issuedTo.clientId) ?? 0) + 1);
     return false;
   };
 
@@ -79,7 +97,17 @@ export async function startFleetProvider(): Promise<FleetProvider> {
       provider.tokenRequests.form++;
       const clientId = new URLSearchParams(req.body).get('client_id') ?? '';
       provider.tokenRequestsBy.set(clientId, (provider.tokenRequestsBy.get(clientId) ?? 0) + 1);
-      const { value, lifetime } = issue();
+      provider.tokenTimes.set(clientId, [...(provider.tokenTimes.get(clientId) ?? []), Date.now()]);
+      if (provider.tokenHeld.has(clientId)) {
+        held.push(res);
+        return;
+      }
+      const failure = provider.tokenFailures.get(clientId);
+      if (failure) {
+        const headers: Record<string, string> = failure.retryAfterS === undefined ? {} : { 'retry-after': String(failure.retryAfterS) };
+        return sendJson(res, failure.status, { error: 'temporarily_unavailable' }, headers);
+      }
+      const { value, lifetime } = issue(clientId);
       return sendJson(res, 200, { access_token: value, token_type: 'Bearer', expires_in: lifetime });
     }
     if (req.method === 'POST' && path === '/api/v2/oauth/token') {

@@ -1,8 +1,12 @@
 /**
  * One process of the fleet in the fleet tests (run by Node 24 straight from TypeScript). It
  * builds the clients over the shared PostgreSQL store, serves received-payment notifications on
- * a loopback port, and obeys the parent's IPC commands. The callback writes `start` and `done`
- * lines to a log file shared by every process, so the parent counts runs across the fleet.
+ * a loopback port, and obeys the parent's IPC commands. The callback marks the payment paid in
+ * the user's own table through `tx` and writes `start` and `done` lines to a log file shared by
+ * every process, so the parent counts runs and effects across the fleet.
+ *
+ * `CLOCK_SKEW_MS` moves this process's clock (`Date.now`); `TOKEN_TIMEOUT_MS` is the clients'
+ * time limit (a token request's included).
  */
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,15 +23,27 @@ const env = (name: string): string => {
   return value;
 };
 
+const skew = Number(process.env['CLOCK_SKEW_MS'] ?? 0);
+if (skew !== 0) {
+  const realNow = Date.now;
+  Date.now = () => realNow() + skew;
+}
+
 const pool = new pg.Pool({ connectionString: env('DB_URL'), max: 4 });
 pool.on('error', () => undefined);
 const store = createPostgresStore({ pool, encryptionKey: env('ENCRYPTION_KEY') });
 const base = env('PROVIDER_URL');
-const instantClient = (clientId: string) =>
-  new InstantClient({ baseUrl: base, auth: { tokenUrl: `${base}/oauth/token`, clientId, clientSecret: 'fleet-secret' }, store, maxRetries: 0 });
+const timeout = Number(process.env['TOKEN_TIMEOUT_MS'] ?? 30_000);
+const clients = new Map<string, InstantClient>();
+const instantClient = (clientId: string) => {
+  let client = clients.get(clientId);
+  if (!client) {
+    client = new InstantClient({ baseUrl: base, auth: { tokenUrl: `${base}/oauth/token`, clientId, clientSecret: 'fleet-secret' }, store, maxRetries: 0, timeout });
+    clients.set(clientId, client);
+  }
+  return client;
+};
 const api = instantClient('fleet-client');
-// Another client id (so another token) to warm the code up before the cold-start measurement.
-const warm = instantClient('fleet-warm');
 const cashOut = new CashOutClient({
   baseUrl: base,
   auth: { clientId: 'fleet-cash-out', clientSecret: 'fleet-secret' },
@@ -39,12 +55,17 @@ const log = env('LOG_FILE');
 const holdMs = Number(env('HOLD_MS'));
 
 const handler = receivedPaymentsHandler(api, {
+  store,
   claim: { leaseMs: Number(env('LEASE_MS')), waitMs: Number(env('WAIT_MS')) },
-  async onPayment(payment) {
+  async onPayment(payment, { tx, signal }) {
     appendFileSync(log, `start ${process.pid} ${payment.endToEndId}\n`);
+    await tx.query('UPDATE fleet_orders SET paid = paid + 1 WHERE e2eid = $1', [payment.endToEndId]);
     process.send?.({ event: 'inside', e2eid: payment.endToEndId });
     await new Promise((resolve) => setTimeout(resolve, holdMs));
+    // The claim was lost meanwhile (the link was cut): another process may run it, stop here.
+    signal.throwIfAborted();
     appendFileSync(log, `done ${process.pid} ${payment.endToEndId}\n`);
+    process.send?.({ event: 'leaving', e2eid: payment.endToEndId });
   },
 });
 const server = createServer(toNodeHandler(handler));
@@ -53,7 +74,8 @@ server.listen(0, '127.0.0.1', () => {
 });
 
 type Command =
-  | { id: number; cmd: 'calls'; count: number; e2eid: string; warm?: boolean }
+  | { id: number; cmd: 'calls'; count: number; e2eid: string; clientId?: string }
+  | { id: number; cmd: 'sequential'; count: number; pauseMs: number; e2eid: string; clientId: string }
   | { id: number; cmd: 'pay'; params: PayParams }
   | { id: number; cmd: 'recover'; settleDelayMs: number }
   | { id: number; cmd: 'exit' };
@@ -65,13 +87,24 @@ process.on('message', (message: Command) => {
   );
 });
 
+const failureName = (reason: unknown) => String((reason as Error | undefined)?.name);
+
 async function run(command: Command): Promise<unknown> {
   switch (command.cmd) {
     case 'calls': {
-      const client = command.warm ? warm : api;
+      const client = instantClient(command.clientId ?? 'fleet-client');
       const settled = await Promise.allSettled(Array.from({ length: command.count }, () => client.instant.get(command.e2eid)));
-      const failures = settled.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason?.name));
+      const failures = settled.filter((s) => s.status === 'rejected').map((s) => failureName((s as PromiseRejectedResult).reason));
       return { ok: settled.length - failures.length, failures };
+    }
+    case 'sequential': {
+      const client = instantClient(command.clientId);
+      const failures: string[] = [];
+      for (let i = 0; i < command.count; i++) {
+        await client.instant.get(command.e2eid).catch((error: unknown) => failures.push(failureName(error)));
+        await new Promise((resolve) => setTimeout(resolve, command.pauseMs));
+      }
+      return { ok: command.count - failures.length, failures };
     }
     case 'pay':
       return cashOut.pay(command.params);

@@ -1,7 +1,9 @@
 /**
- * Many real processes on one real PostgreSQL: one token for the fleet, each notification's
- * callback run once (even when the process running it is killed), and a payment whose process
- * was killed mid-POST settled by `recover()` in another process.
+ * Many real processes on one real PostgreSQL: one token for the fleet (a failing token endpoint
+ * is not hammered, a fetcher killed mid-fetch stalls nobody for long, skewed clocks change
+ * nothing), each notification's effect in the user's own table exactly once (the process
+ * running the callback killed, or its database link cut or black-holed through a TCP proxy),
+ * and a payment whose process was killed mid-POST settled by `recover()` in another process.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { startFleetProvider, type FleetProvider } from './fleet-provider.ts';
 
 const NODE = join(process.cwd(), 'node_modules', '.bin', 'node');
@@ -26,12 +29,22 @@ interface Worker {
 
 let db: TestPostgres;
 let provider: FleetProvider;
+let proxy: TcpProxy;
+let orders: pg.Pool;
 let folder: string;
 let log: string;
+/** Every process spawned (for the clean-up); `workers` is the main fleet of 8. */
+const spawned: Worker[] = [];
 const workers: Worker[] = [];
-const insideListeners: Array<(worker: Worker, e2eid: string) => void> = [];
+/** Processes whose database link goes through the proxy. */
+const proxied: Worker[] = [];
+/** Processes whose clocks are 30 s behind, right, and 30 s ahead; a token request's time limit 1.5 s. */
+const tokenWorkers: Worker[] = [];
+const SKEWS = [-30_000, 0, 30_000];
+const TOKEN_TIMEOUT_MS = 1_500;
+const eventListeners: Array<(worker: Worker, event: string, e2eid: string) => void> = [];
 
-async function spawnWorker(): Promise<Worker> {
+async function spawnWorker(extraEnv: Record<string, string> = {}): Promise<Worker> {
   const child = fork(WORKER, [], {
     execPath: NODE,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -44,6 +57,7 @@ async function spawnWorker(): Promise<Worker> {
       LEASE_MS: '1000',
       WAIT_MS: '3000',
       HOLD_MS: '400',
+      ...extraEnv,
     },
   });
   let next = 0;
@@ -64,8 +78,8 @@ async function spawnWorker(): Promise<Worker> {
       if (message.event === 'ready') {
         worker.port = message.port!;
         resolve();
-      } else if (message.event === 'inside') {
-        for (const listener of insideListeners) listener(worker, message.e2eid!);
+      } else if (message.event !== undefined) {
+        for (const listener of eventListeners) listener(worker, message.event, message.e2eid!);
       } else if (message.id !== undefined) {
         const waiter = pending.get(message.id);
         pending.delete(message.id);
@@ -78,9 +92,27 @@ async function spawnWorker(): Promise<Worker> {
     for (const waiter of pending.values()) waiter.reject(new Error('worker died'));
     pending.clear();
   });
-  workers.push(worker);
+  spawned.push(worker);
   await ready;
   return worker;
+}
+
+/** A new order row in the user's own table, for a payment: the callback marks it paid through `tx`. */
+async function order(e2eid: string): Promise<void> {
+  await orders.query('INSERT INTO fleet_orders (e2eid) VALUES ($1)', [e2eid]);
+}
+async function paidTimes(e2eid: string): Promise<number> {
+  return (await orders.query('SELECT paid FROM fleet_orders WHERE e2eid = $1', [e2eid])).rows[0].paid as number;
+}
+/** The first worker to report `event` for `e2eid`. */
+function first(event: string, e2eid: string, then: (worker: Worker) => void): void {
+  let seen = false;
+  eventListeners.push((worker, name, id) => {
+    if (!seen && name === event && id === e2eid) {
+      seen = true;
+      then(worker);
+    }
+  });
 }
 
 function kill(worker: Worker): Promise<void> {
@@ -114,17 +146,26 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'instant-fleet-'));
   log = join(folder, 'callbacks.log');
   writeFileSync(log, '');
-  const pool = new pg.Pool({ connectionString: db.url });
-  pool.on('error', () => undefined);
+  orders = new pg.Pool({ connectionString: db.url });
+  orders.on('error', () => undefined);
   // Many processes migrating at once, repeatedly: no error, the tables exist once.
-  await Promise.all(Array.from({ length: 6 }, () => createPostgresStore({ pool }).migrate()));
-  await createPostgresStore({ pool }).migrate();
-  await pool.end();
-  await Promise.all(Array.from({ length: 8 }, () => spawnWorker()));
+  await Promise.all(Array.from({ length: 6 }, () => createPostgresStore({ pool: orders }).migrate()));
+  await createPostgresStore({ pool: orders }).migrate();
+  await orders.query('CREATE TABLE fleet_orders (e2eid text PRIMARY KEY, paid int NOT NULL DEFAULT 0)');
+  proxy = await startTcpProxy({ port: db.port });
+  await Promise.all([
+    ...Array.from({ length: 8 }, async () => workers.push(await spawnWorker())),
+    ...Array.from({ length: 2 }, async () => proxied.push(await spawnWorker({ DB_URL: proxy.via(db.url) }))),
+    ...SKEWS.map(async (skew, i) => {
+      tokenWorkers[i] = await spawnWorker({ CLOCK_SKEW_MS: String(skew), TOKEN_TIMEOUT_MS: String(TOKEN_TIMEOUT_MS) });
+    }),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(workers.map(kill));
+  await Promise.all(spawned.map(kill));
+  await proxy?.close();
+  await orders?.end();
   await provider?.close();
   await db?.stop();
   if (folder) rmSync(folder, { recursive: true, force: true });
@@ -135,7 +176,9 @@ const live = () => workers.filter((w) => w.child.exitCode === null && w.child.si
 describe('one token for the fleet', () => {
   it('8 processes x 100 concurrent calls: one token request on a cold start, one refresh after expiry, one after a revocation', async () => {
     const wave = (warm = false) =>
-      Promise.all(live().map((w) => w.call<{ ok: number; failures: string[] }>({ cmd: 'calls', count: 100, e2eid: E2E(1), warm })));
+      Promise.all(
+        live().map((w) => w.call<{ ok: number; failures: string[] }>({ cmd: 'calls', count: 100, e2eid: E2E(1), clientId: warm ? 'fleet-warm' : 'fleet-client' })),
+      );
     const tokens = () => provider.tokenRequestsBy.get('fleet-client') ?? 0;
     // The code warmed up with another client id, so that the cold wave is quick on a busy machine.
     await wave(true);
@@ -164,32 +207,117 @@ describe('one token for the fleet', () => {
 
 describe('exactly-once notifications', () => {
   it('the same notification delivered to 8 processes at once runs onPayment once; every delivery answers 200', async () => {
+    await order(E2E(2));
     const statuses = await Promise.all(live().map((w) => deliver(w, E2E(2))));
     expect(statuses).toEqual(Array.from({ length: 8 }, () => 200));
     expect(runs(E2E(2))).toEqual({ start: 1, done: 1 });
     // Delivered again: done already, nobody runs it.
     expect(await Promise.all(live().map((w) => deliver(w, E2E(2))))).toEqual(Array.from({ length: 8 }, () => 200));
     expect(runs(E2E(2))).toEqual({ start: 1, done: 1 });
+    expect(await paidTimes(E2E(2))).toBe(1);
   }, 20_000);
 
-  it('the process running the callback is killed inside it: the next delivery runs it again, once', async () => {
+  it('the process running the callback is killed inside it (SIGKILL): its write rolls back, the next delivery writes once', async () => {
     const e2eid = E2E(3);
+    await order(e2eid);
     let victim: Worker | undefined;
-    insideListeners.push((worker, id) => {
-      if (id === e2eid && victim === undefined) {
-        victim = worker;
-        void kill(worker);
-      }
+    first('inside', e2eid, (worker) => {
+      victim = worker;
+      void kill(worker);
     });
-    const first = await Promise.all(live().map((w) => deliver(w, e2eid)));
+    const answers = await Promise.all(live().map((w) => deliver(w, e2eid)));
     expect(victim).toBeDefined();
-    // The killed process never answered; the others waited and took over once its lease expired.
-    expect(first.filter((s) => s === 0)).toHaveLength(1);
-    expect(first.filter((s) => s === 200)).toHaveLength(7);
+    // The killed process never answered; the others waited on its transaction, which rolled back with it.
+    expect(answers.filter((s) => s === 0)).toHaveLength(1);
+    expect(answers.filter((s) => s === 200)).toHaveLength(7);
     expect(runs(e2eid)).toEqual({ start: 2, done: 1 });
     expect(await Promise.all(live().map((w) => deliver(w, e2eid)))).toEqual(Array.from({ length: 7 }, () => 200));
     expect(runs(e2eid)).toEqual({ start: 2, done: 1 });
+    expect(await paidTimes(e2eid)).toBe(1);
     workers.splice(workers.indexOf(victim!), 1);
+  }, 20_000);
+
+  it('the database link is cut inside the callback: that process answers 500, the next delivery writes once', async () => {
+    const e2eid = E2E(4);
+    await order(e2eid);
+    const [cutOff] = proxied;
+    first('inside', e2eid, () => proxy.cut());
+    // The callback notices the lost claim through its signal and stops.
+    expect(await deliver(cutOff!, e2eid)).toBe(500);
+    expect(runs(e2eid)).toEqual({ start: 1, done: 0 });
+    expect(await deliver(live()[0]!, e2eid)).toBe(200);
+    expect(await deliver(cutOff!, e2eid)).toBe(200);
+    expect(runs(e2eid)).toEqual({ start: 2, done: 1 });
+    expect(await paidTimes(e2eid)).toBe(1);
+  }, 20_000);
+
+  it('killed after the callback returned, its COMMIT black-holed: the server ends the transaction, the next delivery writes once', async () => {
+    const e2eid = E2E(5);
+    await order(e2eid);
+    const victim = proxied[1]!;
+    // Between the callback and its done mark: the link goes silent, then the process dies.
+    first('leaving', e2eid, () => {
+      proxy.blackhole();
+      setTimeout(() => void kill(victim), 50);
+    });
+    expect(await deliver(victim, e2eid)).toBe(0);
+    // A process on a good link waits on the silent transaction until the server ends it (LEASE_MS).
+    const started = Date.now();
+    expect(await deliver(live()[0]!, e2eid)).toBe(200);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    proxy.restore();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(runs(e2eid)).toEqual({ start: 2, done: 2 });
+    expect(await paidTimes(e2eid)).toBe(1);
+    expect(await deliver(live()[1]!, e2eid)).toBe(200);
+    expect(await paidTimes(e2eid)).toBe(1);
+  }, 20_000);
+});
+
+describe('one token for the fleet when things go wrong', () => {
+  type Calls = { ok: number; failures: string[] };
+
+  it('a failing token endpoint (503, Retry-After: 2): 3 processes x 50 calls send 2 token requests, 2 s apart', async () => {
+    provider.tokenFailures.set('failing-client', { status: 503, retryAfterS: 2 });
+    const results = await Promise.all(
+      tokenWorkers.map((w) => w.call<Calls>({ cmd: 'sequential', clientId: 'failing-client', count: 50, pauseMs: 50, e2eid: E2E(1) })),
+    );
+    expect(results.flatMap((r) => r.failures)).toEqual(Array.from({ length: 150 }, () => 'AuthenticationError'));
+    const times = provider.tokenTimes.get('failing-client') ?? [];
+    expect(times.length).toBeGreaterThanOrEqual(1);
+    expect(times.length).toBeLessThanOrEqual(3);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1_950);
+  }, 20_000);
+
+  it("a fetcher killed mid-fetch stalls the others no longer than a token request's time limit", async () => {
+    provider.tokenHeld.add('held-client');
+    const fetcher = tokenWorkers[0]!;
+    void fetcher.call({ cmd: 'calls', clientId: 'held-client', count: 1, e2eid: E2E(1) }).catch(() => undefined);
+    const deadline = Date.now() + 5_000;
+    while ((provider.tokenTimes.get('held-client') ?? []).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await kill(fetcher);
+    provider.tokenHeld.delete('held-client');
+    const started = Date.now();
+    const results = await Promise.all(
+      tokenWorkers.slice(1).map((w) => w.call<Calls>({ cmd: 'calls', clientId: 'held-client', count: 5, e2eid: E2E(1) })),
+    );
+    expect(results).toEqual([{ ok: 5, failures: [] }, { ok: 5, failures: [] }]);
+    expect(Date.now() - started).toBeLessThan(TOKEN_TIMEOUT_MS + 1_500);
+    expect(provider.tokenTimes.get('held-client')).toHaveLength(2);
+    tokenWorkers[0] = await spawnWorker({ CLOCK_SKEW_MS: String(SKEWS[0]), TOKEN_TIMEOUT_MS: String(TOKEN_TIMEOUT_MS) });
+  }, 20_000);
+
+  it('clocks 30 s behind and ahead: no 401, no token request beyond the refreshes the lifetime needs', async () => {
+    provider.tokenLifetimeBy.set('skewed-client', 2);
+    const started = Date.now();
+    const results = await Promise.all(
+      tokenWorkers.map((w) => w.call<Calls>({ cmd: 'sequential', clientId: 'skewed-client', count: 30, pauseMs: 100, e2eid: E2E(1) })),
+    );
+    const elapsed = Date.now() - started;
+    expect(results).toEqual(Array.from({ length: 3 }, () => ({ ok: 30, failures: [] })));
+    expect(provider.refusedBy.get('skewed-client') ?? 0).toBe(0);
+    // A 2 s token is refreshed 0.2 s before it expires: one request at the start, one per 1.8 s after.
+    expect((provider.tokenTimes.get('skewed-client') ?? []).length).toBeLessThanOrEqual(1 + Math.ceil(elapsed / 1_800));
   }, 20_000);
 });
 

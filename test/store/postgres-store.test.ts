@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CashOutClient,
   ClaimBusyError,
+  ConfigurationError,
   ClientCredentialsProvider,
   createMemoryStore,
   InstantClient,
@@ -15,7 +16,7 @@ import {
   type Store,
 } from '../../src/index.ts';
 import { createPostgresStore, type PostgresStore } from '../../src/postgres.ts';
-import { runOnce } from '../../src/store/claims.ts';
+import { claimSettings, runOnce } from '../../src/store/claims.ts';
 import { SharedTokenProvider } from '../../src/core/shared-token.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startFleetProvider, type FleetProvider } from './fleet-provider.ts';
@@ -68,6 +69,23 @@ describe.each(stores)('the store contract (%s)', (_name, make) => {
     expect(await s().lease(name, 'c', 100)).toBe(true);
   });
 
+  it('renew extends only a lease its owner still holds: never one given back, expired or another\'s', async () => {
+    const name = unique();
+    expect(await s().renew!(name, 'a', 300)).toBe(false);
+    expect(await s().lease(name, 'a', 150)).toBe(true);
+    expect(await s().renew!(name, 'b', 300)).toBe(false);
+    expect(await s().renew!(name, 'a', 400)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Renewed past its first 150 ms: still held.
+    expect(await s().lease(name, 'b', 300)).toBe(false);
+    await s().unlease(name, 'a');
+    // A renewal arriving after the lease was given back does not take it again.
+    expect(await s().renew!(name, 'a', 300)).toBe(false);
+    expect(await s().lease(name, 'b', 100)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await s().renew!(name, 'b', 300)).toBe(false);
+  });
+
   it('50 owners racing for one lease: exactly one gets it', async () => {
     const name = unique();
     const won = await Promise.all(Array.from({ length: 50 }, (_, i) => s().lease(name, `o${i}`, 5_000)));
@@ -98,7 +116,7 @@ describe.each(stores)('the store contract (%s)', (_name, make) => {
     const key = unique();
     let ran = 0;
     const slow = () => new Promise<void>((resolve) => setTimeout(() => resolve(void ran++), 100));
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => runOnce(s(), key, slow, { pollMs: 10 })));
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => runOnce(s(), key, slow, claimSettings({ pollMs: 10 }))));
     expect(ran).toBe(1);
     expect(outcomes.filter((o) => o === 'ran')).toHaveLength(1);
 
@@ -109,7 +127,7 @@ describe.each(stores)('the store contract (%s)', (_name, make) => {
     const busy = unique();
     const long = runOnce(s(), busy, () => new Promise((resolve) => setTimeout(resolve, 400)));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await expect(runOnce(s(), busy, () => undefined, { waitMs: 100, pollMs: 20 })).rejects.toBeInstanceOf(ClaimBusyError);
+    await expect(runOnce(s(), busy, () => undefined, claimSettings({ waitMs: 100, pollMs: 20 }))).rejects.toBeInstanceOf(ClaimBusyError);
     expect(await long).toBe('ran');
     expect(await runOnce(s(), busy, () => undefined)).toBe('done');
   });
@@ -145,7 +163,7 @@ describe('PostgreSQL store', () => {
     expect(() => new InstantClient({ baseUrl: provider.url, auth: { tokenUrl: `${provider.url}/oauth/token`, clientId: 'a', clientSecret: 'b' }, store: keyless })).toThrow(
       /refuses to keep tokens/,
     );
-    expect(() => createPostgresStore({ pool, encryptionKey: 'c2hvcnQ=' })).toThrow(TypeError);
+    expect(() => createPostgresStore({ pool, encryptionKey: 'c2hvcnQ=' })).toThrow(ConfigurationError);
   });
 
   it('a 401 that arrives late does not throw away the newer token another process fetched', async () => {

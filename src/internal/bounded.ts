@@ -1,0 +1,40 @@
+/**
+ * A wait with a time limit and a caller's signal: for calls that have no time limit of their own
+ * (a database query over a link that stopped answering never settles by itself).
+ */
+
+/**
+ * Resolves or rejects as `promise` does, unless `ms` pass first (rejects with `timeoutError()`)
+ * or `signal` aborts (rejects with its reason). The promise itself goes on: `onLate` receives
+ * what it resolves with after the wait was given up (a connection to give back, say).
+ */
+export function bounded<T>(
+  promise: Promise<T>,
+  ms: number,
+  signal: AbortSignal | undefined,
+  timeoutError: () => Error,
+  onLate?: (value: T) => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const finish = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      settle();
+    };
+    const onAbort = () => finish(() => reject(signal?.reason));
+    // Timers take at most 2^31 - 1 ms (a longer delay would fire at once).
+    const timer = setTimeout(() => finish(() => reject(timeoutError())), Math.min(ms, 2 ** 31 - 1));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        if (settled) onLate?.(value);
+        finish(() => resolve(value));
+      },
+      (error: unknown) => finish(() => reject(error)),
+    );
+  });
+}

@@ -1,0 +1,510 @@
+/**
+ * Once-only claims on a real PostgreSQL: the callback's writes through `tx` commit with the done
+ * mark or not at all, a second delivery waits for the first one's transaction, a claim whose
+ * link is cut or goes silent is lost (the callback's `signal` aborts, its transaction rolls
+ * back, the next delivery runs it: the user's row is updated exactly once), a stalled database
+ * fails a delivery in time, round trips are counted, and options are checked up front.
+ */
+import pg from 'pg';
+import { http, HttpResponse } from 'msw';
+import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  ClaimBusyError,
+  ConfigurationError,
+  createMemoryStore,
+  receivedPaymentsHandler,
+  StoreError,
+  type InstantPayment,
+  type Store,
+  type StoreTransaction,
+} from '../../src/index.ts';
+import { createPostgresStore, type PgPoolLike, type PostgresStore } from '../../src/postgres.ts';
+import { claimSettings, runOnce, type ClaimContext } from '../../src/store/claims.ts';
+import { startPostgres, type TestPostgres } from '../support/postgres.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { useMsw } from '../support/msw.ts';
+import { BY_KEY_URL, cashOutClient, KEY, notification, wireTransfer } from '../cash-out/fixtures.ts';
+
+const net = useMsw();
+let db: TestPostgres;
+let pool: pg.Pool;
+let store: PostgresStore;
+let proxy: TcpProxy;
+let proxied: pg.Pool;
+let proxiedStore: PostgresStore;
+
+/** A pool whose connections carry `pg`'s own error listener for idle clients only, as in production. */
+function newPool(url: string): pg.Pool {
+  const created = new pg.Pool({ connectionString: url, max: 6, connectionTimeoutMillis: 10_000 });
+  created.on('error', () => undefined);
+  return created;
+}
+
+beforeAll(async () => {
+  db = await startPostgres();
+  pool = newPool(db.url);
+  store = createPostgresStore({ pool });
+  await store.migrate();
+  await pool.query('CREATE TABLE orders (txid text PRIMARY KEY, paid int NOT NULL DEFAULT 0)');
+  proxy = await startTcpProxy({ port: db.port });
+  proxied = newPool(proxy.via(db.url));
+  proxiedStore = createPostgresStore({ pool: proxied });
+}, 30_000);
+
+afterAll(async () => {
+  await proxied?.end().catch(() => undefined);
+  await proxy?.close();
+  await pool?.end();
+  await db?.stop();
+});
+
+beforeEach(() => proxy.restore());
+
+let counter = 0;
+const unique = (label: string) => `${label}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
+
+async function newOrder(): Promise<string> {
+  const txid = unique('tx');
+  await pool.query('INSERT INTO orders (txid) VALUES ($1)', [txid]);
+  return txid;
+}
+async function paid(txid: string): Promise<number> {
+  return (await pool.query('SELECT paid FROM orders WHERE txid = $1', [txid])).rows[0].paid as number;
+}
+async function mark(key: string): Promise<{ value: string; expires_at: Date | null } | undefined> {
+  return (await pool.query('SELECT value, expires_at FROM instant_payments_values WHERE key = $1', [`done:${key}`])).rows[0];
+}
+/** The callback users write: the order marked paid through `tx`. */
+const payThrough = (txid: string) => async ({ tx }: ClaimContext) => {
+  await tx!.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+};
+/** `inner`'s methods, bound, with `overrides`; never a `claim` (the lease-based way). */
+function leaseOnly(inner: Store, overrides: Partial<Store> = {}): Store {
+  return {
+    lease: (name, owner, ttl) => inner.lease(name, owner, ttl),
+    ...(inner.renew && { renew: (name: string, owner: string, ttl: number) => inner.renew!(name, owner, ttl) }),
+    unlease: (name, owner) => inner.unlease(name, owner),
+    get: (key) => inner.get(key),
+    set: (key, value, ttl) => inner.set(key, value, ttl),
+    delete: (key, ifValue) => inner.delete(key, ifValue),
+    list: (prefix) => inner.list(prefix),
+    ...overrides,
+  };
+}
+const settings = (options: Parameters<typeof claimSettings>[0] = {}) => claimSettings({ leaseMs: 900, waitMs: 3_000, ...options });
+const until = async (check: () => boolean | Promise<boolean>, ms = 5_000) => {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe('fleet cost', () => {
+  /** A pool that counts the statements sent (each a round trip): through `query` and through its clients. */
+  function countingPool(inner: pg.Pool): { pool: PgPoolLike; count: () => number; reset(): void } {
+    let n = 0;
+    return {
+      pool: {
+        query: (text, values) => {
+          n++;
+          return inner.query(text, values);
+        },
+        connect: async () => {
+          const client = await inner.connect();
+          return {
+            query: (text: string, values?: unknown[]) => {
+              n++;
+              return client.query(text, values);
+            },
+            release: (error?: Error | boolean) => client.release(error),
+            on: (event: 'error', listener: (error: Error) => void) => client.on(event, listener),
+            removeListener: (event: 'error', listener: (error: Error) => void) => client.removeListener(event, listener),
+          };
+        },
+      },
+      count: () => n,
+      reset: () => {
+        n = 0;
+      },
+    };
+  }
+
+  it('a first delivery claims in 2 round trips (claim, commit), a duplicate in 1', async () => {
+    const counting = countingPool(pool);
+    const counted = createPostgresStore({ pool: counting.pool });
+    const key = unique('cost');
+    // Warm the pool so that connecting costs no round trip in either measure.
+    await counted.get('warm-up');
+    counting.reset();
+    expect(await runOnce(counted, key, () => undefined)).toBe('ran');
+    expect(counting.count()).toBe(2);
+    counting.reset();
+    expect(await runOnce(counted, key, () => undefined)).toBe('done');
+    expect(counting.count()).toBe(1);
+  });
+});
+
+describe('exactly-once effects through tx', () => {
+  it('what the callback writes through tx commits with the done mark, or not at all', async () => {
+    const txid = await newOrder();
+    const key = unique('pay');
+    // The callback writes, then throws: neither its write nor a mark survives.
+    await expect(
+      runOnce(store, key, async (context) => {
+        await payThrough(txid)(context);
+        throw new Error('callback failed after writing');
+      }, settings()),
+    ).rejects.toThrow('callback failed after writing');
+    expect(await paid(txid)).toBe(0);
+    expect(await mark(key)).toBeUndefined();
+    // The next delivery runs it: written once, with its mark; later ones find it done.
+    expect(await runOnce(store, key, payThrough(txid), settings())).toBe('ran');
+    expect(await runOnce(store, key, payThrough(txid), settings())).toBe('done');
+    expect(await paid(txid)).toBe(1);
+    expect(await mark(key)).toBeDefined();
+  });
+
+  it('a statement that failed inside the transaction is not reported done, even when the callback caught it', async () => {
+    const txid = await newOrder();
+    const key = unique('caught');
+    const careless = async ({ tx }: ClaimContext) => {
+      await tx!.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+      await tx!.query('SELECT 1 / 0').catch(() => undefined);
+    };
+    await expect(runOnce(store, key, careless, settings())).rejects.toBeInstanceOf(StoreError);
+    expect(await paid(txid)).toBe(0);
+    expect(await mark(key)).toBeUndefined();
+    expect(await runOnce(store, key, payThrough(txid), settings())).toBe('ran');
+    expect(await paid(txid)).toBe(1);
+  });
+
+  it('a second delivery waits for the first one\'s transaction: done once it commits, run once it rolls back', async () => {
+    const txid = await newOrder();
+    const key = unique('wait');
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let entered = false;
+    const first = runOnce(store, key, async (context) => {
+      await payThrough(txid)(context);
+      entered = true;
+      await gate;
+    }, settings());
+    await until(() => entered);
+    let secondRan = false;
+    const second = runOnce(store, key, async (context) => {
+      secondRan = true;
+      await payThrough(txid)(context);
+    }, settings());
+    // The second one is waiting on the first one's uncommitted mark.
+    await until(async () => (await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)).rows[0].n === 1);
+    open();
+    expect(await first).toBe('ran');
+    expect(await second).toBe('done');
+    expect(secondRan).toBe(false);
+    expect(await paid(txid)).toBe(1);
+
+    // Ten at once on a fresh key: one runs, nine wait for it and find it done.
+    const many = unique('many');
+    const other = await newOrder();
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => runOnce(store, many, payThrough(other), settings())));
+    expect(outcomes.filter((o) => o === 'ran')).toHaveLength(1);
+    expect(await paid(other)).toBe(1);
+  });
+
+  it('a second delivery that waits longer than claim.waitMs gets ClaimBusyError, and the first one still commits', async () => {
+    const txid = await newOrder();
+    const key = unique('busy');
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const first = runOnce(store, key, async (context) => {
+      await payThrough(txid)(context);
+      await gate;
+    }, settings());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await expect(runOnce(store, key, payThrough(txid), settings({ waitMs: 200 }))).rejects.toBeInstanceOf(ClaimBusyError);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    open();
+    expect(await first).toBe('ran');
+    expect(await paid(txid)).toBe(1);
+  });
+
+  it('a store without claim falls back to leases: no tx, the callback still runs once', async () => {
+    const leased = leaseOnly(store);
+    const key = unique('leased');
+    const contexts: ClaimContext[] = [];
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => runOnce(leased, key, (context) => void contexts.push(context), settings({ pollMs: 10 }))),
+    );
+    expect(outcomes.filter((o) => o === 'ran')).toHaveLength(1);
+    expect(contexts).toHaveLength(1);
+    expect(contexts[0]!.tx).toBeUndefined();
+    expect(contexts[0]!.signal.aborted).toBe(false);
+  });
+});
+
+describe('a lost link', () => {
+  it('cut inside the callback: signal aborts, its write rolls back, the next delivery writes once', async () => {
+    const txid = await newOrder();
+    const key = unique('cut');
+    let signal: AbortSignal | undefined;
+    const victim = runOnce(proxiedStore, key, async (context) => {
+      signal = context.signal;
+      await payThrough(txid)(context);
+      proxy.cut();
+      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+      context.signal.throwIfAborted();
+    }, settings());
+    await expect(victim).rejects.toBeInstanceOf(StoreError);
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toBeInstanceOf(StoreError);
+    expect(await runOnce(store, key, payThrough(txid), settings())).toBe('ran');
+    expect(await paid(txid)).toBe(1);
+  });
+
+  it('black-holed inside the callback: signal aborts within the lease, the server ends the transaction, the next delivery writes once, the held bytes change nothing', async () => {
+    const txid = await newOrder();
+    const key = unique('hole');
+    let lostAfter = 0;
+    const started = Date.now();
+    // A callback that ignores its signal and returns: its COMMIT must not land.
+    const victim = runOnce(proxiedStore, key, async (context) => {
+      await payThrough(txid)(context);
+      proxy.blackhole();
+      const silent = Date.now();
+      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+      lostAfter = Date.now() - silent;
+    }, settings());
+    await expect(victim).rejects.toBeInstanceOf(StoreError);
+    expect(lostAfter).toBeLessThanOrEqual(900);
+    // Another process (a direct link) takes over once the server ended the silent transaction.
+    expect(await runOnce(store, key, payThrough(txid), settings())).toBe('ran');
+    expect(Date.now() - started).toBeLessThan(4_000);
+    proxy.restore();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await paid(txid)).toBe(1);
+    expect(await runOnce(store, key, payThrough(txid), settings())).toBe('done');
+  });
+
+  it('black-holed while COMMIT is on its way: the outcome is one write, whichever way it went', async () => {
+    const txid = await newOrder();
+    const key = unique('commit');
+    const victim = runOnce(proxiedStore, key, async (context) => {
+      await payThrough(txid)(context);
+      // The callback is done: its COMMIT goes into the black hole.
+      proxy.blackhole();
+    }, settings());
+    await expect(victim).rejects.toBeInstanceOf(StoreError);
+    const next = await runOnce(store, key, payThrough(txid), settings());
+    proxy.restore();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(next).toBe('ran');
+    expect(await paid(txid)).toBe(1);
+  });
+});
+
+describe('a stalled database holds no request forever', () => {
+  const payment: InstantPayment = { endToEndId: 'E1234567820261009000000000000001', txid: 'stalltxid0000000000000000001', valor: '10.00', horario: '2026-10-09T20:15:00.358Z' };
+  const deliver = (handler: (request: Request) => Promise<Response>, signal?: AbortSignal) =>
+    handler(new Request('http://127.0.0.1/hook/recebidos', { method: 'POST', body: JSON.stringify({ recebidos: [payment] }), ...(signal && { signal }) }));
+
+  it('a black-holed link: the delivery is answered 500 within claim.waitMs and a second; the callback never runs', async () => {
+    const ran: string[] = [];
+    // A fresh pool, so that the claim must also open its connection through the black hole.
+    const fresh = newPool(proxy.via(db.url));
+    const handler = receivedPaymentsHandler(
+      { instant: { get: async () => payment } },
+      { store: createPostgresStore({ pool: fresh }), claim: { waitMs: 300 }, onPayment: (p) => void ran.push(p.endToEndId) },
+    );
+    proxy.blackhole();
+    const started = Date.now();
+    const response = await deliver(handler);
+    expect(response.status).toBe(500);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(ran).toEqual([]);
+    proxy.restore();
+    await fresh.end().catch(() => undefined);
+  });
+
+  it('the request\'s own signal ends the wait at once', async () => {
+    const controller = new AbortController();
+    proxy.blackhole();
+    const waiting = runOnce(proxiedStore, unique('signal'), () => undefined, settings({ waitMs: 10_000 }), controller.signal);
+    setTimeout(() => controller.abort(new Error('the service hung up')), 100);
+    const started = Date.now();
+    await expect(waiting).rejects.toThrow('the service hung up');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('the lease-based claim', () => {
+  const stores: Array<[string, () => Store]> = [
+    ['memory', () => createMemoryStore()],
+    ['postgres without claim', () => leaseOnly(store)],
+  ];
+
+  it.each(stores)('signal aborts when a renewal is refused or fails (%s)', async (_name, make) => {
+    for (const renew of [async () => false, async () => Promise.reject(new Error('connection reset'))]) {
+      const failing = leaseOnly(make(), { renew });
+      let reason: unknown;
+      const started = Date.now();
+      const outcome = await runOnce(failing, unique('renew'), async ({ signal }) => {
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        reason = signal.reason;
+      }, settings({ leaseMs: 300 }));
+      expect(outcome).toBe('ran');
+      expect(reason).toBeInstanceOf(StoreError);
+      expect(Date.now() - started).toBeLessThan(800);
+    }
+  });
+
+  it.each(stores)('a renewal that reaches the store after the claim was given back does not re-take it (%s)', async (_name, make) => {
+    const inner = make();
+    const late: Array<Promise<unknown>> = [];
+    // Every renewal (by `renew`, or by `lease` after the first) reaches the store 250 ms late:
+    // past its time limit and past the claim's end.
+    const arriveLate = <T>(call: () => Promise<T>): Promise<T> => {
+      const arrival = new Promise((resolve) => setTimeout(resolve, 250)).then(call);
+      late.push(arrival);
+      return arrival;
+    };
+    let taken = false;
+    const slow = leaseOnly(inner, {
+      lease: (name, owner, ttl) => {
+        if (!taken) {
+          taken = true;
+          return inner.lease(name, owner, ttl);
+        }
+        return arriveLate(() => inner.lease(name, owner, ttl));
+      },
+      renew: (name, owner, ttl) => arriveLate(() => inner.renew!(name, owner, ttl)),
+    });
+    const key = unique('late');
+    expect(await runOnce(slow, key, () => new Promise((resolve) => setTimeout(resolve, 120)), settings({ leaseMs: 300 }))).toBe('ran');
+    await Promise.all(late);
+    expect(late.length).toBeGreaterThan(0);
+    expect(await inner.lease(`claim:${key}`, 'another process', 1_000)).toBe(true);
+  });
+});
+
+describe('option values', () => {
+  const api = { instant: { get: async () => ({}) as InstantPayment } };
+
+  it.each([
+    ['claim.doneTtlMs', { doneTtlMs: Number.NaN }],
+    ['claim.doneTtlMs', { doneTtlMs: -1 }],
+    ['claim.doneTtlMs', { doneTtlMs: 0 }],
+    ['claim.doneTtlMs', { doneTtlMs: 1e17 }],
+    ['claim.leaseMs', { leaseMs: 0 }],
+    ['claim.leaseMs', { leaseMs: Infinity }],
+    ['claim.leaseMs', { leaseMs: 3e9 }],
+    ['claim.waitMs', { waitMs: -5 }],
+    ['claim.waitMs', { waitMs: Number.NaN }],
+    ['claim.pollMs', { pollMs: 0 }],
+  ])('%s out of range is refused when the handler is built', (option, claim) => {
+    for (const build of [
+      () => receivedPaymentsHandler(api, { store, claim, onPayment: () => undefined }),
+      () => cashOutClient({ store }).notificationHandler({ claim, onConfirmed: () => undefined, onSuspicious: () => undefined }),
+    ]) {
+      let thrown: unknown;
+      try {
+        build();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigurationError);
+      expect((thrown as ConfigurationError).option).toBe(option);
+    }
+  });
+
+  it('claim.doneTtlMs: Infinity keeps the mark forever (no expiry), on PostgreSQL and in memory', async () => {
+    const key = unique('forever');
+    let runs = 0;
+    const run = () => runOnce(store, key, () => void runs++, claimSettings({ doneTtlMs: Infinity }));
+    expect(await run()).toBe('ran');
+    expect(await run()).toBe('done');
+    expect(runs).toBe(1);
+    expect((await mark(key))?.expires_at).toBeNull();
+    const memory = createMemoryStore();
+    expect(await runOnce(memory, key, () => void runs++, claimSettings({ doneTtlMs: Infinity }))).toBe('ran');
+    expect(await runOnce(memory, key, () => void runs++, claimSettings({ doneTtlMs: Infinity }))).toBe('done');
+  });
+
+  it('store options out of range are refused where the store is built', () => {
+    const option = (build: () => unknown) => {
+      try {
+        build();
+      } catch (error) {
+        return error instanceof ConfigurationError ? error.option : `not a ConfigurationError: ${String(error)}`;
+      }
+      return 'accepted';
+    };
+    expect(option(() => createPostgresStore({ pool, tablePrefix: 'Robert"); DROP TABLE x' }))).toBe('tablePrefix');
+    expect(option(() => createPostgresStore({ pool: {} as PgPoolLike }))).toBe('pool');
+    expect(option(() => createPostgresStore({ pool, encryptionKey: 'c2hvcnQ=' }))).toBe('encryptionKey');
+    expect(option(() => createMemoryStore({ maxEntries: 0 }))).toBe('maxEntries');
+    expect(option(() => createMemoryStore({ maxEntries: Number.NaN }))).toBe('maxEntries');
+  });
+});
+
+describe('the in-memory store', () => {
+  it('keeps at most maxEntries values, dropping the least recently written', async () => {
+    const memory = createMemoryStore({ maxEntries: 3 });
+    for (const key of ['a', 'b', 'c']) await memory.set(key, key, 60_000);
+    await memory.set('a', 'a again', 60_000);
+    await memory.set('d', 'd', 60_000);
+    expect(await memory.get('b')).toBeUndefined();
+    expect((await memory.list('')).map((e) => e.key).sort()).toEqual(['a', 'c', 'd']);
+  });
+});
+
+describe('notification handlers with the PostgreSQL store', () => {
+  it('received payments: onPayment gets { notified, signal, tx }; a redelivery finds it done', async () => {
+    const txid = await newOrder();
+    const payment: InstantPayment = { endToEndId: 'E1234567820261009000000000000077', txid, valor: '10.00', horario: '2026-10-09T20:15:00.358Z' };
+    const handler = receivedPaymentsHandler(
+      { instant: { get: async () => payment } },
+      {
+        store,
+        onPayment: async (confirmed, { tx, signal, notified }) => {
+          expectTypeOf(tx).toEqualTypeOf<StoreTransaction>();
+          expect(signal.aborted).toBe(false);
+          expect(notified.endToEndId).toBe(confirmed.endToEndId);
+          await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [confirmed.txid]);
+        },
+      },
+    );
+    const post = () =>
+      handler(new Request('http://127.0.0.1/hook/recebidos', { method: 'POST', body: JSON.stringify({ recebidos: [payment] }) })).then((r) => r.status);
+    // Two handlers (two processes) receive the same notification at once.
+    const twin = receivedPaymentsHandler({ instant: { get: async () => payment } }, {
+      store,
+      onPayment: async (confirmed, { tx }) => void (await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [confirmed.txid])),
+    });
+    const twinPost = () =>
+      twin(new Request('http://127.0.0.1/hook/recebidos', { method: 'POST', body: JSON.stringify({ recebidos: [payment] }) })).then((r) => r.status);
+    expect(await Promise.all([post(), twinPost(), post()])).toEqual([200, 200, 200]);
+    expect(await paid(txid)).toBe(1);
+  });
+
+  it('transfer confirmations: onConfirmed gets { signal, tx } and records the transfer once', async () => {
+    const txid = await newOrder();
+    net.server.use(http.get(BY_KEY_URL, () => HttpResponse.json({ data: wireTransfer({ status: 'LIQUIDATED' }) })));
+    const suspicious: unknown[] = [];
+    const handler = cashOutClient({ store }).notificationHandler({
+      onConfirmed: async (result, { tx, signal }) => {
+        expect(signal.aborted).toBe(false);
+        expect(result.actual.idempotencyKey).toBe(KEY);
+        await tx!.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+      },
+      onSuspicious: (_result, context) => void suspicious.push(context),
+    });
+    const post = () =>
+      handler(new Request('http://127.0.0.1/webhook/transfer-confirmation', { method: 'POST', body: JSON.stringify(notification()) })).then((r) => r.status);
+    expect(await Promise.all([post(), post(), post()])).toEqual([200, 200, 200]);
+    expect(await post()).toBe(200);
+    expect(await paid(txid)).toBe(1);
+    expect(suspicious).toEqual([]);
+  });
+});
