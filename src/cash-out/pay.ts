@@ -30,10 +30,10 @@ export interface PayParams {
   /** Destination key: CPF, CNPJ, phone (`+5511...`), e-mail (lowercase) or EVP. */
   key: string;
   /**
-   * A decimal string in reais with at most two decimals (`"10"`, `"10.5"`, `"10.50"`), or an
-   * integer number of **cents** (`1050`). A non-integer number (`10.5`) is refused: never a float.
+   * A decimal string in reais with at most two decimals (`"10"`, `"10.5"`, `"10.50"`). Money is
+   * never a number: `10` is refused (`RequisicaoInvalida`, nothing sent) with the string to use.
    */
-  amount: string | number;
+  amount: string;
   /** The recipient's CPF or CNPJ, digits only. */
   creditorDocument: string;
   description?: string;
@@ -96,6 +96,8 @@ async function preparePayment(
   const violacoes: Violacao[] = [];
   let amount = '';
   try {
+    // A number is refused here, not read as cents or reais: plain JavaScript can pass one.
+    if (typeof params.amount !== 'string') throw new TypeError('amount must be a string');
     amount = parseAmount(params.amount);
   } catch {
     violacoes.push(violation('payment.amount', amountProblem(params.amount)));
@@ -125,12 +127,15 @@ async function preparePayment(
 
 function amountProblem(amount: unknown): string {
   if (typeof amount === 'number') {
-    return Number.isInteger(amount)
-      ? 'integer cents must be from 1 to 999999999999'
-      : 'a number is read as integer cents and this one has a fraction: pass reais as a string ("10.50") or cents as an integer (1050), never a float';
+    const written = String(amount);
+    // The number as written, when it reads as reais: `10` → "10.00", `10.5` → "10.50".
+    const suggestion = /^\d{1,10}(?:\.\d{1,2})?$/.test(written) ? parseAmount(written) : undefined;
+    return suggestion === undefined
+      ? 'must be a decimal string in reais, such as "10.50": money is never a number'
+      : `must be a decimal string in reais: pass "${suggestion}", not the number ${written} (money is never a number)`;
   }
   if (typeof amount === 'string') return 'must be a decimal string with a dot and at most two decimals, such as "10.50"';
-  return 'must be a decimal string ("10.50") or integer cents (1050)';
+  return 'must be a decimal string in reais, such as "10.50"';
 }
 
 /** A possibly negative decimal string (`"-12.30"`) as integer cents. */

@@ -7,7 +7,7 @@
  * paying again with every unknown key leaves exactly one order per call.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CashOutClient, PaymentOutcomeUnknownError, type PayParams, type PayResult } from '../../src/index.ts';
+import { CashOutClient, fromCents, PaymentOutcomeUnknownError, type PayParams, type PayResult } from '../../src/index.ts';
 import { CPF, EVP } from './fixtures.ts';
 import { startProvider, TOKEN, type LookupFault, type PostFault, type Provider } from './loopback-provider.ts';
 
@@ -72,7 +72,8 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
       delay: () => (next() < 0.2 ? Math.floor(next() * 150) : 0),
     });
     client = new CashOutClient({ baseUrl: provider.url, auth: { getToken: async () => TOKEN }, timeout: 400, maxRetries: 1 });
-    const calls: PayParams[] = Array.from({ length: CALLS }, () => ({ key: EVP, creditorDocument: CPF, amount: 1 + Math.floor(next() * 5000) }));
+    const cents = Array.from({ length: CALLS }, () => 1 + Math.floor(next() * 5000));
+    const calls: PayParams[] = cents.map((c) => ({ key: EVP, creditorDocument: CPF, amount: fromCents(c) }));
     const aborts = calls.map(() => (next() < 0.1 ? Math.floor(next() * 200) : undefined));
 
     const outcomes: Outcome[] = [];
@@ -95,7 +96,7 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     expect(outcomes).toHaveLength(CALLS);
 
-    const amountOf = (call: number) => (calls[call]!.amount as number) / 100;
+    const amountOf = (call: number) => cents[call]! / 100;
     for (const outcome of outcomes) {
       if (outcome.kind === 'paid') {
         const { idempotencyKey, transfer } = outcome.result;
@@ -125,7 +126,7 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
     // One order per call that may have placed one, none for a call that sent nothing, none twice.
     expect(new Set(keys).size).toBe(keys.length);
     expect([...provider.orders.keys()].sort()).toEqual([...keys].sort());
-    const paid = outcomes.filter((o) => o.kind !== 'aborted').reduce((sum, o) => sum + (calls[o.call]!.amount as number), 0);
+    const paid = outcomes.filter((o) => o.kind !== 'aborted').reduce((sum, o) => sum + cents[o.call]!, 0);
     expect(provider.balanceCents()).toBe(100_000_000 - paid);
     // The faults did happen.
     expect(outcomes.some((o) => o.kind === 'unknown') || provider.posts().length > CALLS).toBe(true);
