@@ -6,8 +6,8 @@
  * - a readable 2xx is the order (if it is the one asked for);
  * - a 2xx without a readable body, or a 409, says the provider holds the order: it is looked up
  *   (never sent again) and returned;
- * - a lost answer (dropped connection, a body cut short, time-out, 408, 5xx, anything that is not
- *   a definitive answer) is followed by a pause and the status query: found, it is returned;
+ * - a lost answer (dropped connection, a body cut short, time-out, 408, 5xx, a redirect, anything
+ *   that is not a definitive answer) is followed by a pause and the status query: found, it is returned;
  *   unknown to the provider, the order is sent again with the same key;
  * - a 429 is waited out and the order sent again; any other 4xx is final;
  * - the caller's abort after the POST left rejects at once with `PaymentOutcomeUnknownError`
@@ -169,14 +169,17 @@ function readOrder(answer: unknown, idempotencyKey: string): Transfer | undefine
   }
 }
 
+/**
+ * Only the provider's refusal (a 4xx other than 408, 409 and 429) or a request that never left
+ * says this attempt placed nothing; any other answer (a redirect, a body the SDK will not read,
+ * a 5xx) or none at all may hide an accepted order, and is settled by the lookup.
+ */
 function verdictOf(error: unknown): Verdict {
   // The token is fetched before the request goes out.
   if (error instanceof AuthenticationError) return 'refused';
   if (error instanceof InvalidResponseError) {
-    // A redirect is not followed, so nothing was taken here; an unreadable 2xx is an accepted order.
-    if (error.reason === 'redirect') return 'refused';
-    if (error.status >= 200 && error.status < 300) return 'conflict';
-    return 'unknown';
+    // An unreadable 2xx is an accepted order; a redirect (never followed) proves nothing.
+    return error.status >= 200 && error.status < 300 ? 'conflict' : 'unknown';
   }
   if (!(error instanceof ApiError)) return 'unknown';
   if (!error.sentRequest) return 'refused';

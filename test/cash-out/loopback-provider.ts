@@ -24,7 +24,10 @@ export type PostFault =
   /** Order recorded, no answer ever. */
   | 'hang-after-record'
   | '500-after-record'
-  | '500-before-record';
+  | '500-before-record'
+  /** Order recorded, answered with a redirect elsewhere (which the SDK never follows). */
+  | 'redirect-after-record'
+  | 'redirect-before-record';
 
 export type LookupFault =
   | 'ok'
@@ -111,6 +114,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
       postCount++;
       if (fault === 'cut-before-record') return void res.socket?.destroy();
       if (fault === '500-before-record') return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
+      if (fault === 'redirect-before-record') return sendJson(res, 307, {}, { location: 'https://elsewhere.example/dict' });
       if (orders.has(key)) {
         if (options.duplicate === 'echo') return sendJson(res, 202, { data: orders.get(key) });
         return sendJson(res, 409, { type: 'x/ABC-0409', title: 'Duplicate idempotency key' });
@@ -135,6 +139,8 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
           return;
         case '500-after-record':
           return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
+        case 'redirect-after-record':
+          return sendJson(res, 302, {}, { location: 'https://elsewhere.example/dict' });
         default:
           return sendJson(res, 202, answer);
       }
