@@ -44,6 +44,8 @@ const POST_FAULTS: Record<PostFault, number> = {
   'hang-after-record': 6,
   '500-after-record': 7,
   '500-before-record': 6,
+  'redirect-after-record': 4,
+  'redirect-before-record': 3,
 };
 const LOOKUP_FAULTS: Record<LookupFault, number> = { ok: 60, lag: 10, cut: 8, 'cut-mid-body': 8, '500': 8, hang: 6 };
 
