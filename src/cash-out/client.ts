@@ -58,6 +58,8 @@ export class CashOutClient implements ClientContext {
   /** Where the client logs (the `logger` option, else the `INSTANT_PAYMENTS_LOG` one); the notification handlers use it too. */
   readonly logger: Logger | undefined;
   readonly #intents: IntentOptions;
+  /** The client's `totalTimeout`, the time of a whole `pay()` when the call gives none. */
+  readonly #totalTimeout: number | undefined;
   readonly #close: () => Promise<void>;
 
   /** `GET /api/v2/accounts/balances/`. */
@@ -79,8 +81,9 @@ export class CashOutClient implements ClientContext {
     this.validate = validate ?? true;
     this.store = options.store ?? new MemoryStore();
     this.#intents = intents ?? {};
+    this.#totalTimeout = connection.totalTimeout;
     this.balance = new CashOutBalance(this);
-    this.payments = new CashOutPayments(this, { maxRetries: connection.maxRetries });
+    this.payments = new CashOutPayments(this, { maxRetries: connection.maxRetries, totalTimeout: connection.totalTimeout });
   }
 
   /**
@@ -89,9 +92,11 @@ export class CashOutClient implements ClientContext {
    * `PaymentOutcomeUnknownError` with the key when the order may exist (see `payCashOut`).
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
-    // With a shared store the intent is recorded first, for `recover()` (see intents.ts).
-    if (this.store instanceof MemoryStore) return payCashOut(this, params, options);
-    return payWithIntent(this, this.store, params, options, this.#intents);
+    // `totalTimeout` bounds the whole pay(): the client's own when the call gives none.
+    const timed = options?.totalTimeout === undefined && this.#totalTimeout !== undefined ? { ...options, totalTimeout: this.#totalTimeout } : options;
+    // With a shared store the intent is recorded before the order leaves, for `recover()` (see intents.ts).
+    if (this.store instanceof MemoryStore) return payCashOut(this, params, timed);
+    return payWithIntent(this, this.store, params, timed, this.#intents);
   }
 
   /**

@@ -20,7 +20,8 @@ import { ApiError } from '../errors/api-error.ts';
 import { AuthenticationError, InvalidResponseError } from '../errors/failures.ts';
 import type { RequestOptions } from '../core/types.ts';
 import { violation } from '../core/validation.ts';
-import { backoffMs, retryAfterMs, sleep, type Backoff } from '../internal/retry.ts';
+import { backoffMs, retryAfterMs, type Backoff } from '../internal/retry.ts';
+import type { Budget } from './budget.ts';
 import { sameAmount } from '../lib/money.ts';
 import { CashOutResponseError, IdempotencyKeyReusedError, PaymentOutcomeUnknownError } from './errors.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
@@ -48,15 +49,18 @@ type Verdict =
   /** The order may or may not have been taken. */
   | 'unknown';
 
-/** Places `body` under `idempotencyKey`, with up to `maxRetries` further attempts. */
+/**
+ * Places `body` under `idempotencyKey`, with up to `maxRetries` further attempts, all within
+ * `budget` (attempts, pauses and lookups together).
+ */
 export async function placeOrder(
   channel: OrderChannel,
   body: CashOutPaymentRequest,
   idempotencyKey: string,
-  options: RequestOptions,
+  budget: Budget,
   maxRetries: number,
 ): Promise<Transfer> {
-  const signal = options.signal;
+  const signal = budget.signal;
   // Nothing sent yet: the caller's abort stays what it is.
   signal?.throwIfAborted();
   const outcomeUnknown = (cause: unknown) => new PaymentOutcomeUnknownError({ idempotencyKey, cause });
@@ -66,14 +70,15 @@ export async function placeOrder(
 
   const find = async (): Promise<Transfer | undefined> => {
     try {
-      return await channel.find(options);
+      return await channel.find(budget.request());
     } catch (error) {
       throw outcomeUnknown(signal?.aborted ? signal.reason : error);
     }
   };
+  /** A pause within the budget: the time running out ends it, as an abort does. */
   const wait = async (ms: number): Promise<void> => {
     try {
-      await sleep(ms, signal);
+      await budget.sleep(ms);
     } catch (reason) {
       throw mayExist ? outcomeUnknown(reason) : reason;
     }
@@ -96,7 +101,7 @@ export async function placeOrder(
     let failure: unknown;
     let answered = false;
     try {
-      answer = await channel.post({ ...options, maxRetries: 0 });
+      answer = await channel.post({ ...budget.request(), maxRetries: 0 });
       answered = true;
     } catch (error) {
       failure = error;

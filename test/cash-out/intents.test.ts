@@ -6,6 +6,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  CashOutUnprocessableError,
   createMemoryStore,
   createSealer,
   InsufficientBalanceError,
@@ -40,7 +41,7 @@ function sharedStore(): Store & { snapshot(): Promise<Array<{ key: string; value
 
 const params = { key: EVP, amount: '10.00', creditorDocument: CPF };
 
-function provider(options: { balance?: number; post?: 'ok' | 503; get?: 'orders' | 500 } = {}) {
+function provider(options: { balance?: number; post?: 'ok' | 503 | 422; get?: 'orders' | 500 } = {}) {
   const orders = new Map<string, Record<string, unknown>>();
   const seenAtPost: Array<Array<{ key: string; value: string }>> = [];
   let snapshot: (() => Promise<Array<{ key: string; value: string }>>) | undefined;
@@ -50,7 +51,7 @@ function provider(options: { balance?: number; post?: 'ok' | 503; get?: 'orders'
     ),
     http.post(DICT_URL, async ({ request }) => {
       if (snapshot) seenAtPost.push(await snapshot());
-      if (options.post === 503) return HttpResponse.json(providerError(503), { status: 503 });
+      if (options.post === 503 || options.post === 422) return HttpResponse.json(providerError(options.post), { status: options.post });
       const key = request.headers.get('x-idempotency-key')!;
       orders.set(key, wireTransfer({ idempotencyKey: key, payment: { currency: 'BRL', amount: 10 } }));
       return HttpResponse.json({ data: orders.get(key) }, { status: 202 });
@@ -81,13 +82,20 @@ describe('pay() with a shared store', () => {
     expect(JSON.parse(await store.sealer!.open(after[0]!.value, 'intent:intent1'))).toMatchObject({ state: 'placed', transfer: { idempotencyKey: 'intent1' } });
   });
 
-  it('a refused payment is recorded as not placed and leaves no open intent', async () => {
+  it('a payment refused before the order would leave (insufficient balance) leaves nothing in the store', async () => {
     const store = sharedStore();
     provider({ balance: 1 });
     await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'poor1' })).rejects.toBeInstanceOf(InsufficientBalanceError);
+    expect(await store.snapshot()).toEqual([]);
+  });
+
+  it('an order the provider refuses (422) is recorded as not placed and leaves no open intent', async () => {
+    const store = sharedStore();
+    provider({ post: 422 });
+    await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'refused1' })).rejects.toBeInstanceOf(CashOutUnprocessableError);
     const entries = await store.snapshot();
-    expect(entries.map((e) => e.key)).toEqual(['intent:poor1']);
-    expect(JSON.parse(await store.sealer!.open(entries[0]!.value, 'intent:poor1'))).toMatchObject({ state: 'not-placed' });
+    expect(entries.map((e) => e.key)).toEqual(['intent:refused1']);
+    expect(JSON.parse(await store.sealer!.open(entries[0]!.value, 'intent:refused1'))).toMatchObject({ state: 'not-placed' });
   });
 
   it('an unknown outcome leaves the intent open; recover() marks it not placed by default, or places it with the same key', async () => {
