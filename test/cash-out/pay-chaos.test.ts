@@ -7,7 +7,9 @@
  * paying again with every unknown key leaves exactly one order per call.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CashOutClient, fromCents, PaymentOutcomeUnknownError, type PayParams, type PayResult } from '../../src/index.ts';
+import {
+  CashOutClient, CashOutUnprocessableError, fromCents, PaymentOutcomeUnknownError, type PayParams, type PayResult,
+} from '../../src/index.ts';
 import { CPF, EVP } from './fixtures.ts';
 import { startProvider, TOKEN, type LookupFault, type PostFault, type Provider } from './loopback-provider.ts';
 
@@ -46,8 +48,9 @@ const POST_FAULTS: Record<PostFault, number> = {
   '500-before-record': 6,
   'redirect-after-record': 4,
   'redirect-before-record': 3,
+  '422': 3,
 };
-const LOOKUP_FAULTS: Record<LookupFault, number> = { ok: 60, lag: 10, cut: 8, 'cut-mid-body': 8, '500': 8, hang: 6 };
+const LOOKUP_FAULTS: Record<LookupFault, number> = { ok: 60, lag: 10, cut: 8, 'cut-mid-body': 8, '500': 8, hang: 6, '401': 2, '403': 2, '429': 2 };
 
 const SEED = Number(process.env['CHAOS_SEED'] ?? 20_260_101);
 const CALLS = 40;
@@ -63,6 +66,8 @@ afterEach(async () => {
 type Outcome =
   | { call: number; kind: 'paid'; result: PayResult }
   | { call: number; kind: 'unknown'; error: PaymentOutcomeUnknownError }
+  /** The provider refused the first attempt: nothing may exist. */
+  | { call: number; kind: 'refused'; error: CashOutUnprocessableError }
   | { call: number; kind: 'aborted'; error: unknown };
 
 describe(`pay() under random faults (seed ${SEED})`, () => {
@@ -88,6 +93,7 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
           outcomes.push({ call, kind: 'paid', result: await client!.pay(calls[call]!, { signal: controller.signal }) });
         } catch (error) {
           if (error instanceof PaymentOutcomeUnknownError) outcomes.push({ call, kind: 'unknown', error });
+          else if (error instanceof CashOutUnprocessableError) outcomes.push({ call, kind: 'refused', error });
           else if (controller.signal.aborted && error === controller.signal.reason) outcomes.push({ call, kind: 'aborted', error });
           else throw new Error(`call ${call} failed with neither its order nor its key (seed ${SEED})`, { cause: error });
         } finally {
@@ -128,7 +134,7 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
     // One order per call that may have placed one, none for a call that sent nothing, none twice.
     expect(new Set(keys).size).toBe(keys.length);
     expect([...provider.orders.keys()].sort()).toEqual([...keys].sort());
-    const paid = outcomes.filter((o) => o.kind !== 'aborted').reduce((sum, o) => sum + cents[o.call]!, 0);
+    const paid = outcomes.filter((o) => o.kind === 'paid' || o.kind === 'unknown').reduce((sum, o) => sum + cents[o.call]!, 0);
     expect(provider.balanceCents()).toBe(100_000_000 - paid);
     // The faults did happen.
     expect(outcomes.some((o) => o.kind === 'unknown') || provider.posts().length > CALLS).toBe(true);
