@@ -276,6 +276,33 @@ describe('pay(): never a second order', () => {
     expect(net.requests.filter((r) => r.url.includes('idempotencyKey'))).toHaveLength(2);
   });
 
+  for (const status of [401, 403, 429]) {
+    it(`pay() with a given key whose lookup is refused (${status}): PaymentOutcomeUnknownError with the key, never a "not placed" refusal, nothing posted`, async () => {
+      // An earlier call may have placed an order under the key: only the provider's 404 says it did not.
+      net.server.use(
+        balanceOf(100),
+        http.get(BY_KEY_URL, () => HttpResponse.json(providerError(status), { status })),
+      );
+      const error = await cashOutClient({ maxRetries: 0 }).pay({ ...params, idempotencyKey: KEY }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+      expect(error).toMatchObject({ idempotencyKey: KEY, cause: { status } });
+      expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    });
+  }
+
+  it('totalTimeout bounds the whole order, attempts, pauses and lookups together', async () => {
+    net.server.use(
+      balanceOf(100),
+      http.post(DICT_URL, () => HttpResponse.json(providerError(503), { status: 503 })),
+      http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
+    );
+    const started = Date.now();
+    const error = await cashOutClient().pay(params, { maxRetries: 8, totalTimeout: 1_000 }).catch((e: unknown) => e);
+    // Eight pauses of 250 ms doubling up to 4 s would take over 20 s.
+    expect(Date.now() - started).toBeLessThan(1_600);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+  });
+
   it('429 is waited out (Retry-After) and the order sent again without a status query', async () => {
     let posts = 0;
     net.server.use(
