@@ -55,7 +55,7 @@ server.listen(0, '127.0.0.1', () => {
 type Command =
   | { id: number; cmd: 'calls'; count: number; e2eid: string; warm?: boolean }
   | { id: number; cmd: 'pay'; params: PayParams }
-  | { id: number; cmd: 'recover'; settleDelayMs: number }
+  | { id: number; cmd: 'recover'; settleDelayMs: number; unknown?: 'mark' | 'place' }
   | { id: number; cmd: 'exit' };
 
 process.on('message', (message: Command) => {
@@ -76,7 +76,7 @@ async function run(command: Command): Promise<unknown> {
     case 'pay':
       return cashOut.pay(command.params);
     case 'recover':
-      return cashOut.recover({ settleDelayMs: command.settleDelayMs });
+      return cashOut.recover({ settleDelayMs: command.settleDelayMs, ...(command.unknown && { unknown: command.unknown }) });
     case 'exit':
       server.close();
       await pool.end();
