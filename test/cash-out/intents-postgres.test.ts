@@ -338,7 +338,7 @@ describe('5. store calls end within the caller\'s time (a black-holed database l
   it('the link stalls when the order arrives and the provider refuses it: PaymentOutcomeUnknownError with the key within the budget; the intent stays for recover()', async () => {
     const store = await freshStore();
     provider = await startProvider({ postFault: () => '422', onOrder: () => proxy.set('blackhole') });
-    const client = clientOf(store);
+    const client = clientOf(store, { intents: { leaseMs: 500 } });
     const started = Date.now();
     const error = await within(client.pay({ ...params, idempotencyKey: 'hole3' }, { totalTimeout: 1_500 }), 4_000);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
@@ -347,6 +347,8 @@ describe('5. store calls end within the caller\'s time (a black-holed database l
     expect(Date.now() - started).toBeLessThan(2_300);
     proxy.set('pass');
     expect(await openIntents(store)).toEqual(['intent-open:hole3']);
+    // The stalled link may have kept the key's lease from being given back: it expires.
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await client.recover({ settleDelayMs: 10 })).toEqual([{ idempotencyKey: 'hole3', outcome: 'not-placed' }]);
   }, 20_000);
 
