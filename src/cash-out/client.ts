@@ -89,7 +89,9 @@ export class CashOutClient implements ClientContext {
   /**
    * Pays to a destination key after checking the balance (`InsufficientBalanceError`, no order
    * placed); never places a second order under its key. Resolves with the order, or throws
-   * `PaymentOutcomeUnknownError` with the key when the order may exist (see `payCashOut`).
+   * `PaymentOutcomeUnknownError` with the key when an order may exist (see `payCashOut`); any
+   * other failure means no order was placed and none can be placed from this call later.
+   * `totalTimeout` (else the client's) bounds the whole call, store calls included.
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
     // `totalTimeout` bounds the whole pay(): the client's own when the call gives none.
@@ -100,8 +102,10 @@ export class CashOutClient implements ClientContext {
   }
 
   /**
-   * Settles the payments a crashed process left open in the store: each is looked up by its
-   * idempotency key and recorded as found, or (after a safe wait) placed or marked not placed.
+   * Settles the payments a crashed process left open in the store: each is read again under its
+   * key's lease, looked up by its idempotency key and recorded as found, or (after a safe wait)
+   * placed or marked not placed; one a live `pay()` holds is left alone, one the store's key does
+   * not open is reported `tampered` and never acted on.
    */
   recover(options?: RecoverOptions): Promise<RecoveredPayment[]> {
     return recoverIntents(this, this.store, { ...this.#intents, ...options });

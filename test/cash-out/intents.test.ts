@@ -129,7 +129,35 @@ describe('pay() with a shared store', () => {
     provider({ get: 500 });
     const [result] = await cashOut.recover({ settleDelayMs: 10 });
     expect(result).toMatchObject({ idempotencyKey: 'dark1', outcome: 'unsettled' });
+    expect(result?.error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(result?.error).toMatchObject({ idempotencyKey: 'dark1', cause: { status: 500 } });
     expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:dark1']);
+  });
+
+  it("recover({ unknown: 'place' }) aborted while its order is in flight rejects at once with PaymentOutcomeUnknownError carrying the key", async () => {
+    const store = sharedStore();
+    provider({ post: 503 });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'abort1' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    let posted!: () => void;
+    const arrived = new Promise<void>((resolve) => (posted = resolve));
+    net.server.use(
+      http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
+      http.post(DICT_URL, async () => {
+        posted();
+        await new Promise(() => undefined);
+        return HttpResponse.json({});
+      }),
+    );
+    const controller = new AbortController();
+    const reason = new Error('shutting down');
+    const recovering = cashOut.recover({ unknown: 'place', settleDelayMs: 10, signal: controller.signal });
+    await arrived;
+    controller.abort(reason);
+    const error = await recovering.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(error).toMatchObject({ idempotencyKey: 'abort1', cause: reason });
+    expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:abort1']);
   });
 
   it('a second pay() with a key held by a live one waits, then gives up with PaymentOutcomeUnknownError', async () => {
