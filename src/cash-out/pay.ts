@@ -46,7 +46,8 @@ export interface PayParams {
   ispbDeny?: readonly string[];
   /**
    * The order's idempotency key (`[a-zA-Z0-9]{1,50}`); generated when absent. When given, the
-   * order is first looked up by it, so calling `pay()` again with the same key never pays twice.
+   * order is first looked up by it, so calling `pay()` again with the same key never pays twice
+   * (a lookup the provider does not answer with the order or a 404 is `PaymentOutcomeUnknownError`).
    */
   idempotencyKey?: string;
 }
