@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   CashOutUnprocessableError,
+  ClaimBusyError,
   createMemoryStore,
+  IdempotencyKeyReusedError,
   createSealer,
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
@@ -167,6 +169,88 @@ describe('pay() with a shared store', () => {
     const error = await cashOutClient({ store }).pay({ ...params, idempotencyKey: 'held1' }, { totalTimeout: 150 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(net.requests).toHaveLength(0);
+  });
+});
+
+describe('pay() and recover() at the edges', () => {
+  it('writing the intent fails: PaymentOutcomeUnknownError (the intent may be stored, so recover() could place it), and nothing was sent', async () => {
+    const store = sharedStore();
+    provider();
+    const failing: Store = {
+      ...store,
+      set: (key, value, ttlMs) => (key.startsWith('intent-open:') ? Promise.reject(new StoreError('disk full')) : store.set(key, value, ttlMs)),
+    };
+    const error = await cashOutClient({ store: failing }).pay({ ...params, idempotencyKey: 'nowrite1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(error).toMatchObject({ idempotencyKey: 'nowrite1', cause: { message: 'disk full' } });
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('a pay() that loses its key\'s lease before the order leaves sends nothing: PaymentOutcomeUnknownError', async () => {
+    const store = sharedStore();
+    provider();
+    net.server.use(
+      http.get(BALANCE_URL, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return HttpResponse.json({ data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: 1000 } }] });
+      }),
+    );
+    let leases = 0;
+    // Another owner takes the key after the first lease (its renewals are refused).
+    const contested: Store = { ...store, lease: (name, owner, ttlMs) => (leases++ === 0 ? store.lease(name, owner, ttlMs) : Promise.resolve(false)) };
+    const error = await cashOutClient({ store: contested, intents: { leaseMs: 60 } }).pay({ ...params, idempotencyKey: 'lost1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect((error as PaymentOutcomeUnknownError).cause).toBeInstanceOf(ClaimBusyError);
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(await store.list('intent-open:')).toEqual([]);
+  });
+
+  it('recover(): the key names another payment at the provider: not placed (IdempotencyKeyReusedError), the intent closed, that payment\'s record untouched', async () => {
+    const store = sharedStore();
+    provider({ post: 503 });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'other1' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    await store.set('intent:other1', 'the other payment\'s record');
+    const p = provider();
+    p.orders.set('other1', wireTransfer({ idempotencyKey: 'other1', payment: { currency: 'BRL', amount: 99 } }));
+    const [result] = await cashOut.recover({ settleDelayMs: 10, unknown: 'place' });
+    expect(result).toMatchObject({ idempotencyKey: 'other1', outcome: 'not-placed' });
+    expect(result?.error).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect(await store.list('intent-open:')).toEqual([]);
+    expect(await store.get('intent:other1')).toBe("the other payment's record");
+  });
+
+  it("recover({ unknown: 'place' }) when the balance no longer covers the payment: not placed (InsufficientBalanceError), nothing sent", async () => {
+    const store = sharedStore();
+    provider({ post: 503 });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'poor2' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    provider({ balance: 1 });
+    net.requests.length = 0;
+    const [result] = await cashOut.recover({ settleDelayMs: 10, unknown: 'place' });
+    expect(result).toMatchObject({ idempotencyKey: 'poor2', outcome: 'not-placed' });
+    expect(result?.error).toBeInstanceOf(InsufficientBalanceError);
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(await store.list('intent-open:')).toEqual([]);
+    expect(JSON.parse(await store.sealer!.open((await store.get('intent:poor2'))!, 'intent:poor2'))).toMatchObject({ state: 'not-placed' });
+  });
+
+  it('without a sealer, a row that does not read as an intent (or sits under no idempotency key) is tampered, logged, left alone', async () => {
+    const { sealer: _sealer, ...plain } = sharedStore();
+    const warnings: unknown[] = [];
+    await plain.set('intent-open:junk1', JSON.stringify({ body: { instantKey: 1 } }));
+    await plain.set('intent-open:not-a-key!', JSON.stringify({}));
+    const results = await cashOutClient({ store: plain, logger: { warn: (message, meta) => void warnings.push({ message, meta }) } }).recover();
+    expect(results).toEqual([
+      { idempotencyKey: 'junk1', outcome: 'tampered' },
+      { idempotencyKey: 'not-a-key!', outcome: 'tampered' },
+    ]);
+    expect(warnings).toEqual([
+      { message: 'payment intent ignored', meta: { reason: 'unreadable' } },
+      { message: 'payment intent ignored', meta: { reason: 'not an idempotency key' } },
+    ]);
+    expect(net.requests).toHaveLength(0);
+    expect((await plain.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:junk1', 'intent-open:not-a-key!']);
   });
 });
 
