@@ -67,6 +67,8 @@ export class CashOutClient implements ClientContext {
   /** Where the client logs (the `logger` option, else the `INSTANT_PAYMENTS_LOG` one); the notification handlers use it too. */
   readonly logger: Logger | undefined;
   readonly #intents: IntentOptions;
+  /** The client's `totalTimeout`, the time of a whole `pay()` when the call gives none. */
+  readonly #totalTimeout: number | undefined;
   readonly #close: () => Promise<void>;
 
   /** `GET /api/v2/accounts/balances/`. */
@@ -89,26 +91,33 @@ export class CashOutClient implements ClientContext {
     this.validate = validate ?? true;
     this.store = options.store ?? new MemoryStore();
     this.#intents = intents ?? {};
+    this.#totalTimeout = connection.totalTimeout;
     this.balance = new CashOutBalance(this);
-    this.payments = new CashOutPayments(this, { maxRetries: connection.maxRetries });
+    this.payments = new CashOutPayments(this, { maxRetries: connection.maxRetries, totalTimeout: connection.totalTimeout });
   }
 
   /**
    * Pays to a destination key after checking the balance (`InsufficientBalanceError`, no order
    * placed); never places a second order under its key. Resolves with the order, or throws
-   * `PaymentOutcomeUnknownError` with the key when the order may exist (see `payCashOut`).
+   * `PaymentOutcomeUnknownError` with the key when an order may exist (see `payCashOut`); any
+   * other failure means no order was placed and none can be placed from this call later.
+   * `totalTimeout` (else the client's) bounds the whole call, store calls included.
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
     const missing = missingPayParams(params);
     if (missing) return Promise.reject(missing);
-    // With a shared store the intent is recorded first, for `recover()` (see intents.ts).
-    if (this.store instanceof MemoryStore) return payCashOut(this, params, options);
-    return payWithIntent(this, this.store, params, options, this.#intents);
+    // `totalTimeout` bounds the whole pay(): the client's own when the call gives none.
+    const timed = options?.totalTimeout === undefined && this.#totalTimeout !== undefined ? { ...options, totalTimeout: this.#totalTimeout } : options;
+    // With a shared store the intent is recorded before the order leaves, for `recover()` (see intents.ts).
+    if (this.store instanceof MemoryStore) return payCashOut(this, params, timed);
+    return payWithIntent(this, this.store, params, timed, this.#intents);
   }
 
   /**
-   * Settles the payments a crashed process left open in the store: each is looked up by its
-   * idempotency key and recorded as found, or (after a safe wait) placed or marked not placed.
+   * Settles the payments a crashed process left open in the store: each is read again under its
+   * key's lease, looked up by its idempotency key and recorded as found, or (after a safe wait)
+   * placed or marked not placed; one a live `pay()` holds is left alone, one the store's key does
+   * not open is reported `tampered` and never acted on.
    */
   recover(options?: RecoverOptions): Promise<RecoveredPayment[]> {
     return recoverIntents(this, this.store, { ...this.#intents, ...options });

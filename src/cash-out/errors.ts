@@ -28,19 +28,23 @@ export class InsufficientBalanceError extends InstantError {
 }
 
 /**
- * The order was sent but its fate could not be learnt: the answer was lost (time-out, dropped
- * connection, a body cut short, 5xx) and neither the status query nor the retries settled it,
- * or the caller's `signal` aborted after the order left. The order may exist. Call `pay()` again
- * with the same `idempotencyKey` (it looks the order up before placing anything, so it never pays
- * twice), or query `payments.getByIdempotencyKey(error.idempotencyKey)` later. `cause` holds the
- * last failure (the abort reason, for an abort).
+ * An order may exist under `idempotencyKey` and its fate could not be learnt: the answer was lost
+ * (time-out, dropped connection, a body cut short, 5xx, a redirect) and neither the status query
+ * nor the retries settled it; or the caller's `signal` or `totalTimeout` ended the call after the
+ * order left; or the provider could not be asked about a key an earlier call may have used; or
+ * (with a shared store) the payment's intent could not be closed, so `recover()` may still place
+ * it. Call `pay()` again with the same parameters and `idempotencyKey` (it looks the order up
+ * before placing anything, so it never pays twice), or query
+ * `payments.getByIdempotencyKey(error.idempotencyKey)` later. `cause` holds the last failure (the
+ * abort reason, for an abort; the store's error, for a store failure). Every other failure of
+ * `pay()` means no order was placed by that call and none can be placed from it later.
  */
 export class PaymentOutcomeUnknownError extends InstantError {
   override readonly name: string = 'PaymentOutcomeUnknownError';
   readonly idempotencyKey: string;
 
   constructor(init: { idempotencyKey: string; cause: unknown }) {
-    super('The payment order was sent but its outcome is unknown; query it by its idempotency key', {
+    super('The payment order may exist but its outcome is unknown; pay again with its idempotency key or query it', {
       cause: init.cause,
     });
     this.idempotencyKey = init.idempotencyKey;

@@ -6,8 +6,8 @@
  * - a readable 2xx is the order (if it is the one asked for);
  * - a 2xx without a readable body, or a 409, says the provider holds the order: it is looked up
  *   (never sent again) and returned;
- * - a lost answer (dropped connection, a body cut short, time-out, 408, 5xx, anything that is not
- *   a definitive answer) is followed by a pause and the status query: found, it is returned;
+ * - a lost answer (dropped connection, a body cut short, time-out, 408, 5xx, a redirect, anything
+ *   that is not a definitive answer) is followed by a pause and the status query: found, it is returned;
  *   unknown to the provider, the order is sent again with the same key;
  * - a 429 is waited out and the order sent again; any other 4xx is final;
  * - the caller's abort after the POST left rejects at once with `PaymentOutcomeUnknownError`
@@ -20,7 +20,8 @@ import { ApiError } from '../errors/api-error.ts';
 import { AuthenticationError, InvalidResponseError } from '../errors/failures.ts';
 import type { RequestOptions } from '../core/types.ts';
 import { violation } from '../core/validation.ts';
-import { backoffMs, retryAfterMs, sleep, type Backoff } from '../internal/retry.ts';
+import { backoffMs, retryAfterMs, type Backoff } from '../internal/retry.ts';
+import type { Budget } from './budget.ts';
 import { sameAmount } from '../lib/money.ts';
 import { CashOutResponseError, IdempotencyKeyReusedError, PaymentOutcomeUnknownError } from './errors.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
@@ -48,15 +49,18 @@ type Verdict =
   /** The order may or may not have been taken. */
   | 'unknown';
 
-/** Places `body` under `idempotencyKey`, with up to `maxRetries` further attempts. */
+/**
+ * Places `body` under `idempotencyKey`, with up to `maxRetries` further attempts, all within
+ * `budget` (attempts, pauses and lookups together).
+ */
 export async function placeOrder(
   channel: OrderChannel,
   body: CashOutPaymentRequest,
   idempotencyKey: string,
-  options: RequestOptions,
+  budget: Budget,
   maxRetries: number,
 ): Promise<Transfer> {
-  const signal = options.signal;
+  const signal = budget.signal;
   // Nothing sent yet: the caller's abort stays what it is.
   signal?.throwIfAborted();
   const outcomeUnknown = (cause: unknown) => new PaymentOutcomeUnknownError({ idempotencyKey, cause });
@@ -66,14 +70,15 @@ export async function placeOrder(
 
   const find = async (): Promise<Transfer | undefined> => {
     try {
-      return await channel.find(options);
+      return await channel.find(budget.request());
     } catch (error) {
       throw outcomeUnknown(signal?.aborted ? signal.reason : error);
     }
   };
+  /** A pause within the budget: the time running out ends it, as an abort does. */
   const wait = async (ms: number): Promise<void> => {
     try {
-      await sleep(ms, signal);
+      await budget.sleep(ms);
     } catch (reason) {
       throw mayExist ? outcomeUnknown(reason) : reason;
     }
@@ -96,7 +101,7 @@ export async function placeOrder(
     let failure: unknown;
     let answered = false;
     try {
-      answer = await channel.post({ ...options, maxRetries: 0 });
+      answer = await channel.post({ ...budget.request(), maxRetries: 0 });
       answered = true;
     } catch (error) {
       failure = error;
@@ -169,14 +174,17 @@ function readOrder(answer: unknown, idempotencyKey: string): Transfer | undefine
   }
 }
 
+/**
+ * Only the provider's refusal (a 4xx other than 408, 409 and 429) or a request that never left
+ * says this attempt placed nothing; any other answer (a redirect, a body the SDK will not read,
+ * a 5xx) or none at all may hide an accepted order, and is settled by the lookup.
+ */
 function verdictOf(error: unknown): Verdict {
   // The token is fetched before the request goes out.
   if (error instanceof AuthenticationError) return 'refused';
   if (error instanceof InvalidResponseError) {
-    // A redirect is not followed, so nothing was taken here; an unreadable 2xx is an accepted order.
-    if (error.reason === 'redirect') return 'refused';
-    if (error.status >= 200 && error.status < 300) return 'conflict';
-    return 'unknown';
+    // An unreadable 2xx is an accepted order; a redirect (never followed) proves nothing.
+    return error.status >= 200 && error.status < 300 ? 'conflict' : 'unknown';
   }
   if (!(error instanceof ApiError)) return 'unknown';
   if (!error.sentRequest) return 'refused';

@@ -10,7 +10,8 @@ import type { RequestOptions } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';
 import type { CashOutBalance } from './balance.ts';
-import { InsufficientBalanceError } from './errors.ts';
+import { Budget } from './budget.ts';
+import { InsufficientBalanceError, PaymentOutcomeUnknownError } from './errors.ts';
 import { sameOrder } from './order.ts';
 import { checkIdempotencyKey, checkPaymentRequest, findTransfer, type CashOutPayments } from './payments.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
@@ -32,10 +33,10 @@ export interface PayParams {
   /** Destination key: CPF, CNPJ, phone (`+5511...`), e-mail (lowercase) or EVP. */
   key: string;
   /**
-   * A decimal string in reais with at most two decimals (`"10"`, `"10.5"`, `"10.50"`), or an
-   * integer number of **cents** (`1050`). A non-integer number (`10.5`) is refused: never a float.
+   * A decimal string in reais with at most two decimals (`"10"`, `"10.5"`, `"10.50"`). Money is
+   * never a number: `10` is refused (`RequisicaoInvalida`, nothing sent) with the string to use.
    */
-  amount: string | number;
+  amount: string;
   /** The recipient's CPF or CNPJ, digits only. */
   creditorDocument: string;
   description?: string;
@@ -47,7 +48,8 @@ export interface PayParams {
   ispbDeny?: readonly string[];
   /**
    * The order's idempotency key (`[a-zA-Z0-9]{1,50}`); generated when absent. When given, the
-   * order is first looked up by it, so calling `pay()` again with the same key never pays twice.
+   * order is first looked up by it, so calling `pay()` again with the same key never pays twice
+   * (a lookup the provider does not answer with the order or a 404 is `PaymentOutcomeUnknownError`).
    */
   idempotencyKey?: string;
 }
@@ -72,38 +74,72 @@ export function missingPayParams(params: unknown): ConfigurationError | undefine
  * 1. validates key, amount, document and the other fields (`RequisicaoInvalida`, nothing sent);
  * 2. with a caller-given `idempotencyKey`, looks the order up and returns it if it exists (an
  *    order under that key for another amount or destination key is `IdempotencyKeyReusedError`);
+ *    when the provider cannot be asked, an earlier call's order may exist under that key:
+ *    `PaymentOutcomeUnknownError`, never a failure that reads as "not placed";
  * 3. reads the balance and throws `InsufficientBalanceError` when `available` is below the
  *    amount (no order is placed);
  * 4. places the order with `payments.create()`, one idempotency key for every attempt: a lost
  *    answer is followed by the status query, and the order is sent again only when the provider
  *    has none. When the outcome cannot be learnt (or `options.signal` aborts after the order
  *    left) it throws `PaymentOutcomeUnknownError` carrying the key: call `pay()` again with it.
+ *
+ * `options.totalTimeout` (the client passes its own when the call gives none) bounds the whole of
+ * it, not each call.
  */
 export async function payCashOut(api: CashOutApi, params: PayParams, options: RequestOptions = {}): Promise<PayResult> {
-  const { body, idempotencyKey, given } = await preparePayment(api, params, options);
+  const payment = await preparePayment(api, params, options);
+  return placePayment(api, payment, new Budget(options));
+}
 
+/** A payment checked and ready to send. */
+export interface PreparedPayment {
+  body: CashOutPaymentRequest;
+  idempotencyKey: string;
+  /** The caller gave the key: an earlier call may have placed an order under it. */
+  given: boolean;
+}
+
+/** What the store-backed `pay()` and `recover()` learn and do while a payment is placed. */
+export interface PlaceHooks {
+  /** The provider said it has no order under the caller-given key. */
+  notFound?: () => void;
+  /** Runs after the balance check, right before the order is sent; what it throws is thrown. */
+  beforeOrder?: () => Promise<void>;
+}
+
+/** Steps 2 to 4 of `payCashOut`, all within `budget`. */
+export async function placePayment(api: CashOutApi, payment: PreparedPayment, budget: Budget, hooks: PlaceHooks = {}): Promise<PayResult> {
+  const { body, idempotencyKey, given } = payment;
   if (given) {
-    const existing = await findTransfer(api.payments, idempotencyKey, options);
+    let existing: Transfer | undefined;
+    try {
+      existing = await findTransfer(api.payments, idempotencyKey, budget.request());
+    } catch (error) {
+      // The caller's abort before anything was sent stays what it is.
+      if (budget.signal?.aborted && error === budget.signal.reason) throw error;
+      // Only the provider's "no such order" says an earlier call placed nothing under this key.
+      throw new PaymentOutcomeUnknownError({ idempotencyKey, cause: error });
+    }
     if (existing !== undefined) return { idempotencyKey, transfer: sameOrder(existing, body, idempotencyKey, false) };
+    hooks.notFound?.();
   }
 
-  const balance = await api.balance.get(options);
+  const balance = await api.balance.get(budget.request());
   if (centsOf(balance.available) < toCents(body.payment.amount)) {
     throw new InsufficientBalanceError({ available: balance.available, amount: body.payment.amount });
   }
-  const transfer = await api.payments.create(body, { ...options, idempotencyKey, validate: false });
+  await hooks.beforeOrder?.();
+  const transfer = await api.payments.create(body, { ...budget.request(), idempotencyKey, validate: false });
   return { idempotencyKey, transfer };
 }
 
 /** Validates `params` and builds the wire body; throws `RequisicaoInvalida` before any I/O. */
-async function preparePayment(
-  api: CashOutApi,
-  params: PayParams,
-  options: RequestOptions,
-): Promise<{ body: CashOutPaymentRequest; idempotencyKey: string; given: boolean }> {
+export async function preparePayment(api: CashOutApi, params: PayParams, options: RequestOptions = {}): Promise<PreparedPayment> {
   const violacoes: Violacao[] = [];
   let amount = '';
   try {
+    // A number is refused here, not read as cents or reais: plain JavaScript can pass one.
+    if (typeof params.amount !== 'string') throw new TypeError('amount must be a string');
     amount = parseAmount(params.amount);
   } catch {
     violacoes.push(violation('payment.amount', amountProblem(params.amount)));
@@ -133,12 +169,15 @@ async function preparePayment(
 
 function amountProblem(amount: unknown): string {
   if (typeof amount === 'number') {
-    return Number.isInteger(amount)
-      ? 'integer cents must be from 1 to 999999999999'
-      : 'a number is read as integer cents and this one has a fraction: pass reais as a string ("10.50") or cents as an integer (1050), never a float';
+    const written = String(amount);
+    // The number as written, when it reads as reais: `10` → "10.00", `10.5` → "10.50".
+    const suggestion = /^\d{1,10}(?:\.\d{1,2})?$/.test(written) ? parseAmount(written) : undefined;
+    return suggestion === undefined
+      ? 'must be a decimal string in reais, such as "10.50": money is never a number'
+      : `must be a decimal string in reais: pass "${suggestion}", not the number ${written} (money is never a number)`;
   }
   if (typeof amount === 'string') return 'must be a decimal string with a dot and at most two decimals, such as "10.50"';
-  return 'must be a decimal string ("10.50") or integer cents (1050)';
+  return 'must be a decimal string in reais, such as "10.50"';
 }
 
 /** A possibly negative decimal string (`"-12.30"`) as integer cents. */

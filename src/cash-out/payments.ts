@@ -14,6 +14,7 @@ import { TransferNotFoundError } from './errors.ts';
 import { CASH_OUT_ERRORS, CashOutResource } from './resource.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
 import { placeOrder, type OrderChannel } from './order.ts';
+import { Budget } from './budget.ts';
 import { transferFrom } from './wire.ts';
 
 const BY_KEY_ERRORS = { ...CASH_OUT_ERRORS, 404: TransferNotFoundError };
@@ -29,11 +30,16 @@ export interface CreatePaymentOptions extends RequestOptions {
 /** Cash-out payment orders, `cashOut.payments`: place one, and query it by idempotency key. */
 export class CashOutPayments extends CashOutResource {
   readonly #maxRetries: number | undefined;
+  readonly #totalTimeout: number | undefined;
 
-  /** `maxRetries`: the client's default number of further attempts of an order. */
-  constructor(client: ClientContext, settings: { maxRetries?: number | undefined } = {}) {
+  /**
+   * `maxRetries`: the client's default number of further attempts of an order; `totalTimeout`:
+   * the client's default time for a whole `create()`, its attempts, pauses and lookups together.
+   */
+  constructor(client: ClientContext, settings: { maxRetries?: number | undefined; totalTimeout?: number | undefined } = {}) {
     super(client);
     this.#maxRetries = settings.maxRetries;
+    this.#totalTimeout = settings.totalTimeout;
   }
 
   /**
@@ -44,7 +50,8 @@ export class CashOutPayments extends CashOutResource {
    * looked up first and sent again (up to `maxRetries` times) only when the provider has none;
    * a 429 is waited out. When the outcome cannot be learnt, or `signal` aborts after the order
    * left, it throws `PaymentOutcomeUnknownError` with the key. An order found under the key for
-   * another amount or destination key is an `IdempotencyKeyReusedError`. Prefer
+   * another amount or destination key is an `IdempotencyKeyReusedError`. `totalTimeout` bounds
+   * the whole of it, attempts, pauses and lookups together. Prefer
    * `cashOut.pay()`, which also checks the balance. Invalid input throws `RequisicaoInvalida`
    * before sending.
    */
@@ -77,7 +84,8 @@ export class CashOutPayments extends CashOutResource {
       find: (lookup) =>
         findTransfer({ getByIdempotencyKey: (key, o) => this.getByIdempotencyKey(key, o).withResponse().then(answered) }, idempotencyKey as string, lookup),
     };
-    const transfer = await placeOrder(channel, body, idempotencyKey as string, rest, rest.maxRetries ?? this.#maxRetries ?? DEFAULT_MAX_RETRIES);
+    const budget = new Budget(rest, this.#totalTimeout);
+    const transfer = await placeOrder(channel, body, idempotencyKey as string, budget, rest.maxRetries ?? this.#maxRetries ?? DEFAULT_MAX_RETRIES);
     return { data: transfer, response: response as Response };
   }
 

@@ -12,7 +12,7 @@ import { APIResource, type EndpointErrors } from '../core/resource.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { REMOVAL_STATUS, type ChargeMode } from './rules/fields.ts';
 import { checkRevisao, checkTxid, collectListQuery } from './rules/query.ts';
-import { normalizeCharge } from './normalize.ts';
+import { chargeRequest, normalizeCharge } from './normalize.ts';
 
 /** One kind of charge, as its resource describes it. */
 export interface ChargeKind {
@@ -80,8 +80,9 @@ export abstract class ChargeResource<Gerada, Completa, Revisada, ListQuery exten
   }
 
   /** `PUT` (create or alter: the body is judged as a whole charge) or `PATCH` (a revision) of one charge. */
-  protected write(method: 'PUT' | 'PATCH', txid: string, body: unknown, options: RequestOptions | undefined): APIPromise<Gerada> {
+  protected write(method: 'PUT' | 'PATCH', txid: string, given: unknown, options: RequestOptions | undefined): APIPromise<Gerada> {
     const { name, check } = this.kind;
+    const body = chargeRequest(given);
     return this.send<Gerada>({
       method,
       path: () => this.kind.at(txid),

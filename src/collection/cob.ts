@@ -9,7 +9,7 @@ import type { PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { checkCob } from './rules/cob.ts';
 import { ChargeResource, type ChargeKind } from './charge.ts';
-import { normalizeCharge } from './normalize.ts';
+import { chargeRequest, normalizeCharge } from './normalize.ts';
 
 const COB: ChargeKind = {
   name: 'cob',
@@ -43,13 +43,14 @@ export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, Cob
   ): APIPromise<CobGerada>;
   create(first: string | CobSolicitada, second?: CobSolicitada | RequestOptions, third?: RequestOptions): APIPromise<CobGerada> {
     if (typeof first === 'string') return this.write('PUT', first, second, third);
+    const body = chargeRequest(first);
     return this.send<CobGerada>({
       method: 'POST',
       path: () => COB.list,
-      body: first,
+      body,
       errors: COB.writeErrors,
       options: second as RequestOptions | undefined,
-      rule: (ctx) => checkCob(first, 'cob', ctx, 'create'),
+      rule: (ctx) => checkCob(body, 'cob', ctx, 'create'),
       normalize: normalizeCharge,
     });
   }

@@ -14,6 +14,7 @@ import { APIResource, noData } from '../core/resource.ts';
 import { refuse, ruleContext, shouldValidate, type Rule, type RuleContext } from '../core/validation.ts';
 import { checkLoteCobV, judgeAgainstBatch } from './rules/lotecobv.ts';
 import { collectListQuery } from './rules/query.ts';
+import { batchRequest } from './normalize.ts';
 import type { CobVRevisada, CobVSolicitada } from './cobv.ts';
 
 const WRITE_ERRORS = { 400: LoteCobVOperacaoInvalida, 404: LoteCobVNaoEncontrado };
@@ -32,7 +33,8 @@ export class LoteCobV extends APIResource {
    * dates are left to the service, which knows when each charge was created; `alter` reads the
    * batch first to judge them, and the set of charges, before sending.
    */
-  put(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): APIPromise<void> {
+  put(id: string | number, given: LoteCobVSolicitado, options?: RequestOptions): APIPromise<void> {
+    const body = batchRequest(given);
     return this.#write('PUT', id, body, options, (ctx) => checkLoteCobV(body, ctx, 'create', () => undefined));
   }
 
@@ -50,7 +52,8 @@ export class LoteCobV extends APIResource {
    * `PATCH /lotecobv/{id}`: revises some charges of the batch (202, no body). With
    * `checkBatch: true` the batch is read first and a txid that is not in it is refused.
    */
-  update(id: string | number, body: LoteCobVRevisado, options?: LoteCobVUpdateOptions): APIPromise<void> {
+  update(id: string | number, given: LoteCobVRevisado, options?: LoteCobVUpdateOptions): APIPromise<void> {
+    const body = batchRequest(given);
     return this.#write('PATCH', id, body, options, (ctx) =>
       options?.checkBatch
         ? this.get(id, options).then((lote) => judgeAgainstBatch(lote, body, 'revise', ctx))
@@ -117,7 +120,8 @@ export interface LoteCobVAlterApi {
  * a due date before its charge's creation date. With `validate: false` it is a plain `put`.
  * Also `api.lotecobv.alter(id, body)`.
  */
-export async function alterLoteCobV(api: LoteCobVAlterApi, id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
+export async function alterLoteCobV(api: LoteCobVAlterApi, id: string | number, given: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
+  const body = batchRequest(given);
   if (shouldValidate(api.validate ?? true, options?.validate)) {
     const ctx = ruleContext(undefined);
     judgeAgainstBatch(await api.lotecobv.get(id, options), body, 'create', ctx);

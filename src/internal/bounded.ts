@@ -1,10 +1,11 @@
 /**
- * A wait with a time limit and a caller's signal: for calls that have no time limit of their own
- * (a database query over a link that stopped answering never settles by itself).
+ * A wait with a time limit and a caller's signal, for work the SDK cannot cancel and that has no
+ * time limit of its own (a database query over a link that stopped answering never settles by
+ * itself). The wait ends when the work settles, the signal aborts, or the time is up.
  */
 
 /**
- * Resolves or rejects as `promise` does, unless `ms` pass first (rejects with `timeoutError()`)
+ * Resolves or rejects as `promise` does, unless `ms` pass first (`Infinity`: no limit) (rejects with `timeoutError()`)
  * or `signal` aborts (rejects with its reason). The promise itself goes on: `onLate` receives
  * what it resolves with after the wait was given up (a connection to give back, say).
  */
@@ -12,9 +13,10 @@ export function bounded<T>(
   promise: Promise<T>,
   ms: number,
   signal: AbortSignal | undefined,
-  timeoutError: () => Error,
+  timeoutError: () => unknown,
   onLate?: (value: T) => void,
 ): Promise<T> {
+  if (signal === undefined && ms === Infinity) return promise;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const finish = (settle: () => void) => {

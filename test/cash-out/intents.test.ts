@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   ConfigurationError,
+  CashOutUnprocessableError,
+  ClaimBusyError,
   createMemoryStore,
+  IdempotencyKeyReusedError,
   createSealer,
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
@@ -41,7 +44,7 @@ function sharedStore(): Store & { snapshot(): Promise<Array<{ key: string; value
 
 const params = { key: EVP, amount: '10.00', creditorDocument: CPF };
 
-function provider(options: { balance?: number; post?: 'ok' | 503; get?: 'orders' | 500 } = {}) {
+function provider(options: { balance?: number; post?: 'ok' | 503 | 422; get?: 'orders' | 500 } = {}) {
   const orders = new Map<string, Record<string, unknown>>();
   const seenAtPost: Array<Array<{ key: string; value: string }>> = [];
   let snapshot: (() => Promise<Array<{ key: string; value: string }>>) | undefined;
@@ -51,7 +54,7 @@ function provider(options: { balance?: number; post?: 'ok' | 503; get?: 'orders'
     ),
     http.post(DICT_URL, async ({ request }) => {
       if (snapshot) seenAtPost.push(await snapshot());
-      if (options.post === 503) return HttpResponse.json(providerError(503), { status: 503 });
+      if (options.post === 503 || options.post === 422) return HttpResponse.json(providerError(options.post), { status: options.post });
       const key = request.headers.get('x-idempotency-key')!;
       orders.set(key, wireTransfer({ idempotencyKey: key, payment: { currency: 'BRL', amount: 10 } }));
       return HttpResponse.json({ data: orders.get(key) }, { status: 202 });
@@ -82,13 +85,20 @@ describe('pay() with a shared store', () => {
     expect(JSON.parse(await store.sealer!.open(after[0]!.value, 'intent:intent1'))).toMatchObject({ state: 'placed', transfer: { idempotencyKey: 'intent1' } });
   });
 
-  it('a refused payment is recorded as not placed and leaves no open intent', async () => {
+  it('a payment refused before the order would leave (insufficient balance) leaves nothing in the store', async () => {
     const store = sharedStore();
     provider({ balance: 1 });
     await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'poor1' })).rejects.toBeInstanceOf(InsufficientBalanceError);
+    expect(await store.snapshot()).toEqual([]);
+  });
+
+  it('an order the provider refuses (422) is recorded as not placed and leaves no open intent', async () => {
+    const store = sharedStore();
+    provider({ post: 422 });
+    await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'refused1' })).rejects.toBeInstanceOf(CashOutUnprocessableError);
     const entries = await store.snapshot();
-    expect(entries.map((e) => e.key)).toEqual(['intent:poor1']);
-    expect(JSON.parse(await store.sealer!.open(entries[0]!.value, 'intent:poor1'))).toMatchObject({ state: 'not-placed' });
+    expect(entries.map((e) => e.key)).toEqual(['intent:refused1']);
+    expect(JSON.parse(await store.sealer!.open(entries[0]!.value, 'intent:refused1'))).toMatchObject({ state: 'not-placed' });
   });
 
   it('an unknown outcome leaves the intent open; recover() marks it not placed by default, or places it with the same key', async () => {
@@ -122,7 +132,35 @@ describe('pay() with a shared store', () => {
     provider({ get: 500 });
     const [result] = await cashOut.recover({ settleDelayMs: 10 });
     expect(result).toMatchObject({ idempotencyKey: 'dark1', outcome: 'unsettled' });
+    expect(result?.error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(result?.error).toMatchObject({ idempotencyKey: 'dark1', cause: { status: 500 } });
     expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:dark1']);
+  });
+
+  it("recover({ unknown: 'place' }) aborted while its order is in flight rejects at once with PaymentOutcomeUnknownError carrying the key", async () => {
+    const store = sharedStore();
+    provider({ post: 503 });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'abort1' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    let posted!: () => void;
+    const arrived = new Promise<void>((resolve) => (posted = resolve));
+    net.server.use(
+      http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
+      http.post(DICT_URL, async () => {
+        posted();
+        await new Promise(() => undefined);
+        return HttpResponse.json({});
+      }),
+    );
+    const controller = new AbortController();
+    const reason = new Error('shutting down');
+    const recovering = cashOut.recover({ unknown: 'place', settleDelayMs: 10, signal: controller.signal });
+    await arrived;
+    controller.abort(reason);
+    const error = await recovering.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(error).toMatchObject({ idempotencyKey: 'abort1', cause: reason });
+    expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:abort1']);
   });
 
   it('a second pay() with a key held by a live one waits, then gives up with PaymentOutcomeUnknownError', async () => {
@@ -132,6 +170,88 @@ describe('pay() with a shared store', () => {
     const error = await cashOutClient({ store }).pay({ ...params, idempotencyKey: 'held1' }, { totalTimeout: 150 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(net.requests).toHaveLength(0);
+  });
+});
+
+describe('pay() and recover() at the edges', () => {
+  it('writing the intent fails: PaymentOutcomeUnknownError (the intent may be stored, so recover() could place it), and nothing was sent', async () => {
+    const store = sharedStore();
+    provider();
+    const failing: Store = {
+      ...store,
+      set: (key, value, ttlMs) => (key.startsWith('intent-open:') ? Promise.reject(new StoreError('disk full')) : store.set(key, value, ttlMs)),
+    };
+    const error = await cashOutClient({ store: failing }).pay({ ...params, idempotencyKey: 'nowrite1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(error).toMatchObject({ idempotencyKey: 'nowrite1', cause: { message: 'disk full' } });
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('a pay() that loses its key\'s lease before the order leaves sends nothing: PaymentOutcomeUnknownError', async () => {
+    const store = sharedStore();
+    provider();
+    net.server.use(
+      http.get(BALANCE_URL, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return HttpResponse.json({ data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: 1000 } }] });
+      }),
+    );
+    let leases = 0;
+    // Another owner takes the key after the first lease (its renewals are refused).
+    const contested: Store = { ...store, lease: (name, owner, ttlMs) => (leases++ === 0 ? store.lease(name, owner, ttlMs) : Promise.resolve(false)) };
+    const error = await cashOutClient({ store: contested, intents: { leaseMs: 60 } }).pay({ ...params, idempotencyKey: 'lost1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect((error as PaymentOutcomeUnknownError).cause).toBeInstanceOf(ClaimBusyError);
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(await store.list('intent-open:')).toEqual([]);
+  });
+
+  it('recover(): the key names another payment at the provider: not placed (IdempotencyKeyReusedError), the intent closed, that payment\'s record untouched', async () => {
+    const store = sharedStore();
+    provider({ post: 503 });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'other1' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    await store.set('intent:other1', 'the other payment\'s record');
+    const p = provider();
+    p.orders.set('other1', wireTransfer({ idempotencyKey: 'other1', payment: { currency: 'BRL', amount: 99 } }));
+    const [result] = await cashOut.recover({ settleDelayMs: 10, unknown: 'place' });
+    expect(result).toMatchObject({ idempotencyKey: 'other1', outcome: 'not-placed' });
+    expect(result?.error).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect(await store.list('intent-open:')).toEqual([]);
+    expect(await store.get('intent:other1')).toBe("the other payment's record");
+  });
+
+  it("recover({ unknown: 'place' }) when the balance no longer covers the payment: not placed (InsufficientBalanceError), nothing sent", async () => {
+    const store = sharedStore();
+    provider({ post: 503 });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'poor2' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    provider({ balance: 1 });
+    net.requests.length = 0;
+    const [result] = await cashOut.recover({ settleDelayMs: 10, unknown: 'place' });
+    expect(result).toMatchObject({ idempotencyKey: 'poor2', outcome: 'not-placed' });
+    expect(result?.error).toBeInstanceOf(InsufficientBalanceError);
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(await store.list('intent-open:')).toEqual([]);
+    expect(JSON.parse(await store.sealer!.open((await store.get('intent:poor2'))!, 'intent:poor2'))).toMatchObject({ state: 'not-placed' });
+  });
+
+  it('without a sealer, a row that does not read as an intent (or sits under no idempotency key) is tampered, logged, left alone', async () => {
+    const { sealer: _sealer, ...plain } = sharedStore();
+    const warnings: unknown[] = [];
+    await plain.set('intent-open:junk1', JSON.stringify({ body: { instantKey: 1 } }));
+    await plain.set('intent-open:not-a-key!', JSON.stringify({}));
+    const results = await cashOutClient({ store: plain, logger: { warn: (message, meta) => void warnings.push({ message, meta }) } }).recover();
+    expect(results).toEqual([
+      { idempotencyKey: 'junk1', outcome: 'tampered' },
+      { idempotencyKey: 'not-a-key!', outcome: 'tampered' },
+    ]);
+    expect(warnings).toEqual([
+      { message: 'payment intent ignored', meta: { reason: 'unreadable' } },
+      { message: 'payment intent ignored', meta: { reason: 'not an idempotency key' } },
+    ]);
+    expect(net.requests).toHaveLength(0);
+    expect((await plain.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:junk1', 'intent-open:not-a-key!']);
   });
 });
 

@@ -24,7 +24,12 @@ export type PostFault =
   /** Order recorded, no answer ever. */
   | 'hang-after-record'
   | '500-after-record'
-  | '500-before-record';
+  | '500-before-record'
+  /** Order recorded, answered with a redirect elsewhere (which the SDK never follows). */
+  | 'redirect-after-record'
+  | 'redirect-before-record'
+  /** The provider refuses the order (nothing recorded). */
+  | '422';
 
 export type LookupFault =
   | 'ok'
@@ -33,7 +38,11 @@ export type LookupFault =
   | 'cut'
   | 'cut-mid-body'
   | '500'
-  | 'hang';
+  | 'hang'
+  /** The lookup is refused: the provider says nothing about the order. */
+  | '401'
+  | '403'
+  | '429';
 
 export interface ProviderOptions {
   /** Fault of the n-th POST (0-based, over the whole server). */
@@ -48,6 +57,8 @@ export interface ProviderOptions {
   balanceCents?: number;
   /** Milliseconds to wait before handling each order or status query. */
   delay?: () => number;
+  /** Called when an order arrives, before anything is done with it; awaited. */
+  onOrder?: (idempotencyKey: string) => void | Promise<void>;
 }
 
 export interface Provider {
@@ -56,6 +67,7 @@ export interface Provider {
   /** Orders by idempotency key, as the provider keeps them (float money). */
   orders: Map<string, Record<string, unknown>>;
   balanceCents(): number;
+  setBalanceCents(cents: number): void;
   posts(): RecordedRequest[];
   tokenRequests(): RecordedRequest[];
   lookups(): RecordedRequest[];
@@ -107,10 +119,13 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     if (req.method === 'POST' && url.pathname === '/api/v2/instant/payments/dict') {
       const key = String(req.headers['x-idempotency-key']);
       const body = JSON.parse(req.body) as { instantKey: string; payment: { amount: string } };
+      await options.onOrder?.(key);
       const fault = healed ? 'ok' : (options.postFault?.(postCount) ?? 'ok');
       postCount++;
       if (fault === 'cut-before-record') return void res.socket?.destroy();
       if (fault === '500-before-record') return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
+      if (fault === 'redirect-before-record') return sendJson(res, 307, {}, { location: 'https://elsewhere.example/dict' });
+      if (fault === '422') return sendJson(res, 422, { type: 'x/ABC-0422', title: 'Unprocessable' });
       if (orders.has(key)) {
         if (options.duplicate === 'echo') return sendJson(res, 202, { data: orders.get(key) });
         return sendJson(res, 409, { type: 'x/ABC-0409', title: 'Duplicate idempotency key' });
@@ -135,6 +150,8 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
           return;
         case '500-after-record':
           return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
+        case 'redirect-after-record':
+          return sendJson(res, 302, {}, { location: 'https://elsewhere.example/dict' });
         default:
           return sendJson(res, 202, answer);
       }
@@ -154,6 +171,10 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
           return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
         case 'hang':
           return;
+        case '401':
+        case '403':
+        case '429':
+          return sendJson(res, Number(fault), { type: `x/ABC-0${fault}`, title: 'Refused' });
         default:
           if (order && fault !== 'lag') return sendJson(res, 200, { data: order });
           return sendJson(res, 404, { type: options.notFoundType ?? 'x/ABC-0404', title: 'Not found' });
@@ -167,6 +188,9 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     url: server.url,
     orders,
     balanceCents: () => balance,
+    setBalanceCents: (cents) => {
+      balance = cents;
+    },
     posts: () => server.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/dict')),
     lookups: () => server.requests.filter((r) => LOOKUP.test(r.url)),
     tokenRequests: () => server.requests.filter((r) => r.url === '/api/v2/oauth/token'),

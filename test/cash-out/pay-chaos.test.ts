@@ -7,7 +7,9 @@
  * paying again with every unknown key leaves exactly one order per call.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CashOutClient, PaymentOutcomeUnknownError, type PayParams, type PayResult } from '../../src/index.ts';
+import {
+  CashOutClient, CashOutUnprocessableError, fromCents, PaymentOutcomeUnknownError, type PayParams, type PayResult,
+} from '../../src/index.ts';
 import { CPF, EVP } from './fixtures.ts';
 import { startProvider, TOKEN, type LookupFault, type PostFault, type Provider } from './loopback-provider.ts';
 
@@ -44,8 +46,11 @@ const POST_FAULTS: Record<PostFault, number> = {
   'hang-after-record': 6,
   '500-after-record': 7,
   '500-before-record': 6,
+  'redirect-after-record': 4,
+  'redirect-before-record': 3,
+  '422': 3,
 };
-const LOOKUP_FAULTS: Record<LookupFault, number> = { ok: 60, lag: 10, cut: 8, 'cut-mid-body': 8, '500': 8, hang: 6 };
+const LOOKUP_FAULTS: Record<LookupFault, number> = { ok: 60, lag: 10, cut: 8, 'cut-mid-body': 8, '500': 8, hang: 6, '401': 2, '403': 2, '429': 2 };
 
 const SEED = Number(process.env['CHAOS_SEED'] ?? 20_260_101);
 const CALLS = 40;
@@ -61,6 +66,8 @@ afterEach(async () => {
 type Outcome =
   | { call: number; kind: 'paid'; result: PayResult }
   | { call: number; kind: 'unknown'; error: PaymentOutcomeUnknownError }
+  /** The provider refused the first attempt: nothing may exist. */
+  | { call: number; kind: 'refused'; error: CashOutUnprocessableError }
   | { call: number; kind: 'aborted'; error: unknown };
 
 describe(`pay() under random faults (seed ${SEED})`, () => {
@@ -72,7 +79,8 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
       delay: () => (next() < 0.2 ? Math.floor(next() * 150) : 0),
     });
     client = new CashOutClient({ baseUrl: provider.url, auth: { getToken: async () => TOKEN }, timeout: 400, maxRetries: 1 });
-    const calls: PayParams[] = Array.from({ length: CALLS }, () => ({ key: EVP, creditorDocument: CPF, amount: 1 + Math.floor(next() * 5000) }));
+    const cents = Array.from({ length: CALLS }, () => 1 + Math.floor(next() * 5000));
+    const calls: PayParams[] = cents.map((c) => ({ key: EVP, creditorDocument: CPF, amount: fromCents(c) }));
     const aborts = calls.map(() => (next() < 0.1 ? Math.floor(next() * 200) : undefined));
 
     const outcomes: Outcome[] = [];
@@ -85,6 +93,7 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
           outcomes.push({ call, kind: 'paid', result: await client!.pay(calls[call]!, { signal: controller.signal }) });
         } catch (error) {
           if (error instanceof PaymentOutcomeUnknownError) outcomes.push({ call, kind: 'unknown', error });
+          else if (error instanceof CashOutUnprocessableError) outcomes.push({ call, kind: 'refused', error });
           else if (controller.signal.aborted && error === controller.signal.reason) outcomes.push({ call, kind: 'aborted', error });
           else throw new Error(`call ${call} failed with neither its order nor its key (seed ${SEED})`, { cause: error });
         } finally {
@@ -95,7 +104,7 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     expect(outcomes).toHaveLength(CALLS);
 
-    const amountOf = (call: number) => (calls[call]!.amount as number) / 100;
+    const amountOf = (call: number) => cents[call]! / 100;
     for (const outcome of outcomes) {
       if (outcome.kind === 'paid') {
         const { idempotencyKey, transfer } = outcome.result;
@@ -125,7 +134,7 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
     // One order per call that may have placed one, none for a call that sent nothing, none twice.
     expect(new Set(keys).size).toBe(keys.length);
     expect([...provider.orders.keys()].sort()).toEqual([...keys].sort());
-    const paid = outcomes.filter((o) => o.kind !== 'aborted').reduce((sum, o) => sum + (calls[o.call]!.amount as number), 0);
+    const paid = outcomes.filter((o) => o.kind === 'paid' || o.kind === 'unknown').reduce((sum, o) => sum + cents[o.call]!, 0);
     expect(provider.balanceCents()).toBe(100_000_000 - paid);
     // The faults did happen.
     expect(outcomes.some((o) => o.kind === 'unknown') || provider.posts().length > CALLS).toBe(true);

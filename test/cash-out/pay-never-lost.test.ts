@@ -95,6 +95,33 @@ describe('pay() and payments.create(): a lost answer is settled by key', () => {
   });
 });
 
+describe('pay(): an answer that does not prove a refusal is settled by key (a redirect too)', () => {
+  it('a 302 after the provider recorded the order: resolves with the order found by key, one POST', async () => {
+    const { provider, client } = await setUp({ postFault: first('redirect-after-record') });
+    const result = await client.pay(params);
+    expect([...provider.orders.keys()]).toEqual([result.idempotencyKey]);
+    expect(result.transfer).toMatchObject({ idempotencyKey: result.idempotencyKey, payment: { amount: '25.00' } });
+    expect(provider.posts()).toHaveLength(1);
+    expect(provider.lookups().map((r) => r.url)).toEqual([`/api/v2/instant/payments/idempotencyKey/${result.idempotencyKey}`]);
+  });
+
+  it('a 307 before anything was recorded: the lookup finds none, the order is sent again with the same key, one order', async () => {
+    const { provider, client } = await setUp({ postFault: first('redirect-before-record') });
+    const transfer = await client.payments.create(wireOrder, { idempotencyKey: 'redirected1' });
+    expect(transfer.idempotencyKey).toBe('redirected1');
+    expect(provider.posts().map((r) => r.headers['x-idempotency-key'])).toEqual(['redirected1', 'redirected1']);
+    expect([...provider.orders.keys()]).toEqual(['redirected1']);
+  });
+
+  it('a redirect and no answer from the lookup: PaymentOutcomeUnknownError with the key, never "refused"', async () => {
+    const { provider, client } = await setUp({ postFault: () => 'redirect-after-record', lookupFault: () => '500' }, { maxRetries: 0 });
+    const error = await client.payments.create(wireOrder, { idempotencyKey: 'redirected2' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(error).toMatchObject({ idempotencyKey: 'redirected2' });
+    expect(provider.orders.has('redirected2')).toBe(true);
+  });
+});
+
 describe("pay(): the caller's abort while the POST is in flight", () => {
   it('rejects at once with PaymentOutcomeUnknownError (the reason as cause); pay() with that key makes exactly one order', async () => {
     const { provider, client } = await setUp({ postFault: first('hang-after-record') });

@@ -68,12 +68,14 @@ describe('pay(): validation before any request', () => {
     ['upper-case e-mail', { key: 'Payee@Example.com' }, 'instantKey'],
     ['EVP in upper case', { key: EVP.toUpperCase() }, 'instantKey'],
     ['CNPJ key with a wrong check digit', { key: '11222333000182' }, 'instantKey'],
-    ['float amount', { amount: 10.5 }, 'payment.amount'],
+    ['float amount', { amount: 10.5 as unknown as string }, 'payment.amount'],
+    ['integer amount', { amount: 1050 as unknown as string }, 'payment.amount'],
     ['three decimals', { amount: '10.001' }, 'payment.amount'],
     ['comma separator', { amount: '10,00' }, 'payment.amount'],
     ['zero', { amount: '0.00' }, 'payment.amount'],
-    ['zero cents', { amount: 0 }, 'payment.amount'],
-    ['negative cents', { amount: -100 }, 'payment.amount'],
+    ['zero as a number', { amount: 0 as unknown as string }, 'payment.amount'],
+    ['a negative number', { amount: -100 as unknown as string }, 'payment.amount'],
+    ['NaN', { amount: Number.NaN as unknown as string }, 'payment.amount'],
     ['creditorDocument with wrong check digits', { creditorDocument: '52998224700' }, 'creditorDocument'],
     ['punctuated creditorDocument', { creditorDocument: '529.982.247-25' }, 'creditorDocument'],
     ['idempotency key with a dash', { idempotencyKey: 'a-b' }, 'idempotencyKey'],
@@ -92,23 +94,40 @@ describe('pay(): validation before any request', () => {
     });
   }
 
-  it('says why a float amount is refused and never leaks the key or document', async () => {
+  it('money is never a number: pay({ amount: 10 }) is refused with the string to use, nothing sent', async () => {
+    // Plain JavaScript (or a cast) can pass a number: 10 must never become R$ 0.10, nor R$ 10.00 by a guess.
+    provider();
     const error = (await cashOutClient()
-      .pay({ ...params, key: '52998224724', amount: 10.5 })
+      .pay({ ...params, amount: 10 as unknown as string })
       .catch((e: unknown) => e)) as RequisicaoInvalida;
-    expect(error.violacoes.find((v) => v.propriedade === 'payment.amount')?.razao).toMatch(/integer cents/);
+    expect(error).toBeInstanceOf(RequisicaoInvalida);
+    expect(error).toMatchObject({ sentRequest: false, violacoes: [{ propriedade: 'payment.amount' }] });
+    expect(error.message).toContain('"10.00"');
+    expect(net.requests).toHaveLength(0);
+    const cents = (await cashOutClient().pay({ ...params, amount: 10.5 as unknown as string }).catch((e: unknown) => e)) as RequisicaoInvalida;
+    expect(cents.message).toContain('"10.50"');
+    const odd = (await cashOutClient().pay({ ...params, amount: 1.005 as unknown as string }).catch((e: unknown) => e)) as RequisicaoInvalida;
+    expect(odd.violacoes[0]?.razao).toMatch(/decimal string in reais, such as "10.50"/);
+    expect(net.requests).toHaveLength(0);
+  });
+
+  it('says why a number amount is refused and never leaks the key or document', async () => {
+    const error = (await cashOutClient()
+      .pay({ ...params, key: '52998224724', amount: 10.5 as unknown as string })
+      .catch((e: unknown) => e)) as RequisicaoInvalida;
+    expect(error.violacoes.find((v) => v.propriedade === 'payment.amount')?.razao).toMatch(/never a number/);
     expect(JSON.stringify(error)).not.toContain('52998224724');
     expect(error.message).not.toContain('52998224724');
   });
 
-  it('accepts every key type, reais as a string and integer cents', async () => {
+  it('accepts every key type and reais as a string with 0 to 2 decimals', async () => {
     const p = provider();
     const client = cashOutClient();
     for (const key of [CPF, CNPJ, PHONE, EMAIL, EVP]) await client.pay({ ...params, key });
     await client.pay({ ...params, amount: '7.5' });
-    await client.pay({ ...params, amount: 1050 });
+    await client.pay({ ...params, amount: '105' });
     const amounts = p.bodies.map((b) => (b as { payment: { amount: unknown } }).payment.amount);
-    expect(amounts).toEqual(['10.00', '10.00', '10.00', '10.00', '10.00', '7.50', '10.50']);
+    expect(amounts).toEqual(['10.00', '10.00', '10.00', '10.00', '10.00', '7.50', '105.00']);
   });
 });
 
@@ -132,7 +151,7 @@ describe('pay(): balance', () => {
 
   it('a negative available balance covers nothing', async () => {
     net.server.use(balanceOf(-5));
-    await expect(cashOutClient().pay({ ...params, amount: 1 })).rejects.toMatchObject({ available: '-5.00', amount: '0.01' });
+    await expect(cashOutClient().pay({ ...params, amount: '0.01' })).rejects.toMatchObject({ available: '-5.00', amount: '0.01' });
   });
 });
 
@@ -255,6 +274,33 @@ describe('pay(): never a second order', () => {
     expect(new Set(keys)).toEqual(new Set([(error as PaymentOutcomeUnknownError).idempotencyKey]));
     // A status query after each lost answer.
     expect(net.requests.filter((r) => r.url.includes('idempotencyKey'))).toHaveLength(2);
+  });
+
+  for (const status of [401, 403, 429]) {
+    it(`pay() with a given key whose lookup is refused (${status}): PaymentOutcomeUnknownError with the key, never a "not placed" refusal, nothing posted`, async () => {
+      // An earlier call may have placed an order under the key: only the provider's 404 says it did not.
+      net.server.use(
+        balanceOf(100),
+        http.get(BY_KEY_URL, () => HttpResponse.json(providerError(status), { status })),
+      );
+      const error = await cashOutClient({ maxRetries: 0 }).pay({ ...params, idempotencyKey: KEY }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+      expect(error).toMatchObject({ idempotencyKey: KEY, cause: { status } });
+      expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    });
+  }
+
+  it('totalTimeout bounds the whole order, attempts, pauses and lookups together', async () => {
+    net.server.use(
+      balanceOf(100),
+      http.post(DICT_URL, () => HttpResponse.json(providerError(503), { status: 503 })),
+      http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
+    );
+    const started = Date.now();
+    const error = await cashOutClient().pay(params, { maxRetries: 8, totalTimeout: 1_000 }).catch((e: unknown) => e);
+    // Eight pauses of 250 ms doubling up to 4 s would take over 20 s.
+    expect(Date.now() - started).toBeLessThan(1_600);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
   });
 
   it('429 is waited out (Retry-After) and the order sent again without a status query', async () => {

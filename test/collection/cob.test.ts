@@ -214,7 +214,7 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
     { rule: 'infoAdicionais valor over 200', bad: { ...valid, infoAdicionais: [{ nome: 'n', valor: long(201) }] }, good: { ...valid, infoAdicionais: [{ nome: 'n', valor: long(200) }] }, propriedade: 'cob.infoAdicionais' },
     { rule: 'infoAdicionais item without valor', bad: { ...valid, infoAdicionais: [{ nome: 'n' }] }, good: valid, propriedade: 'cob.infoAdicionais' },
     { rule: 'loc.id zero', bad: { ...valid, loc: { id: 0 } }, good: { ...valid, loc: { id: 1 } }, propriedade: 'cob.loc.id' },
-    { rule: 'loc.id not an integer', bad: { ...valid, loc: { id: '789' } }, good: { ...valid, loc: { id: 789 } }, propriedade: 'cob.loc.id' },
+    { rule: 'loc.id not an integer', bad: { ...valid, loc: { id: '7.5' } }, good: { ...valid, loc: { id: 789 } }, propriedade: 'cob.loc.id' },
   ];
 
   it.each(rows)('$rule → $propriedade', async ({ bad, good, propriedade, ownKeys }) => {

@@ -190,8 +190,14 @@ describe('2. redirects never leave the configured origin', () => {
     const cashOut = new CashOutClient({ baseUrl: server.url, auth: token, maxRetries: 0 });
     const order = { instantKey: 'payee@example.com', creditorDocument: '52998224725', payment: { currency: 'BRL' as const, amount: '10.00' } };
     const error = await failure(cashOut.payments.create(order, { idempotencyKey: 'key42' }));
-    expect(error).toMatchObject({ name: 'InvalidResponseError', reason: 'redirect', status: 308 });
-    expect(server.requests.map((r) => r.headers['x-idempotency-key'])).toEqual(['key42']);
+    // A redirect does not prove the order was refused: it is looked up by its key (on the same
+    // origin, redirected too), and its fate stays unknown.
+    expect(error).toMatchObject({ name: 'PaymentOutcomeUnknownError', idempotencyKey: 'key42' });
+    expect(error.cause).toMatchObject({ name: 'InvalidResponseError', reason: 'redirect', status: 308 });
+    expect(server.requests.map((r) => `${r.method} ${r.headers['x-idempotency-key'] ?? r.url}`)).toEqual([
+      'POST key42',
+      'GET /api/v2/instant/payments/idempotencyKey/key42',
+    ]);
     expect(foreign.requests).toHaveLength(0);
   });
 

@@ -43,6 +43,13 @@ export interface FleetProvider {
   lastIssuedAt: number;
   /** Called when a payment order arrives; resolve `'hold'` to never answer it. */
   onOrder: ((order: Order) => 'answer' | 'hold') | undefined;
+  /**
+   * Called when a payment order arrives, before it is recorded; `'lose'` holds it unanswered and
+   * never records it (the order was lost on its way).
+   */
+  beforeRecord: ((order: Order) => 'record' | 'lose') | undefined;
+  /** Called when a balance request arrives. */
+  onBalance: (() => void) | undefined;
   /** Delay before the balance is answered, in ms. */
   balanceDelayMs: number;
   close(): Promise<void>;
@@ -67,6 +74,8 @@ export async function startFleetProvider(): Promise<FleetProvider> {
     tokenLifetimeS: 300,
     lastIssuedAt: 0,
     onOrder: undefined,
+    beforeRecord: undefined,
+    onBalance: undefined,
     balanceDelayMs: 0,
     revokeTokens: () => tokens.clear(),
     close: async () => {
@@ -122,6 +131,7 @@ export async function startFleetProvider(): Promise<FleetProvider> {
       return sendJson(res, 200, { endToEndId: payment[1], txid: 'fleettxid0000000000000000001', valor: '10.00', horario: '2026-10-09T20:15:00.358Z' });
     }
     if (req.method === 'GET' && path === '/api/v2/accounts/balances/') {
+      provider.onBalance?.();
       if (provider.balanceDelayMs > 0) await new Promise((r) => setTimeout(r, provider.balanceDelayMs));
       return sendJson(res, 200, { data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: 1000, blocked: 0, overdraft: 0 } }] });
     }
@@ -138,6 +148,10 @@ export async function startFleetProvider(): Promise<FleetProvider> {
       const existing = provider.orders.get(key);
       if (existing) return sendJson(res, 409, { type: 'https://errors.example/CF-0009', title: 'Duplicate idempotency key' });
       const order = { idempotencyKey: key, instantKey: body.instantKey, amount: body.payment.amount };
+      if (provider.beforeRecord?.(order) === 'lose') {
+        held.push(res);
+        return;
+      }
       provider.orders.set(key, order);
       if (provider.onOrder?.(order) === 'hold') {
         held.push(res);

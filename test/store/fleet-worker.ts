@@ -77,7 +77,7 @@ type Command =
   | { id: number; cmd: 'calls'; count: number; e2eid: string; clientId?: string }
   | { id: number; cmd: 'sequential'; count: number; pauseMs: number; e2eid: string; clientId: string }
   | { id: number; cmd: 'pay'; params: PayParams }
-  | { id: number; cmd: 'recover'; settleDelayMs: number }
+  | { id: number; cmd: 'recover'; settleDelayMs: number; unknown?: 'mark' | 'place' }
   | { id: number; cmd: 'exit' };
 
 process.on('message', (message: Command) => {
@@ -109,7 +109,7 @@ async function run(command: Command): Promise<unknown> {
     case 'pay':
       return cashOut.pay(command.params);
     case 'recover':
-      return cashOut.recover({ settleDelayMs: command.settleDelayMs });
+      return cashOut.recover({ settleDelayMs: command.settleDelayMs, ...(command.unknown && { unknown: command.unknown }) });
     case 'exit':
       server.close();
       await pool.end();

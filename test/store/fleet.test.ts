@@ -366,4 +366,87 @@ describe('crash-safe payments', () => {
     // Settled: nothing left open.
     expect(await fresh.call({ cmd: 'recover', settleDelayMs: 100 })).toEqual([]);
   }, 20_000);
+
+  type Recovered = Array<{ idempotencyKey: string; outcome: string; transfer?: { idempotencyKey: string } }>;
+  /** At least `n` live processes (the tests kill some). */
+  const enough = async (n: number) => {
+    while (live().length < n) await spawnWorker();
+  };
+  /** Past a dead process's lease on its key (1 s). */
+  const leaseExpiry = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+
+  /** Kills `worker` once the provider receives its order; `lose`: the order never reaches the provider's books. */
+  async function killOnOrder(worker: Worker, command: Record<string, unknown>, lose: boolean): Promise<string> {
+    const arrived = new Promise<string>((resolve) => {
+      provider.beforeRecord = (order) => {
+        resolve(order.idempotencyKey);
+        return lose ? 'lose' : 'record';
+      };
+      provider.onOrder = () => 'hold';
+    });
+    void worker.call(command).catch(() => undefined);
+    const key = await arrived;
+    provider.beforeRecord = undefined;
+    provider.onOrder = undefined;
+    await kill(worker);
+    workers.splice(workers.indexOf(worker), 1);
+    return key;
+  }
+
+  it('a process killed before its order left (reading the balance): nothing stored, nothing sent, nothing for recover()', async () => {
+    await enough(2);
+    const payer = live()[0]!;
+    const before = provider.orderPosts;
+    const reading = new Promise<void>((resolve) => (provider.onBalance = resolve));
+    provider.balanceDelayMs = 5_000;
+    void payer.call({ cmd: 'pay', params: { ...params, idempotencyKey: 'killedEarly1' } }).catch(() => undefined);
+    await reading;
+    provider.onBalance = undefined;
+    await kill(payer);
+    workers.splice(workers.indexOf(payer), 1);
+    provider.balanceDelayMs = 0;
+    await leaseExpiry();
+    expect(await live()[0]!.call({ cmd: 'recover', settleDelayMs: 100, unknown: 'place' })).toEqual([]);
+    expect(provider.orderPosts - before).toBe(0);
+    expect(provider.orders.has('killedEarly1')).toBe(false);
+  }, 20_000);
+
+  it('a process killed after its order left, the order lost on its way: recover() marks it not placed, or with unknown "place" places it once', async () => {
+    await enough(4);
+    const before = provider.orderPosts;
+    const lost1 = await killOnOrder(live()[0]!, { cmd: 'pay', params: { ...params, idempotencyKey: 'lostOnWay1' } }, true);
+    const lost2 = await killOnOrder(live()[0]!, { cmd: 'pay', params: { ...params, idempotencyKey: 'lostOnWay2' } }, true);
+    expect([lost1, lost2]).toEqual(['lostOnWay1', 'lostOnWay2']);
+    await leaseExpiry();
+    const [marker, placer] = live();
+    // Two processes recover at once: each intent is settled by one of them.
+    const [a, b] = await Promise.all([
+      marker!.call<Recovered>({ cmd: 'recover', settleDelayMs: 100 }),
+      new Promise((resolve) => setTimeout(resolve, 30)).then(() => placer!.call<Recovered>({ cmd: 'recover', settleDelayMs: 100, unknown: 'place' })),
+    ]);
+    const settled = [...a, ...b].filter((r) => r.outcome !== 'in-progress');
+    expect(settled.map((r) => r.idempotencyKey).sort()).toEqual(['lostOnWay1', 'lostOnWay2']);
+    for (const result of settled) {
+      expect(result.outcome === 'placed').toBe(provider.orders.has(result.idempotencyKey));
+      expect(['not-placed', 'placed']).toContain(result.outcome);
+    }
+    // Two lost orders, and at most one placing each.
+    expect(provider.orderPosts - before).toBe(2 + settled.filter((r) => r.outcome === 'placed').length);
+    expect(await marker!.call({ cmd: 'recover', settleDelayMs: 100 })).toEqual([]);
+  }, 20_000);
+
+  it('a process killed inside recover() while it places an intent: the next recover() finds the one order', async () => {
+    await enough(3);
+    const before = provider.orderPosts;
+    await killOnOrder(live()[0]!, { cmd: 'pay', params: { ...params, idempotencyKey: 'insideRecover1' } }, true);
+    await leaseExpiry();
+    // recover() places it; its process dies while the provider holds the answer.
+    await killOnOrder(live()[0]!, { cmd: 'recover', settleDelayMs: 100, unknown: 'place' }, false);
+    expect(provider.orders.has('insideRecover1')).toBe(true);
+    await leaseExpiry();
+    const recovered = await live()[0]!.call<Recovered>({ cmd: 'recover', settleDelayMs: 100, unknown: 'place' });
+    expect(recovered).toMatchObject([{ idempotencyKey: 'insideRecover1', outcome: 'found', transfer: { idempotencyKey: 'insideRecover1' } }]);
+    expect(provider.orderPosts - before).toBe(2);
+    expect(await live()[0]!.call({ cmd: 'recover', settleDelayMs: 100 })).toEqual([]);
+  }, 20_000);
 });

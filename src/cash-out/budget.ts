@@ -1,0 +1,55 @@
+/**
+ * The caller's time for a whole `pay()` or `recover()`: `signal` and `totalTimeout` bound every
+ * provider call, wait and store call of it, not each one alone. A store call cannot be cancelled
+ * (a query on a stalled link stays pending); the wait for it ends with the caller's time.
+ */
+import { DEFAULT_TOTAL_TIMEOUT_MS } from '../core/http.ts';
+import type { RequestOptions } from '../core/types.ts';
+import { TimeoutError } from '../errors/failures.ts';
+import { bounded } from '../internal/bounded.ts';
+import { sleep } from '../internal/retry.ts';
+
+export class Budget {
+  readonly signal: AbortSignal | undefined;
+  /** Epoch ms; `Infinity` when the caller set no time. */
+  readonly deadline: number;
+  readonly #options: RequestOptions;
+
+  /** `defaultMs`: the time when `options.totalTimeout` is not given (`Infinity`: none). */
+  constructor(options: RequestOptions = {}, defaultMs: number = DEFAULT_TOTAL_TIMEOUT_MS) {
+    this.#options = options;
+    this.signal = options.signal;
+    this.deadline = Date.now() + (options.totalTimeout ?? defaultMs);
+  }
+
+  /** The caller's request options with the time left as the call's `totalTimeout`. */
+  request(): RequestOptions {
+    if (this.deadline === Infinity) return this.#options;
+    return { ...this.#options, totalTimeout: Math.max(1, this.deadline - Date.now()) };
+  }
+
+  /** True once the signal aborted or the time is up. */
+  spent(): boolean {
+    return this.signal?.aborted === true || Date.now() >= this.deadline;
+  }
+
+  /** Throws the signal's reason, or `TimeoutError` when the time is up. */
+  check(): void {
+    this.signal?.throwIfAborted();
+    if (Date.now() >= this.deadline) throw this.#expired();
+  }
+
+  /** A store call, waited for no longer than the caller's time. */
+  store<T>(work: Promise<T>): Promise<T> {
+    return bounded(work, this.deadline - Date.now(), this.signal, this.#expired);
+  }
+
+  /** Waits `ms`, or throws as `check()` does when the time ends first. */
+  async sleep(ms: number): Promise<void> {
+    const left = this.deadline - Date.now();
+    await sleep(Math.min(ms, Math.max(0, left)), this.signal);
+    if (ms >= left) this.check();
+  }
+
+  readonly #expired = (): TimeoutError => new TimeoutError('The call ran out of its time (totalTimeout)');
+}
