@@ -14,6 +14,8 @@ export {
   type PayloadInfoAdicional,
 } from './payer/cob-payload.ts';
 export type { PayerRequestOptions } from './payer/transport.ts';
+// What CobPayloadStatus names: listed so its types ship with this entry's, not the backend's (which need Node).
+export type { CobStatus } from './collection/cob.ts';
 export type { FetchLike } from './core/types.ts';
 export type { Logger } from './core/log.ts';
 export {
