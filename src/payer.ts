@@ -1,6 +1,8 @@
 /**
  * instant-payments/payer: what a payer app needs, listed one by one. No Node built-ins; runs in
  * any runtime.
+ *
+ * @module instant-payments/payer
  */
 export { PayerClient, type PayerClientOptions } from './payer/client.ts';
 export {

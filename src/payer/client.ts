@@ -8,6 +8,7 @@ import { CobPayloadResource } from './cob-payload.ts';
 import { JwsVerifier } from './jws.ts';
 import { PayerHttp } from './transport.ts';
 
+/** Options of `new PayerClient()`. */
 export interface PayerClientOptions {
   /** Used for every request the client sends (payloads and key sets). */
   fetch?: FetchLike;
@@ -39,6 +40,7 @@ export interface PayerClientOptions {
   logger?: Logger;
 }
 
+/** The payer app's client: reads the payload a BR Code's location points to, and verifies its signature. */
 export class PayerClient {
   readonly cobPayload: CobPayloadResource;
 

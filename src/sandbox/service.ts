@@ -78,6 +78,7 @@ export interface SandboxListenOptions {
 
 type Settled = 'LIQUIDATED' | 'CANCELED';
 
+/** The simulated service (`createSandbox()` makes one): its state, its controls, msw handlers and `listen()`. */
 export class Sandbox {
   /** The receiving user's keys: a charge's `chave` must be one of them. */
   readonly ownKeys: readonly string[];

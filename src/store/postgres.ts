@@ -15,16 +15,21 @@ export interface PgQueryResult {
 
 /** What the store needs of a pooled connection (`pg.PoolClient`). */
 export interface PgClientLike {
+  /** Runs one statement with its `$1`… parameters. */
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+  /** Gives the connection back to the pool (an error destroys it). */
   release(error?: Error | boolean): void;
 }
 
 /** What the store needs of a `pg.Pool`. */
 export interface PgPoolLike {
+  /** Runs one statement with its `$1`… parameters on any pooled connection. */
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+  /** Takes a connection from the pool (for a transaction). */
   connect(): Promise<PgClientLike>;
 }
 
+/** Options of `createPostgresStore()`. */
 export interface PostgresStoreOptions {
   /** A `pg.Pool` (or anything with its `query` and `connect`). Give it an `error` listener. */
   pool: PgPoolLike;
@@ -48,6 +53,10 @@ export interface PostgresStore extends Store {
 /** Key of the advisory lock `migrate()` holds (any fixed 64-bit number). */
 const MIGRATE_LOCK = 7_042_513_377_001;
 
+/**
+ * The fleet store over `options.pool`: give it to every client and handler of every process
+ * (`store`), after `await store.migrate()` once at start.
+ */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const { pool } = options;
   if (typeof pool?.query !== 'function' || typeof pool.connect !== 'function') {
