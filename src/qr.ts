@@ -31,6 +31,6 @@ export function qrSvg(text: string, options?: QrOptions): string {
  * The QR code of `text` as a PNG file: 1-bit greyscale, black on white, `scale` pixels per
  * module. Rejects with `ConfigurationError` where `qrSvg` throws it.
  */
-export async function qrPng(text: string, options?: QrOptions): Promise<Uint8Array> {
+export async function qrPng(text: string, options?: QrOptions): Promise<Uint8Array<ArrayBuffer>> {
   return renderPng(qrMatrix(text, options));
 }

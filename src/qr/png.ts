@@ -7,7 +7,7 @@ import type { QrMatrix } from './matrix.ts';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-export async function renderPng({ size, dark, scale }: QrMatrix): Promise<Uint8Array> {
+export async function renderPng({ size, dark, scale }: QrMatrix): Promise<Uint8Array<ArrayBuffer>> {
   const width = size * scale;
   const rowBytes = Math.ceil(width / 8);
   // Each scanline: filter type 0, then one bit per pixel, 1 for white.
@@ -41,10 +41,10 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 }
 
 /** A zlib stream (RFC 1950) of `data`, as PNG's IDAT holds it. */
-async function zlib(data: Uint8Array): Promise<Uint8Array> {
+async function zlib(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
   if (typeof CompressionStream === 'function') {
     // The Compression Streams 'deflate' format is the zlib format.
-    const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate'));
+    const stream = new Blob([data]).stream().pipeThrough(new CompressionStream('deflate'));
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
   return storedZlib(data);
@@ -89,7 +89,7 @@ function crc32(bytes: Uint8Array): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
+function concat(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
   let at = 0;
   for (const part of parts) {

@@ -115,8 +115,8 @@ const options: QrOptions = { margin: 4, scale: 8, errorCorrection: 'M' };
 export async function show(text: string, image: HTMLImageElement, holder: HTMLElement): Promise<void> {
   try {
     holder.innerHTML = qrSvg(text, options);
-    const png: Uint8Array = await qrPng(text, { scale: 4 });
-    image.src = URL.createObjectURL(new Blob([png.slice()], { type: 'image/png' }));
+    const png = await qrPng(text, { scale: 4 });
+    image.src = URL.createObjectURL(new Blob([png], { type: 'image/png' }));
   } catch (error) {
     if (error instanceof ConfigurationError) holder.textContent = error.option;
     else throw error;
