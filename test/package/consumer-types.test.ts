@@ -23,6 +23,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   name: string;
   files: string[];
   dependencies: Record<string, string>;
+  scripts: Record<string, string>;
 };
 
 let work: string;
@@ -99,6 +100,10 @@ describe('the packed package compiles in a consumer project (strict, skipLibChec
   it.each(CONSUMERS.map((c) => [c.name, c] as const))('%s', (_, consumer) => {
     expect(typeCheck(install(consumer))).toEqual([]);
   }, 60_000);
+
+  it('is built as `npm run build` builds it: tsup, then the optional peers marked', () => {
+    expect(pkg.scripts['build']).toBe('tsup && node scripts/mark-optional-peer-types.ts');
+  });
 
   it('ships no declaration that needs Node types from the payer or qr entry', () => {
     const dir = install({ ...CONSUMERS.find((c) => c.name === 'qr-browser')!, name: 'node-check' });
