@@ -21,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   mtls: () => import('./mtls.ts'),
   tokens: () => import('./tokens.ts'),
   rules: () => import('./rules.ts'),
+  'raw-responses': () => import('./raw-responses.ts'),
   'cold-start': () => import('./cold-start.ts'),
   'payer-size': () => import('./payer-size.ts'),
   memory: () => import('./memory.ts'),

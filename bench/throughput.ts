@@ -53,6 +53,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     'GET raw fetch': async () => (await fetch(`${base}/cob/${TXID}`, { headers })).json(),
     'GET bare ky': async () => (await bare.get(`cob/${TXID}`)).json(),
     'GET SDK': () => sdk.cob.get(TXID),
+    'GET SDK withResponse': () => sdk.cob.get(TXID).withResponse(),
     'PUT raw fetch': async () =>
       (await fetch(`${base}/cob/${TXID}`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body })).json(),
     'PUT bare ky': async () => (await bare.put(`cob/${TXID}`, { json: CHARGE })).json(),
@@ -69,6 +70,9 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   await sdk.close();
 
   const rows: Row[] = [];
+  const withResponse = rate['GET SDK withResponse'] ?? Number.NaN;
+  const kyGet = rate['GET bare ky'] ?? Number.NaN;
+  const sdkGet = rate['GET SDK'] ?? Number.NaN;
   for (const method of ['GET', 'PUT'] as const) {
     const raw = rate[`${method} raw fetch`] ?? Number.NaN;
     const kyRate = rate[`${method} bare ky`] ?? Number.NaN;
@@ -100,5 +104,13 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
       },
     );
   }
+  rows.splice(3, 0, {
+    measure: `GET charge, c=${CONCURRENCY}: SDK with .withResponse() calls/s`,
+    value: `${fmt.int(withResponse)}/s`,
+    baseline: `SDK plain await ${fmt.int(sdkGet)}/s, bare ky ${fmt.int(kyGet)}/s`,
+    ratio: fmt.ratio(withResponse / sdkGet),
+    goal: '(≈ 1x plain await)',
+    holds: undefined,
+  });
   return rows;
 }

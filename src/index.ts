@@ -14,7 +14,8 @@ export {
   type ClientCredentialsOptions,
   type TokenInfo,
 } from './core/auth.ts';
-export type { CustomRequest, HttpMethod, QueryValue, TokenProvider, RequestOptions, FetchLike } from './core/types.ts';
+export type { CustomRequest, HttpMethod, QueryValue, TokenProvider, RequestOptions, FetchLike, WithResponse } from './core/types.ts';
+export type { APIPromise } from './core/api-promise.ts';
 export type { Logger } from './core/log.ts';
 export { path, PathParameterError, type RoutePath } from './core/path.ts';
 export { PagePromise, type Page, type PageParametros, type Paginacao, type PaginacaoQuery } from './core/pagination.ts';
@@ -124,6 +125,84 @@ export {
   type WebhookListQuery,
   type ParametrosConsultaWebhook,
 } from './collection/webhook.ts';
+// Recurring charges: recurrences, confirmation requests, recurring charges, their locations and webhooks.
+export {
+  RecPayloadNaoEncontrado, RecPayloadOperacaoInvalida, RecNaoEncontrada, RecOperacaoInvalida,
+  RecConsultaInvalida, SolicRecNaoEncontrada, SolicRecOperacaoInvalida, CobRNaoEncontrado,
+  CobROperacaoInvalida, CobRConsultaInvalida, PayloadLocationRecNaoEncontrado,
+  PayloadLocationRecConsultaInvalida, WebhookRecOperacaoInvalida, WebhookRecConsultaInvalida,
+  WebhookCobROperacaoInvalida, WebhookCobRConsultaInvalida,
+} from './errors/catalogue.ts';
+export type {
+  Periodicidade,
+  PoliticaRetentativa,
+  RecStatus,
+  TipoJornada,
+  Solicitante,
+  RecVinculo,
+  RecCalendario,
+  RecValor,
+  Atualizacao,
+  RecRecebedor,
+  RecTermos,
+  RecPayload,
+} from './recurring/terms.ts';
+export {
+  Rec,
+  type RecSolicitada,
+  type RecRevisada,
+  type RecEncerramento,
+  type RecAtivacao,
+  type RecGerada,
+  type RecPagador,
+  type DadosQR,
+  type RecCompleta,
+  type RecListQuery,
+  type ParametrosConsultaRec,
+} from './recurring/rec.ts';
+export {
+  SolicRec,
+  type SolicRecStatus,
+  type Destinatario,
+  type DadosBancarios,
+  type SolicRecSolicitada,
+  type SolicRecRevisada,
+  type SolicRecCompleta,
+} from './recurring/solicrec.ts';
+export {
+  CobR,
+  type RecurringClientContext,
+  type CobRStatus,
+  type TipoConta,
+  type OwnAccount,
+  type CobRRecebedor,
+  type CobRSolicitada,
+  type CobRRevisada,
+  type TentativaTipo,
+  type TentativaStatus,
+  type CobRRejeicao,
+  type Tentativa,
+  type CobREncerramento,
+  type CobRGerada,
+  type CobRCompleta,
+  type CobRListQuery,
+  type ParametrosConsultaCobR,
+} from './recurring/cobr.ts';
+export {
+  PayloadLocationRec,
+  type PayloadLocationRecGerada,
+  type PayloadLocationRecCompleta,
+  type PayloadLocationRecListQuery,
+  type ParametrosConsultaPayloadLocationRec,
+} from './recurring/locrec.ts';
+export {
+  WebhookRegistration,
+  type RegistrationKind,
+  type WebhookRecSolicitado,
+  type WebhookRecCompleto,
+} from './recurring/webhook-registration.ts';
+export { WebhookRec } from './recurring/webhookrec.ts';
+export { WebhookCobR, type WebhookCobRSolicitado, type WebhookCobRCompleto } from './recurring/webhookcobr.ts';
 export {
   CashOutClient, CASH_OUT_TOKEN_PATH, type CashOutClientOptions, type CashOutCredentials,
 } from './cash-out/client.ts';
@@ -181,7 +260,9 @@ export {
   type UnconfirmedReason,
   type UnconfirmedPayment,
 } from './collection/received-payments.ts';
-export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler } from './node/adapter.ts';
+export {
+  toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler, type FrameworkRequest, type FrameworkReply,
+} from './node/adapter.ts';
 export type { Checked } from './lib/checked.ts';
 export type { StatusTable } from './errors/factory.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
@@ -199,6 +280,7 @@ export {
   generateTxid,
   generateIdempotencyKey,
 } from './lib/ids.ts';
+export { IDREC_PATTERN, IDSOLICREC_PATTERN, isValidIdRec, isValidIdSolicRec } from './lib/ids.ts';
 export {
   MONEY_PATTERN,
   MAX_CENTS,

@@ -15,6 +15,19 @@ export {
   type PayloadRecebedor,
   type PayloadInfoAdicional,
 } from './payer/cob-payload.ts';
+export { RecPayloadResource } from './payer/rec-payload.ts';
+export type {
+  RecPayload,
+  RecTermos,
+  RecVinculo,
+  RecCalendario,
+  RecValor,
+  RecRecebedor,
+  RecStatus,
+  Periodicidade,
+  PoliticaRetentativa,
+  Atualizacao,
+} from './recurring/terms.ts';
 export type { PayerRequestOptions } from './payer/transport.ts';
 // What CobPayloadStatus names: listed so its types ship with this entry's, not the backend's (which need Node).
 export type { CobStatus } from './collection/cob.ts';
@@ -46,6 +59,13 @@ export {
   InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida,
   WebhookNaoEncontrado, WebhookConsultaInvalida,
 } from './errors/catalogue.ts';
+export {
+  RecPayloadNaoEncontrado, RecPayloadOperacaoInvalida, RecNaoEncontrada, RecOperacaoInvalida,
+  RecConsultaInvalida, SolicRecNaoEncontrada, SolicRecOperacaoInvalida, CobRNaoEncontrado,
+  CobROperacaoInvalida, CobRConsultaInvalida, PayloadLocationRecNaoEncontrado,
+  PayloadLocationRecConsultaInvalida, WebhookRecOperacaoInvalida, WebhookRecConsultaInvalida,
+  WebhookCobROperacaoInvalida, WebhookCobRConsultaInvalida,
+} from './errors/catalogue.ts';
 export type { Checked } from './lib/checked.ts';
 export type { StatusTable } from './errors/factory.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
@@ -63,6 +83,7 @@ export {
   generateTxid,
   generateIdempotencyKey,
 } from './lib/ids.ts';
+export { IDREC_PATTERN, IDSOLICREC_PATTERN, isValidIdRec, isValidIdSolicRec } from './lib/ids.ts';
 export {
   MONEY_PATTERN,
   MAX_CENTS,

@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 /**
  * `npx instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00] [--own-key KEY]...
- * [--settle auto|manual] [--transfer-notification-url URL]`: serves the sandbox on 127.0.0.1 and
- * prints where it is and the credentials to use, for clients in any language. Ctrl-C stops it.
+ * [--settle auto|manual] [--transfer-notification-url URL] [--redelivery-attempts 5]
+ * [--redelivery-delay-ms 1000]`: serves the sandbox on 127.0.0.1 and prints where it is, the
+ * credentials to use and the `/sandbox/...` test controls, for clients in any language. Ctrl-C
+ * stops it.
  */
 import { parseArgs } from 'node:util';
 import { createSandbox, type SandboxOptions } from './sandbox.ts';
 
 const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00]
-       [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]`;
+       [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]
+       [--redelivery-attempts 5] [--redelivery-delay-ms 1000]
+
+--seed N gives the same credentials, own keys and ids on every start.`;
 
 export async function main(argv: readonly string[]): Promise<void> {
   const { values } = parseArgs({
@@ -20,6 +25,8 @@ export async function main(argv: readonly string[]): Promise<void> {
       'own-key': { type: 'string', multiple: true },
       settle: { type: 'string' },
       'transfer-notification-url': { type: 'string' },
+      'redelivery-attempts': { type: 'string' },
+      'redelivery-delay-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -31,14 +38,22 @@ export async function main(argv: readonly string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be 0 to 65535\n${USAGE}`);
   if (values.settle !== undefined && values.settle !== 'auto' && values.settle !== 'manual') throw new Error(`--settle is auto or manual\n${USAGE}`);
   const options: SandboxOptions = {};
-  if (values.seed !== undefined) options.seed = Number(values.seed);
+  if (values.seed !== undefined) options.seed = integer('--seed', values.seed);
   if (values.balance !== undefined) options.balance = values.balance;
   if (values['own-key'] !== undefined) options.ownKeys = values['own-key'];
   if (values.settle !== undefined) options.settle = values.settle;
   if (values['transfer-notification-url'] !== undefined) options.transferNotificationUrl = values['transfer-notification-url'];
+  const attempts = values['redelivery-attempts'];
+  const delayMs = values['redelivery-delay-ms'];
+  if (attempts !== undefined || delayMs !== undefined) {
+    options.redelivery = {};
+    if (attempts !== undefined) options.redelivery.attempts = integer('--redelivery-attempts', attempts);
+    if (delayMs !== undefined) options.redelivery.delayMs = integer('--redelivery-delay-ms', delayMs);
+  }
   const sandbox = createSandbox(options);
   await sandbox.listen({ port });
   const api = sandbox.clientOptions();
+  const width = Math.max(...sandbox.controlRoutes.map((route) => route.path.length));
   const cashOut = sandbox.cashOutOptions();
   console.log(
     [
@@ -59,6 +74,12 @@ export async function main(argv: readonly string[]): Promise<void> {
       `  balance        ${sandbox.balance}`,
       '',
       `Payloads         ${sandbox.origin}/qr/v2/...   (signed JWS; key set at ${sandbox.origin}/qr/v2/jwks.json)`,
+      `Notifications    redelivered with backoff after a non-2xx answer or a failed connection; log at GET ${sandbox.origin}/sandbox/notifications`,
+      '',
+      `Test controls    ${sandbox.origin}/sandbox/...   (JSON in and out, no credentials; CORS on every route, as everywhere)`,
+      ...sandbox.controlRoutes.map(({ method, path, does }) => `  ${method.padEnd(5)} ${path.padEnd(width)}  ${does}`),
+      '',
+      options.seed !== undefined ? `Seed             ${options.seed}: the same credentials, keys and ids on every start` : 'Seed             none: new credentials on every start (--seed N keeps them)',
     ].join('\n'),
   );
   const stop = () => {
@@ -66,6 +87,13 @@ export async function main(argv: readonly string[]): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** `text` as an integer, or a clear error naming the flag. */
+function integer(flag: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isSafeInteger(value)) throw new Error(`${flag} takes an integer, not ${JSON.stringify(text)}\n${USAGE}`);
+  return value;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -13,4 +13,6 @@ export type { FaultKind, FaultOptions } from './sandbox/faults.ts';
 export { FAULT_KINDS, ConnectionDrop } from './sandbox/faults.ts';
 export type { PayChargeOptions, ReceivedPayment } from './sandbox/payments.ts';
 export type { TransferRecord } from './sandbox/cash-out.ts';
+export type { SandboxControl } from './sandbox/controls.ts';
+export type { NotificationAnswer, NotificationAttempt, RedeliveryOptions, SentNotification } from './sandbox/notifications.ts';
 export { ERROR_BASE } from './sandbox/problems.ts';

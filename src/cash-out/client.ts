@@ -9,7 +9,9 @@ import type { HttpCore } from '../core/http.ts';
 import type { Logger } from '../core/log.ts';
 import type { ClientContext } from '../core/resource.ts';
 import { connect, type ConnectionOptions } from '../composition/connection.ts';
-import { payCashOut, type PayParams, type PayResult } from './pay.ts';
+import { checkClientOptions, type ClientKind } from '../composition/check-options.ts';
+import type { APIPromise } from '../core/api-promise.ts';
+import { missingPayParams, payCashOut, type PayParams, type PayResult } from './pay.ts';
 import {
   createTransferNotificationHandler,
   verifyTransferNotification,
@@ -45,6 +47,13 @@ export interface CashOutClientOptions extends Omit<ConnectionOptions, 'auth'> {
   intents?: IntentOptions;
 }
 
+const CASH_OUT_CLIENT: ClientKind = {
+  name: 'CashOutClient',
+  baseUrl: "the provider's host root, such as https://accounts.psp.example (the SDK adds /api/v2/...)",
+  tokenUrlRequired: false,
+  authRequired: true,
+};
+
 /** Where the provider's token endpoint is when `auth.tokenUrl` is not given. */
 export const CASH_OUT_TOKEN_PATH = '/api/v2/oauth/token';
 
@@ -65,9 +74,10 @@ export class CashOutClient implements ClientContext {
   /** `POST /api/v2/instant/payments/dict`, `GET /api/v2/instant/payments/idempotencyKey/{key}`. */
   readonly payments: CashOutPayments;
 
+  /** Throws a `ConfigurationError` naming the option when one cannot work (no `baseUrl`, no `auth`...). */
   constructor(options: CashOutClientOptions) {
+    checkClientOptions(options, CASH_OUT_CLIENT);
     const { auth, validate, intents, ...connection } = options;
-    if (typeof auth !== 'object' || auth === null) throw new TypeError('auth is required: client credentials or a token provider');
     const withTokenUrl =
       'getToken' in auth && typeof auth.getToken === 'function'
         ? (auth as TokenProvider)
@@ -89,6 +99,8 @@ export class CashOutClient implements ClientContext {
    * `PaymentOutcomeUnknownError` with the key when the order may exist (see `payCashOut`).
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
+    const missing = missingPayParams(params);
+    if (missing) return Promise.reject(missing);
     // With a shared store the intent is recorded first, for `recover()` (see intents.ts).
     if (this.store instanceof MemoryStore) return payCashOut(this, params, options);
     return payWithIntent(this, this.store, params, options, this.#intents);
@@ -115,10 +127,11 @@ export class CashOutClient implements ClientContext {
 
   /**
    * Calls a provider endpoint the SDK does not model, through the same auth, retries, time
-   * limits and typed errors (by status, as for `payments`). Resolves with the parsed JSON body.
+   * limits and typed errors (by status, as for `payments`). Resolves with the parsed JSON body;
+   * `.withResponse()` with the `Response` too.
    */
-  request<T = unknown>(call: CustomRequest, options?: RequestOptions): Promise<T> {
-    return this.http.json<T>({ ...call, options, errors: cashOutErrors() });
+  request<T = unknown>(call: CustomRequest, options?: RequestOptions): APIPromise<T> {
+    return this.http.request<T>(call, options, cashOutErrors());
   }
 
   /** Closes the client's keep-alive connections (mTLS). */

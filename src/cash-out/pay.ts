@@ -3,6 +3,8 @@
  * a balance check and without ever placing a second order under one idempotency key.
  */
 import { RequisicaoInvalida } from '../errors/catalogue.ts';
+import { ConfigurationError } from '../errors/failures.ts';
+import { isRecord } from '../internal/json.ts';
 import type { Violacao } from '../errors/base.ts';
 import type { RequestOptions } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
@@ -56,6 +58,12 @@ export interface PayResult {
   idempotencyKey: string;
   /** The provider's answer (usually `PROCESSING`; the final status comes by notification). */
   transfer: Transfer;
+}
+
+/** The error for `pay()` called without its params (plain JavaScript), before anything else. */
+export function missingPayParams(params: unknown): ConfigurationError | undefined {
+  if (isRecord(params)) return undefined;
+  return new ConfigurationError('params', 'cashOut.pay(params) needs its params: { key, amount, creditorDocument }');
 }
 
 /**

@@ -4,7 +4,8 @@
 import { RequisicaoInvalida } from '../errors/catalogue.ts';
 import type { Violacao } from '../errors/base.ts';
 import { DEFAULT_MAX_RETRIES } from '../core/http.ts';
-import type { RequestOptions } from '../core/types.ts';
+import type { RequestOptions, WithResponse } from '../core/types.ts';
+import { apiPromise, type APIPromise } from '../core/api-promise.ts';
 import { path } from '../core/path.ts';
 import type { ClientContext } from '../core/resource.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';
@@ -14,6 +15,8 @@ import { CASH_OUT_ERRORS, CashOutResource } from './resource.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
 import { placeOrder, type OrderChannel } from './order.ts';
 import { transferFrom } from './wire.ts';
+
+const BY_KEY_ERRORS = { ...CASH_OUT_ERRORS, 404: TransferNotFoundError };
 
 /** Header the provider deduplicates orders by. */
 export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
@@ -45,47 +48,58 @@ export class CashOutPayments extends CashOutResource {
    * `cashOut.pay()`, which also checks the balance. Invalid input throws `RequisicaoInvalida`
    * before sending.
    */
-  async create(body: CashOutPaymentRequest, options: CreatePaymentOptions): Promise<Transfer> {
-    const { idempotencyKey, ...rest } = options;
+  create(body: CashOutPaymentRequest, options: CreatePaymentOptions): APIPromise<Transfer> {
+    return apiPromise(this.#create(body, options));
+  }
+
+  /** The order loop; `response` is the answer the transfer was read from (the 202, or the status query after it). */
+  async #create(body: CashOutPaymentRequest, options: CreatePaymentOptions): Promise<WithResponse<Transfer>> {
+    // Plain JavaScript may leave the options out: the key is then refused as missing, below.
+    const { idempotencyKey, ...rest } = options ?? ({} as Partial<CreatePaymentOptions>);
     if (shouldValidate(this.client.validate, rest.validate)) {
-      refuse(RequisicaoInvalida, [...checkIdempotencyKey(idempotencyKey), ...(await checkPaymentRequest(body))]);
+      refuse(RequisicaoInvalida, [...checkIdempotencyKey(idempotencyKey as string), ...(await checkPaymentRequest(body))]);
     }
+    let response: Response | undefined;
+    const answered = <T>(result: WithResponse<T>): T => {
+      response = result.response;
+      return result.data;
+    };
     const channel: OrderChannel = {
       post: (attempt) =>
         this.send<unknown>({
           method: 'POST',
           path: () => path`/api/v2/instant/payments/dict`,
           body,
-          idempotencyKey: { header: IDEMPOTENCY_HEADER, value: idempotencyKey },
+          idempotencyKey: { header: IDEMPOTENCY_HEADER, value: idempotencyKey as string },
           errors: CASH_OUT_ERRORS,
           options: attempt,
-        }),
-      find: (lookup) => findTransfer(this, idempotencyKey, lookup),
+        }).withResponse().then(answered),
+      find: (lookup) =>
+        findTransfer({ getByIdempotencyKey: (key, o) => this.getByIdempotencyKey(key, o).withResponse().then(answered) }, idempotencyKey as string, lookup),
     };
-    return placeOrder(channel, body, idempotencyKey, rest, rest.maxRetries ?? this.#maxRetries ?? DEFAULT_MAX_RETRIES);
+    const transfer = await placeOrder(channel, body, idempotencyKey as string, rest, rest.maxRetries ?? this.#maxRetries ?? DEFAULT_MAX_RETRIES);
+    return { data: transfer, response: response as Response };
   }
 
   /**
    * `GET /api/v2/instant/payments/idempotencyKey/{key}`: the transfer's actual status.
    * Throws `TransferNotFoundError` (404) when the provider knows no order with that key.
    */
-  async getByIdempotencyKey(idempotencyKey: string, options?: RequestOptions): Promise<Transfer> {
-    if (shouldValidate(this.client.validate, options?.validate)) {
-      refuse(RequisicaoInvalida, checkIdempotencyKey(idempotencyKey));
-    }
-    const answer = await this.send<unknown>({
+  getByIdempotencyKey(idempotencyKey: string, options?: RequestOptions): APIPromise<Transfer> {
+    return this.send<Transfer, unknown>({
       method: 'GET',
       path: () => path`/api/v2/instant/payments/idempotencyKey/${idempotencyKey}`,
-      errors: { ...CASH_OUT_ERRORS, 404: TransferNotFoundError },
+      errors: BY_KEY_ERRORS,
       options,
+      rule: (ctx) => void ctx.out.push(...checkIdempotencyKey(idempotencyKey)),
+      normalize: (answer) => transferFrom(answer, { idempotencyKey }),
     });
-    return transferFrom(answer, { idempotencyKey });
   }
 }
 
 /** The transfer under the key, `undefined` when the provider knows none (404). */
 export async function findTransfer(
-  payments: Pick<CashOutPayments, 'getByIdempotencyKey'>,
+  payments: { getByIdempotencyKey(idempotencyKey: string, options?: RequestOptions): Promise<Transfer> },
   idempotencyKey: string,
   options: RequestOptions,
 ): Promise<Transfer | undefined> {

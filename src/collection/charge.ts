@@ -5,6 +5,7 @@
  */
 import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao } from '../core/pagination.ts';
 import type { RoutePath } from '../core/path.ts';
 import { APIResource, type EndpointErrors } from '../core/resource.ts';
@@ -35,17 +36,17 @@ export abstract class ChargeResource<Gerada, Completa, Revisada, ListQuery exten
    * `PATCH /{cob|cobv}/{txid}`: revises an ATIVA charge (`revisao` + 1, except for a change of
    * `loc` alone). To remove it, use `remove`: `status` cannot be combined with other changes.
    */
-  update(txid: string, patch: Revisada, options?: RequestOptions): Promise<Gerada> {
+  update(txid: string, patch: Revisada, options?: RequestOptions): APIPromise<Gerada> {
     return this.write('PATCH', txid, patch, options);
   }
 
   /** `PATCH /{cob|cobv}/{txid}` with only `status: REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
-  remove(txid: string, options?: RequestOptions): Promise<Gerada> {
+  remove(txid: string, options?: RequestOptions): APIPromise<Gerada> {
     return this.write('PATCH', txid, { status: REMOVAL_STATUS }, options);
   }
 
   /** `GET /{cob|cobv}/{txid}`, optionally at an earlier `revisao`. */
-  get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): Promise<Completa> {
+  get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): APIPromise<Completa> {
     return this.send<Completa>({
       method: 'GET',
       path: () => this.kind.at(txid),
@@ -79,7 +80,7 @@ export abstract class ChargeResource<Gerada, Completa, Revisada, ListQuery exten
   }
 
   /** `PUT` (create or alter: the body is judged as a whole charge) or `PATCH` (a revision) of one charge. */
-  protected write(method: 'PUT' | 'PATCH', txid: string, body: unknown, options: RequestOptions | undefined): Promise<Gerada> {
+  protected write(method: 'PUT' | 'PATCH', txid: string, body: unknown, options: RequestOptions | undefined): APIPromise<Gerada> {
     const { name, check } = this.kind;
     return this.send<Gerada>({
       method,

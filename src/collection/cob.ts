@@ -4,6 +4,7 @@
  */
 import { CobConsultaInvalida, CobNaoEncontrado, CobOperacaoInvalida } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { checkCob } from './rules/cob.ts';
@@ -39,8 +40,8 @@ export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, Cob
   create<First extends string | CobSolicitada>(
     first: First extends string ? First : CobSolicitada,
     ...rest: First extends string ? [body: CobSolicitada, options?: RequestOptions] : [options?: RequestOptions]
-  ): Promise<CobGerada>;
-  create(first: string | CobSolicitada, second?: CobSolicitada | RequestOptions, third?: RequestOptions): Promise<CobGerada> {
+  ): APIPromise<CobGerada>;
+  create(first: string | CobSolicitada, second?: CobSolicitada | RequestOptions, third?: RequestOptions): APIPromise<CobGerada> {
     if (typeof first === 'string') return this.write('PUT', first, second, third);
     return this.send<CobGerada>({
       method: 'POST',

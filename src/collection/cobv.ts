@@ -4,6 +4,7 @@
  */
 import { CobVConsultaInvalida, CobVNaoEncontrada, CobVOperacaoInvalida } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import { path } from '../core/path.ts';
 import { checkCobV } from './rules/cobv.ts';
 import { isInt } from './rules/fields.ts';
@@ -44,7 +45,7 @@ export class CobV extends ChargeResource<CobVGerada, CobVCompleta, CobVRevisada,
    * the charge's creation date: the service judges that one, since this call may alter a
    * charge created on an earlier day.
    */
-  create(txid: string, body: CobVSolicitada, options?: RequestOptions): Promise<CobVGerada> {
+  create(txid: string, body: CobVSolicitada, options?: RequestOptions): APIPromise<CobVGerada> {
     return this.write('PUT', txid, body, options);
   }
 }

@@ -14,6 +14,7 @@ import {
 } from '../errors/catalogue.ts';
 import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import {
   INSTANT_LIST_KEY, type PagePromise, type PageParametros, type Paginacao, type PaginacaoQuery,
 } from '../core/pagination.ts';
@@ -36,7 +37,7 @@ const READ_ERRORS = { 400: InstantConsultaInvalida, 404: InstantNaoEncontrado };
 /** Received payments and their refunds, `api.instant`. */
 export class Instant extends APIResource {
   /** `GET /instant/{e2eid}`: a received payment, with its refunds. */
-  get(e2eid: string, options?: RequestOptions): Promise<InstantPayment> {
+  get(e2eid: string, options?: RequestOptions): APIPromise<InstantPayment> {
     return this.send<InstantPayment>({
       method: 'GET',
       path: () => path`/instant/${e2eid}`,
@@ -72,7 +73,7 @@ export class Instant extends APIResource {
    * of the payment). `id` is yours (1 to 35 letters or digits) and makes the call idempotent:
    * it is retried safely, and reusing an id for another refund is refused by the service.
    */
-  refund(e2eid: string, id: string, body: DevolucaoSolicitada, options?: RequestOptions): Promise<Devolucao> {
+  refund(e2eid: string, id: string, body: DevolucaoSolicitada, options?: RequestOptions): APIPromise<Devolucao> {
     return this.send<Devolucao>({
       method: 'PUT',
       path: () => path`/instant/${e2eid}/devolucao/${id}`,
@@ -88,7 +89,7 @@ export class Instant extends APIResource {
   }
 
   /** `GET /instant/{e2eid}/devolucao/{id}`: a refund and its status. */
-  getRefund(e2eid: string, id: string, options?: RequestOptions): Promise<Devolucao> {
+  getRefund(e2eid: string, id: string, options?: RequestOptions): APIPromise<Devolucao> {
     return this.send<Devolucao>({
       method: 'GET',
       path: () => path`/instant/${e2eid}/devolucao/${id}`,

@@ -7,22 +7,21 @@ import {
   PayloadLocationOperacaoInvalida,
 } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import type { RuleContext } from '../core/validation.ts';
-import { checkFlag, collectListQuery } from './rules/query.ts';
+import { checkFlag, checkLocationId, collectListQuery } from './rules/query.ts';
 
 const TIPOS_COB: readonly unknown[] = ['cob', 'cobv'];
-// The id is an int64 on the wire and a string in the path: 1 to 19 digits.
-const LOCATION_ID = /^\d{1,19}$/;
 const READ_ERRORS = { 400: PayloadLocationConsultaInvalida, 404: PayloadLocationNaoEncontrado };
 const WRITE_ERRORS = { 400: PayloadLocationOperacaoInvalida, 404: PayloadLocationNaoEncontrado };
 
 /** Payload locations, `api.loc`: create, fetch, list, revise and unlink from their charge. */
 export class PayloadLocation extends APIResource {
   /** `POST /loc`: a new location for a charge of type `tipoCob` (`cob` or `cobv`). Never retried. */
-  create(body: PayloadLocationSolicitada, options?: RequestOptions): Promise<PayloadLocationGerada> {
+  create(body: PayloadLocationSolicitada, options?: RequestOptions): APIPromise<PayloadLocationGerada> {
     return this.send<PayloadLocationGerada>({
       method: 'POST',
       path: () => path`/loc`,
@@ -34,13 +33,13 @@ export class PayloadLocation extends APIResource {
   }
 
   /** `GET /loc/{id}`: the location, with the `txid` of the charge linked to it, if any. */
-  get(id: LocationId, options?: RequestOptions): Promise<PayloadLocationCompleta> {
+  get(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationCompleta> {
     return this.send<PayloadLocationCompleta>({
       method: 'GET',
       path: () => path`/loc/${id}`,
       errors: READ_ERRORS,
       options,
-      rule: (ctx) => void checkId(id, ctx),
+      rule: (ctx) => void checkLocationId(id, ctx),
     });
   }
 
@@ -62,7 +61,7 @@ export class PayloadLocation extends APIResource {
   }
 
   /** `PATCH /loc/{id}`: changes the location (its `tipoCob`, while no charge is linked). */
-  update(id: LocationId, body: PayloadLocationRevisada, options?: RequestOptions): Promise<PayloadLocationCompleta> {
+  update(id: LocationId, body: PayloadLocationRevisada, options?: RequestOptions): APIPromise<PayloadLocationCompleta> {
     return this.send<PayloadLocationCompleta>({
       method: 'PATCH',
       path: () => path`/loc/${id}`,
@@ -71,7 +70,7 @@ export class PayloadLocation extends APIResource {
       options,
       rule: (ctx) => {
         // A bad id alone is refused: the body is judged only for a location that can exist.
-        if (checkId(id, ctx)) checkTipoCob(body, false, ctx);
+        if (checkLocationId(id, ctx)) checkTipoCob(body, false, ctx);
       },
     });
   }
@@ -80,22 +79,15 @@ export class PayloadLocation extends APIResource {
    * `DELETE /loc/{id}/txid`: unlinks the charge from the location and returns the location.
    * The charge keeps its status and loses its location. Safe to retry.
    */
-  unlink(id: LocationId, options?: RequestOptions): Promise<PayloadLocationGerada> {
+  unlink(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationGerada> {
     return this.send<PayloadLocationGerada>({
       method: 'DELETE',
       path: () => path`/loc/${id}/txid`,
       errors: WRITE_ERRORS,
       options,
-      rule: (ctx) => void checkId(id, ctx),
+      rule: (ctx) => void checkLocationId(id, ctx),
     });
   }
-}
-
-/** A location id in a path: a non-negative integer, or a decimal string of one. True when it is. */
-function checkId(id: unknown, ctx: RuleContext): boolean {
-  const valid = typeof id === 'number' ? Number.isSafeInteger(id) && id >= 0 : typeof id === 'string' && LOCATION_ID.test(id);
-  if (!valid) ctx.add('id', 'a location id is a non-negative integer', id);
-  return valid;
 }
 
 function checkTipoCob(body: unknown, required: boolean, ctx: RuleContext): void {

@@ -7,10 +7,11 @@
 import { LoteCobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida } from '../errors/catalogue.ts';
 import type { Violacao } from '../errors/base.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
-import { refuse, ruleContext, shouldValidate, type Rule } from '../core/validation.ts';
+import { APIResource, noData } from '../core/resource.ts';
+import { refuse, ruleContext, shouldValidate, type Rule, type RuleContext } from '../core/validation.ts';
 import { checkLoteCobV, judgeAgainstBatch } from './rules/lotecobv.ts';
 import { collectListQuery } from './rules/query.ts';
 import type { CobVRevisada, CobVSolicitada } from './cobv.ts';
@@ -31,8 +32,8 @@ export class LoteCobV extends APIResource {
    * dates are left to the service, which knows when each charge was created; `alter` reads the
    * batch first to judge them, and the set of charges, before sending.
    */
-  async put(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
-    await this.#write('PUT', id, body, options, (ctx) => checkLoteCobV(body, ctx, 'create', () => undefined));
+  put(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): APIPromise<void> {
+    return this.#write('PUT', id, body, options, (ctx) => checkLoteCobV(body, ctx, 'create', () => undefined));
   }
 
   /**
@@ -49,8 +50,8 @@ export class LoteCobV extends APIResource {
    * `PATCH /lotecobv/{id}`: revises some charges of the batch (202, no body). With
    * `checkBatch: true` the batch is read first and a txid that is not in it is refused.
    */
-  async update(id: string | number, body: LoteCobVRevisado, options?: LoteCobVUpdateOptions): Promise<void> {
-    await this.#write('PATCH', id, body, options, (ctx) =>
+  update(id: string | number, body: LoteCobVRevisado, options?: LoteCobVUpdateOptions): APIPromise<void> {
+    return this.#write('PATCH', id, body, options, (ctx) =>
       options?.checkBatch
         ? this.get(id, options).then((lote) => judgeAgainstBatch(lote, body, 'revise', ctx))
         : checkLoteCobV(body, ctx, 'revise', () => undefined),
@@ -58,8 +59,14 @@ export class LoteCobV extends APIResource {
   }
 
   /** `GET /lotecobv/{id}`: the batch with each charge request's status (`problema` when NEGADA). */
-  get(id: string | number, options?: RequestOptions): Promise<LoteCobVConsultado> {
-    return this.send<LoteCobVConsultado>({ method: 'GET', path: () => path`/lotecobv/${id}`, errors: READ_ERRORS, options });
+  get(id: string | number, options?: RequestOptions): APIPromise<LoteCobVConsultado> {
+    return this.send<LoteCobVConsultado>({
+      method: 'GET',
+      path: () => path`/lotecobv/${id}`,
+      errors: READ_ERRORS,
+      options,
+      rule: (ctx) => void checkBatchId(id, ctx),
+    });
   }
 
   /** `GET /lotecobv` (array `lotes`): `await` gives the first page, `for await` every batch. */
@@ -72,9 +79,25 @@ export class LoteCobV extends APIResource {
     });
   }
 
-  #write(method: 'PUT' | 'PATCH', id: string | number, body: unknown, options: RequestOptions | undefined, rule: Rule): Promise<undefined> {
-    return this.send<undefined>({ method, path: () => path`/lotecobv/${id}`, body, errors: WRITE_ERRORS, options, rule });
+  #write(method: 'PUT' | 'PATCH', id: string | number, body: unknown, options: RequestOptions | undefined, rule: Rule): APIPromise<void> {
+    return this.send<void, unknown>({
+      method,
+      path: () => path`/lotecobv/${id}`,
+      body,
+      errors: WRITE_ERRORS,
+      options,
+      // A bad id alone is refused: the body is judged (the batch read) only for one that can exist.
+      rule: (ctx) => (checkBatchId(id, ctx) ? rule(ctx) : undefined),
+      normalize: noData,
+    });
   }
+}
+
+/** A batch id travels as text in the path (the service's own ids are integers): a missing one is refused. True when valid. */
+function checkBatchId(id: unknown, ctx: RuleContext): boolean {
+  const valid = (typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isSafeInteger(id));
+  if (!valid) ctx.add('id', 'a batch id is a non-empty string or an integer', id);
+  return valid;
 }
 
 /**

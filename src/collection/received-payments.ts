@@ -18,7 +18,7 @@ import type { RequestOptions } from '../core/types.ts';
 import { resolveLogger, type Logger } from '../core/log.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
-import { listKeyOf, normalizePayment, type Instant, type InstantPayment } from './instant.ts';
+import { listKeyOf, normalizePayment, type InstantPayment } from './instant.ts';
 import { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
 import { runOnce } from '../store/claims.ts';
 import type { Store } from '../store/types.ts';
@@ -58,7 +58,10 @@ export function parseReceivedPayments(body: unknown): InstantPayment[] {
 
 /** What the handler needs of the client: the received-payment query. */
 export interface ReceivedPaymentsApi {
-  readonly instant: Pick<Instant, 'get'>;
+  readonly instant: {
+    /** The service's record of a payment (`api.instant.get`). */
+    get(e2eid: string, options?: RequestOptions): Promise<InstantPayment>;
+  };
   /** The client's shared store, used when the handler is given none. */
   readonly store?: Store | undefined;
   /** The client's logger, used when the handler is given none. */

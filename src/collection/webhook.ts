@@ -10,11 +10,11 @@
  */
 import { WebhookConsultaInvalida, WebhookNaoEncontrado, WebhookOperacaoInvalida } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
+import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
-import { APIResource } from '../core/resource.ts';
-import { isHttpsOrLoopback, type RuleContext } from '../core/validation.ts';
-import { checkChave } from './rules/fields.ts';
+import { APIResource, noData } from '../core/resource.ts';
+import { checkChave, checkWebhookUrl } from './rules/fields.ts';
 import { collectListQuery } from './rules/query.ts';
 
 const WRITE_ERRORS = { 400: WebhookOperacaoInvalida, 404: WebhookNaoEncontrado };
@@ -26,8 +26,8 @@ export class Webhook extends APIResource {
    * `PUT /webhook/{chave}`: registers (or replaces) the callback for the key. The service posts
    * received payments to `webhookUrl` with `/<list name>` appended, so serve the whole subtree.
    */
-  async put(chave: string, webhookUrl: string, options?: RequestOptions): Promise<void> {
-    await this.send<undefined>({
+  put(chave: string, webhookUrl: string, options?: RequestOptions): APIPromise<void> {
+    return this.send<void, unknown>({
       method: 'PUT',
       path: () => path`/webhook/${chave}`,
       body: { webhookUrl } satisfies WebhookSolicitado,
@@ -37,11 +37,12 @@ export class Webhook extends APIResource {
         checkChave(chave, 'chave', ctx, { required: true, owned: true });
         checkWebhookUrl(webhookUrl, ctx);
       },
+      normalize: noData,
     });
   }
 
   /** `GET /webhook/{chave}`: the registration (older services name the key `chave`, newer `cnpj`). */
-  get(chave: string, options?: RequestOptions): Promise<WebhookCompleto> {
+  get(chave: string, options?: RequestOptions): APIPromise<WebhookCompleto> {
     return this.send<WebhookCompleto>({
       method: 'GET',
       path: () => path`/webhook/${chave}`,
@@ -52,13 +53,14 @@ export class Webhook extends APIResource {
   }
 
   /** `DELETE /webhook/{chave}`: no more notifications for the key. */
-  async delete(chave: string, options?: RequestOptions): Promise<void> {
-    await this.send<undefined>({
+  delete(chave: string, options?: RequestOptions): APIPromise<void> {
+    return this.send<void, unknown>({
       method: 'DELETE',
       path: () => path`/webhook/${chave}`,
       errors: WRITE_ERRORS,
       options,
       rule: (ctx) => checkChave(chave, 'chave', ctx, { required: true, owned: false }),
+      normalize: noData,
     });
   }
 
@@ -73,22 +75,6 @@ export class Webhook extends APIResource {
       options,
       rule: (ctx) => collectListQuery(query, ctx, '', false),
     });
-  }
-}
-
-function checkWebhookUrl(webhookUrl: unknown, ctx: RuleContext): void {
-  if (!isCallbackUrl(webhookUrl)) {
-    ctx.add('webhookUrl', 'webhookUrl must be an absolute https URL (http on loopback only) without user name or password');
-  }
-}
-
-function isCallbackUrl(webhookUrl: unknown): boolean {
-  if (typeof webhookUrl !== 'string' || !/^https?:\/\//i.test(webhookUrl)) return false;
-  try {
-    const url = new URL(webhookUrl);
-    return isHttpsOrLoopback(url) && url.username === '' && url.password === '' && url.hostname !== '';
-  } catch {
-    return false;
   }
 }
 

@@ -51,10 +51,8 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/** A client's connection, from options `checkClientOptions` accepted. */
 export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' | 'json'): Connection {
-  if (typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
-    throw new TypeError('baseUrl must be an absolute http(s) URL');
-  }
   const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
   const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
   const auth = options.auth === undefined ? undefined : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);

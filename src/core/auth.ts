@@ -13,6 +13,7 @@ import { resolveLogger, type Logger } from './log.ts';
 import { isHttpsOrLoopback } from './validation.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
+import { describeConnectionFailure } from './network.ts';
 
 /** OAuth 2.0 client credentials and where to exchange them for a token. */
 export interface ClientCredentials {
@@ -239,12 +240,28 @@ function authenticationError(error: unknown, secret: string): AuthenticationErro
   if (isRecord(error) && typeof error['error'] === 'string') {
     const description = typeof error['error_description'] === 'string' ? ` (${error['error_description']})` : '';
     reason = maskSecret(`${error['error']}${description}`, secret);
+  } else if (isNetworkFailure(error)) {
+    // fetch's bare "fetch failed" hides the reason one or two causes deep: say it in words,
+    // from the redacted copy of the chain.
+    reason = `could not reach the token endpoint (auth.tokenUrl): ${describeConnectionFailure(safeCause(error, secret))}`;
+  } else if (error instanceof Error && error.name === 'TimeoutError') {
+    reason = 'the token endpoint (auth.tokenUrl) did not answer within the timeout';
   }
   const init: { status?: number; cause?: unknown } = {};
   const cause = safeCause(error, secret);
   if (cause !== undefined) init.cause = cause;
   if (status !== undefined) init.status = status;
   return new AuthenticationError(`Token request failed: ${reason}`, init);
+}
+
+/** No answer at all (fetch's "fetch failed"): a refused connection, a name that does not resolve, a TLS failure. */
+function isNetworkFailure(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; current instanceof Error && !(current instanceof InstantError) && depth < 5; depth++) {
+    if (current instanceof TypeError && current.message === 'fetch failed') return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 function safeMessage(error: Error, secret: string): string {

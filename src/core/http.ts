@@ -5,15 +5,18 @@
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
 import { ApiError, UnauthorizedError } from '../errors/api-error.ts';
-import { ConnectionError, InvalidResponseError, TimeoutError } from '../errors/failures.ts';
+import { ConfigurationError, ConnectionError, InvalidResponseError, TimeoutError } from '../errors/failures.ts';
 import { InstantError } from '../errors/base.ts';
-import { createApiError } from '../errors/factory.ts';
+import { createApiError, type ErrorTables } from '../errors/factory.ts';
+import { isRecord } from '../internal/json.ts';
 import { serialize } from './request-body.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
-import type { CallSpec, FetchLike, HttpMethod, HttpResult, TokenProvider } from './types.ts';
+import type { CallSpec, CustomRequest, FetchLike, HttpMethod, RequestOptions, TokenProvider, WithResponse } from './types.ts';
 import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
+import { apiPromise, type APIPromise } from './api-promise.ts';
+import { describeConnectionFailure } from './network.ts';
 
 export interface HttpCoreConfig {
   /** Base URL the paths are appended to (a trailing slash is optional). */
@@ -145,13 +148,26 @@ export class HttpCore {
     });
   }
 
-  /** Sends the call and returns the parsed JSON body (or `undefined` for an empty one). */
-  async json<T>(spec: CallSpec): Promise<T> {
-    return (await this.send<T>(spec)).data;
+  /**
+   * Sends the call; resolves with the parsed JSON body (`undefined` when empty), and
+   * `.withResponse()` with the `Response` too.
+   */
+  json<T>(spec: CallSpec): APIPromise<T> {
+    return apiPromise(this.send<T>(spec));
+  }
+
+  /**
+   * `client.request()`: a call the SDK does not model. A call plain JavaScript got wrong (no call,
+   * no method, a path not built with the `path` template) is refused with a `ConfigurationError`.
+   */
+  request<T>(call: CustomRequest, options: RequestOptions | undefined, errors?: ErrorTables): APIPromise<T> {
+    const misuse = customRequestProblem(call);
+    if (misuse) return apiPromise(Promise.reject(misuse));
+    return this.json<T>(errors ? { ...call, options, errors } : { ...call, options });
   }
 
   /** Sends the call; on a 401 the token is invalidated and the call replayed exactly once. */
-  async send<T>(spec: CallSpec): Promise<HttpResult<T>> {
+  async send<T>(spec: CallSpec): Promise<WithResponse<T>> {
     const sent: CallState = {};
     try {
       return await this.#attempt<T>(spec, sent);
@@ -163,7 +179,7 @@ export class HttpCore {
     }
   }
 
-  async #attempt<T>(spec: CallSpec, sent: CallState): Promise<HttpResult<T>> {
+  async #attempt<T>(spec: CallSpec, sent: CallState): Promise<WithResponse<T>> {
     const log = this.logger;
     const options = spec.options ?? {};
     const started = Date.now();
@@ -223,7 +239,7 @@ export class HttpCore {
     // ky is loaded: only a call that reached it fails with one of its errors.
     if (ky === undefined) return error;
     if (ky.isHTTPError(error)) {
-      return createApiError(error.response, error.data, spec.errors);
+      return createApiError(error.response, error.data, spec.errors, `${spec.method} ${spec.path.route}`);
     }
     if (ky.isTimeoutError(error)) {
       return new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${elapsed} ms`);
@@ -232,12 +248,24 @@ export class HttpCore {
       // Node's fetch wraps the real reason in a generic "fetch failed" TypeError.
       const root = error.cause instanceof TypeError && error.cause.cause !== undefined ? error.cause.cause : error.cause;
       const cause = this.#config.explainConnectionError?.(root) ?? root;
-      return new ConnectionError(`${spec.method} ${spec.path.route} failed: ${reasonOf(cause)}`, { cause });
+      return new ConnectionError(`${spec.method} ${spec.path.route} failed: ${describeConnectionFailure(cause)}`, { cause });
     }
     // A caller's abort stays what it is: the reason the caller gave.
     if (spec.options?.signal?.aborted) return spec.options.signal.reason;
     return error;
   }
+}
+
+const METHODS: readonly unknown[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies HttpMethod[];
+
+function customRequestProblem(call: unknown): ConfigurationError | undefined {
+  if (!isRecord(call)) return new ConfigurationError('call', 'request(call) needs the call: { method, path }, the path built with the path template (path`/cob/${txid}`)');
+  if (!METHODS.includes(call['method'])) return new ConfigurationError('call.method', `call.method must be one of ${METHODS.join(', ')}`);
+  const target = call['path'];
+  if (!isRecord(target) || typeof target['url'] !== 'string' || typeof target['route'] !== 'string') {
+    return new ConfigurationError('call.path', 'call.path must be built with the path template, path`/cob/${txid}`, which encodes each value (a plain string is not taken)');
+  }
+  return undefined;
 }
 
 /**
@@ -298,16 +326,3 @@ function describeRetry(error: unknown): string {
   if (ky?.isNetworkError(error)) return 'network error';
   return error instanceof Error ? error.name : 'unknown';
 }
-
-/** The most specific message in a cause chain ("other side closed", an OpenSSL alert...). */
-function reasonOf(cause: unknown): string {
-  let current = cause;
-  let reason = 'network error';
-  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    reason = typeof code === 'string' ? `${code}: ${current.message}` : current.message;
-    current = current.cause;
-  }
-  return reason;
-}
-

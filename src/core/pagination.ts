@@ -9,7 +9,7 @@ import { BR_CODE_GUI } from '../lib/brcode.ts';
 import type { ErrorTables } from '../errors/factory.ts';
 import { isRecord } from '../internal/json.ts';
 import type { HttpCore } from './http.ts';
-import type { QueryValue, RequestOptions } from './types.ts';
+import type { QueryValue, RequestOptions, WithResponse } from './types.ts';
 import type { RoutePath } from './path.ts';
 
 /** The service's `parametros.paginacao` block. */
@@ -50,22 +50,39 @@ export interface Page<T, P extends PageParametros = PageParametros> {
 /** Loads page `paginaAtual` (the first one when `undefined`). */
 export type PageLoader<T, P extends PageParametros> = (paginaAtual: number | undefined) => Promise<Page<T, P>>;
 
+/** Loads a page with the `Response` it came in. */
+export type PageResponseLoader<T, P extends PageParametros> = (paginaAtual: number | undefined) => Promise<WithResponse<Page<T, P>>>;
+
 /**
  * What a list method returns: `await` it for the first page, or walk every item across pages
- * with `for await`.
+ * with `for await`; `.withResponse()` gives the first page with its `Response`.
  */
 export class PagePromise<T, P extends PageParametros = PageParametros>
   implements PromiseLike<Page<T, P>>, AsyncIterable<T>
 {
-  readonly #load: PageLoader<T, P>;
-  #first: Promise<Page<T, P>> | undefined;
+  readonly #load: PageResponseLoader<T, P>;
+  #first: Promise<WithResponse<Page<T, P>>> | undefined;
+  #firstData: Promise<Page<T, P>> | undefined;
 
-  constructor(load: PageLoader<T, P>) {
+  /** `load` fetches a page with its answer; the first page is fetched once, when first asked for. */
+  constructor(load: PageResponseLoader<T, P>) {
     this.#load = load;
   }
 
-  #firstPage(): Promise<Page<T, P>> {
+  #firstResult(): Promise<WithResponse<Page<T, P>>> {
     return (this.#first ??= this.#load(undefined));
+  }
+
+  #firstPage(): Promise<Page<T, P>> {
+    return (this.#firstData ??= this.#firstResult().then(pageOf));
+  }
+
+  /**
+   * The first page with the `Response` it came in (status and headers; its body already read
+   * into the page). The same request as `await`: asking both sends it once.
+   */
+  withResponse(): Promise<WithResponse<Page<T, P>>> {
+    return this.#firstResult();
   }
 
   then<A = Page<T, P>, B = never>(
@@ -89,6 +106,10 @@ export class PagePromise<T, P extends PageParametros = PageParametros>
       page = await page.getNextPage();
     }
   }
+}
+
+function pageOf<T>(result: WithResponse<T>): T {
+  return result.data;
 }
 
 /** Wraps one list answer as a `Page`, `listKey` naming its array (see `listKeyOf`). */
@@ -171,18 +192,19 @@ export interface ListCall<T> {
 
 /** A page promise over a list endpoint: `await` = first page, `for await` = every item. */
 export function listPages<T, P extends PageParametros>(call: ListCall<T>): PagePromise<T, P> {
-  const load: PageLoader<T, P> = async (page) => {
+  const fetchPage: PageResponseLoader<T, P> = async (page) => {
     if (page === undefined) await call.check?.();
-    const body = await call.http.json<unknown>({
+    const { data, response } = await call.http.send<unknown>({
       method: 'GET',
       path: call.path,
       query: listQueryParams(call.query, page),
       ...(call.errors && { errors: call.errors }),
       options: call.options,
     });
-    const result = toPage<T, P>(body, call.listKey, load);
+    const result = toPage<T, P>(data, call.listKey, load);
     if (call.normalize) result.items.forEach(call.normalize);
-    return result;
+    return { data: result, response };
   };
-  return new PagePromise<T, P>(load);
+  const load: PageLoader<T, P> = (page) => fetchPage(page).then(pageOf);
+  return new PagePromise<T, P>(fetchPage);
 }

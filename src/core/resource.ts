@@ -6,8 +6,9 @@
  */
 import type { ApiErrorClass } from '../errors/api-error.ts';
 import type { ErrorTables, StatusTable } from '../errors/factory.ts';
-import type { CallSpec, RequestOptions } from './types.ts';
+import type { CallSpec, RequestOptions, WithResponse } from './types.ts';
 import type { HttpCore } from './http.ts';
+import { apiPromise, type APIPromise } from './api-promise.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
 import type { RoutePath } from './path.ts';
 import { refuse, ruleContext, shouldValidate, type Rule } from './validation.ts';
@@ -28,8 +29,8 @@ export interface ClientContext {
  */
 export type EndpointErrors = StatusTable & { readonly 400: ApiErrorClass };
 
-/** One call of a resource method. */
-export interface ResourceCall<T> extends Omit<CallSpec, 'errors' | 'path'> {
+/** One call of a resource method; `W` is the answer as it comes off the wire. */
+export interface ResourceCall<T, W = T> extends Omit<CallSpec, 'errors' | 'path'> {
   /**
    * Built after the rule was judged: a parameter the rule refuses (an empty txid) is refused as
    * the service would refuse it, not as a malformed path.
@@ -38,8 +39,8 @@ export interface ResourceCall<T> extends Omit<CallSpec, 'errors' | 'path'> {
   errors: EndpointErrors;
   /** Judged before anything is sent, unless `validate` is off for the client or the call. */
   rule?: Rule | undefined;
-  /** Applied to the parsed answer. */
-  normalize?: ((body: T) => T) | undefined;
+  /** Reads the parsed answer into what the method resolves with. */
+  normalize?: ((body: W) => T) | undefined;
 }
 
 /** One list call: the query as the caller wrote it, the list's errors and rule, per-item reading. */
@@ -51,6 +52,9 @@ export interface ResourceListCall<T> {
   options: RequestOptions | undefined;
 }
 
+/** The `normalize` of a call that resolves with nothing (a 202 or 204), whatever the body says. */
+export function noData(): void {}
+
 export abstract class APIResource {
   protected readonly client: ClientContext;
 
@@ -58,12 +62,21 @@ export abstract class APIResource {
     this.client = client;
   }
 
-  /** Judges the call's rule, then sends it; resolves with the parsed (and normalised) answer. */
-  protected async send<T>({ path, errors, rule, normalize, ...spec }: ResourceCall<T>): Promise<T> {
+  /**
+   * Judges the call's rule, then sends it; resolves with the parsed (and normalised) answer,
+   * `.withResponse()` with its `Response` too.
+   */
+  protected send<T, W = T>(call: ResourceCall<T, W>): APIPromise<T> {
+    return apiPromise(this.#send(call));
+  }
+
+  async #send<T, W>({ path, errors, rule, normalize, ...spec }: ResourceCall<T, W>): Promise<WithResponse<T>> {
     const judging = this.#judge(rule, errors, spec.options);
     if (judging) await judging;
-    const body = await this.client.http.json<T>({ ...spec, path: path(), errors: this.errorTables(errors) });
-    return normalize ? normalize(body) : body;
+    const result: WithResponse<unknown> = await this.client.http.send<W>({ ...spec, path: path(), errors: this.errorTables(errors) });
+    // The core's fresh result, read in place: no second object per call.
+    if (normalize) result.data = normalize(result.data as W);
+    return result as WithResponse<T>;
   }
 
   /**

@@ -63,8 +63,8 @@ export interface CallSpec extends CustomRequest {
   options?: RequestOptions | undefined;
 }
 
-/** A successful call: the parsed body and the raw response. */
-export interface HttpResult<T> {
+/** A successful call: the parsed answer and the raw response (what `.withResponse()` gives). */
+export interface WithResponse<T> {
   data: T;
   /** Status and headers as received; its body was read into `data` (the response carries none). */
   response: Response;

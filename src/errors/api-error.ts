@@ -22,6 +22,8 @@ export interface ApiErrorInit {
   sentRequest?: boolean;
   /** `errorType` when `type` names none: the class's own name (set by the named classes). */
   errorType?: string;
+  /** The call answered, as method and route template (`GET /cob/{}`): the message names it. */
+  call?: string;
   response?: Response;
   cause?: unknown;
 }
@@ -55,7 +57,8 @@ export class ApiError extends InstantError {
     const title = init.title === undefined || trusted ? init.title : scrub(init.title);
     const detail = init.detail === undefined || trusted ? init.detail : scrub(init.detail);
     const violacoes = init.violacoes === undefined ? [] : init.violacoes.map((v) => redactViolacao(v, trusted));
-    super(describe(status, errorType, title, detail, violacoes), { cause: init.cause });
+    const text = describe(status, errorType, title, detail, violacoes);
+    super(init.call === undefined ? text : `${init.call} answered ${text}`, { cause: init.cause });
     this.name = own ?? 'ApiError';
     this.status = status;
     this.type = type;

@@ -7,7 +7,8 @@ import { ApiError, defineApiError, type ApiErrorClass } from './api-error.ts';
 
 /**
  * The service's error types in scope (interface spec, "General errors" and "Specific errors", plus the
- * official types of the endpoints this SDK covers). The first status is the one the service
+ * official types of the endpoints this SDK covers; the recurring spec's section 7.2 from
+ * `RecPayloadNaoEncontrado` on). The first status is the one the service
  * answers with; a type with two statuses (CobPayloadNaoEncontrado) lists both. A `general` type
  * is the one a bare status maps to; every other type's class extends the general class of its
  * first status (`CobNaoEncontrado extends NaoEncontrado`). A new type is one line here.
@@ -41,6 +42,22 @@ export const ERROR_CATALOGUE = {
   WebhookOperacaoInvalida: { status: [400], meaning: 'Webhook request invalid or chave not a valid directory key' },
   WebhookNaoEncontrado: { status: [404], meaning: 'No webhook for the key' },
   WebhookConsultaInvalida: { status: [400], meaning: 'Webhook query is invalid' },
+  RecPayloadNaoEncontrado: { status: [404, 410], meaning: 'No recurrence for the location (410: permanently gone)' },
+  RecPayloadOperacaoInvalida: { status: [400], meaning: 'The recurrence at the location is expired, rejected or cancelled' },
+  RecNaoEncontrada: { status: [404], meaning: 'No recurrence for the idRec' },
+  RecOperacaoInvalida: { status: [400], meaning: 'Recurrence request breaks a rule of the spec (Violations)' },
+  RecConsultaInvalida: { status: [400], meaning: 'Recurrence query is invalid' },
+  SolicRecNaoEncontrada: { status: [404], meaning: 'No confirmation request for the idSolicRec' },
+  SolicRecOperacaoInvalida: { status: [400], meaning: 'Confirmation request is invalid, or cannot be cancelled in its status' },
+  CobRNaoEncontrado: { status: [404], meaning: 'No recurring charge for the txid' },
+  CobROperacaoInvalida: { status: [400], meaning: 'Recurring charge request (or retry) breaks a rule of the spec (Violations)' },
+  CobRConsultaInvalida: { status: [400], meaning: 'Recurring charge query is invalid' },
+  PayloadLocationRecNaoEncontrado: { status: [404], meaning: 'No recurrence location for the id' },
+  PayloadLocationRecConsultaInvalida: { status: [400], meaning: 'Recurrence location query is invalid' },
+  WebhookRecOperacaoInvalida: { status: [400], meaning: 'Recurrence webhook request invalid (webhookUrl)' },
+  WebhookRecConsultaInvalida: { status: [400], meaning: 'Recurrence webhook query is invalid' },
+  WebhookCobROperacaoInvalida: { status: [400], meaning: 'Recurring-charge webhook request invalid (webhookUrl)' },
+  WebhookCobRConsultaInvalida: { status: [400], meaning: 'Recurring-charge webhook query is invalid' },
 } as const satisfies Record<string, { general?: true; status: readonly number[]; meaning: string }>;
 
 /** The name of an error type of the catalogue: `'CobOperacaoInvalida'`, `'NaoEncontrado'`... */
@@ -128,3 +145,35 @@ export const WebhookNaoEncontrado = ERROR_CLASSES.WebhookNaoEncontrado;
 export type WebhookNaoEncontrado = InstanceType<typeof WebhookNaoEncontrado>;
 export const WebhookConsultaInvalida = ERROR_CLASSES.WebhookConsultaInvalida;
 export type WebhookConsultaInvalida = InstanceType<typeof WebhookConsultaInvalida>;
+export const RecPayloadNaoEncontrado = ERROR_CLASSES.RecPayloadNaoEncontrado;
+export type RecPayloadNaoEncontrado = InstanceType<typeof RecPayloadNaoEncontrado>;
+export const RecPayloadOperacaoInvalida = ERROR_CLASSES.RecPayloadOperacaoInvalida;
+export type RecPayloadOperacaoInvalida = InstanceType<typeof RecPayloadOperacaoInvalida>;
+export const RecNaoEncontrada = ERROR_CLASSES.RecNaoEncontrada;
+export type RecNaoEncontrada = InstanceType<typeof RecNaoEncontrada>;
+export const RecOperacaoInvalida = ERROR_CLASSES.RecOperacaoInvalida;
+export type RecOperacaoInvalida = InstanceType<typeof RecOperacaoInvalida>;
+export const RecConsultaInvalida = ERROR_CLASSES.RecConsultaInvalida;
+export type RecConsultaInvalida = InstanceType<typeof RecConsultaInvalida>;
+export const SolicRecNaoEncontrada = ERROR_CLASSES.SolicRecNaoEncontrada;
+export type SolicRecNaoEncontrada = InstanceType<typeof SolicRecNaoEncontrada>;
+export const SolicRecOperacaoInvalida = ERROR_CLASSES.SolicRecOperacaoInvalida;
+export type SolicRecOperacaoInvalida = InstanceType<typeof SolicRecOperacaoInvalida>;
+export const CobRNaoEncontrado = ERROR_CLASSES.CobRNaoEncontrado;
+export type CobRNaoEncontrado = InstanceType<typeof CobRNaoEncontrado>;
+export const CobROperacaoInvalida = ERROR_CLASSES.CobROperacaoInvalida;
+export type CobROperacaoInvalida = InstanceType<typeof CobROperacaoInvalida>;
+export const CobRConsultaInvalida = ERROR_CLASSES.CobRConsultaInvalida;
+export type CobRConsultaInvalida = InstanceType<typeof CobRConsultaInvalida>;
+export const PayloadLocationRecNaoEncontrado = ERROR_CLASSES.PayloadLocationRecNaoEncontrado;
+export type PayloadLocationRecNaoEncontrado = InstanceType<typeof PayloadLocationRecNaoEncontrado>;
+export const PayloadLocationRecConsultaInvalida = ERROR_CLASSES.PayloadLocationRecConsultaInvalida;
+export type PayloadLocationRecConsultaInvalida = InstanceType<typeof PayloadLocationRecConsultaInvalida>;
+export const WebhookRecOperacaoInvalida = ERROR_CLASSES.WebhookRecOperacaoInvalida;
+export type WebhookRecOperacaoInvalida = InstanceType<typeof WebhookRecOperacaoInvalida>;
+export const WebhookRecConsultaInvalida = ERROR_CLASSES.WebhookRecConsultaInvalida;
+export type WebhookRecConsultaInvalida = InstanceType<typeof WebhookRecConsultaInvalida>;
+export const WebhookCobROperacaoInvalida = ERROR_CLASSES.WebhookCobROperacaoInvalida;
+export type WebhookCobROperacaoInvalida = InstanceType<typeof WebhookCobROperacaoInvalida>;
+export const WebhookCobRConsultaInvalida = ERROR_CLASSES.WebhookCobRConsultaInvalida;
+export type WebhookCobRConsultaInvalida = InstanceType<typeof WebhookCobRConsultaInvalida>;

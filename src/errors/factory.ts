@@ -33,10 +33,12 @@ export function refusalClass(tables: ErrorTables | undefined): ApiErrorClass {
  * Builds the typed error for an HTTP error response. Understands the service's problem
  * bodies (`type`, `title`, `status`, `detail`, `correlationId`, `violacoes`), the cash-out
  * provider's `{type, title, detail, instance}`, and anything else (HTML, empty, plain text)
- * by status. 401 is always `UnauthorizedError`.
+ * by status. 401 is always `UnauthorizedError`. `call` (`GET /cob/{}`: the method and the
+ * route template, never a value) heads the message.
  */
-export function createApiError(response: Response, body: unknown, tables: ErrorTables = {}): ApiError {
+export function createApiError(response: Response, body: unknown, tables: ErrorTables = {}, call?: string): ApiError {
   const init = initFrom(response, body);
+  if (call !== undefined) init.call = call;
   if (response.status === 401) return new UnauthorizedError(init);
   const types: Readonly<Record<string, ApiErrorClass>> | null = tables.types === undefined ? ERROR_CLASSES : tables.types;
   const errorType = errorTypeOf(init.type);

@@ -21,6 +21,12 @@ const PERSONAL_FIELDS = new Set([
   'document',
   'devedor',
   'recebedor',
+  // The recurring part: the paying user's account and the debtor inside a recurrence's link.
+  'destinatario',
+  'pagador',
+  'vinculo',
+  'conta',
+  'agencia',
 ]);
 
 const BEARER = /Bearer\s+[\w.~+/=-]+/gi;

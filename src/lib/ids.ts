@@ -9,6 +9,17 @@ export const E2EID_PATTERN = /^[a-zA-Z0-9]{32}$/;
 export const REFUND_ID_PATTERN = /^[a-zA-Z0-9]{1,35}$/;
 /** A cash-out idempotency key: 1 to 50 alphanumeric characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[a-zA-Z0-9]{1,50}$/;
+/**
+ * A recurrence id (`idRec`), 29 characters by its formation rule: `R`, then `R` (retries
+ * allowed after the due date) or `N` (not), the agent's 8 characters of `[0-9A-Z]`, the
+ * creation date `yyyyMMdd`, and an 11-character sequence of letters and digits.
+ */
+export const IDREC_PATTERN = /^R[RN][0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/;
+/**
+ * A confirmation request id (`idSolicRec`), 29 characters: `SC`, the sending agent's 8
+ * characters of `[0-9A-Z]`, the date `yyyyMMdd`, and an 11-character sequence.
+ */
+export const IDSOLICREC_PATTERN = /^SC[0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/;
 
 const test = <Tag extends string>(pattern: RegExp, s: unknown): s is Checked<Tag> => typeof s === 'string' && pattern.test(s);
 
@@ -30,6 +41,16 @@ export function isValidRefundId(s: unknown): s is Checked<'refundId'> {
 /** True for a cash-out idempotency key (1 to 50 alphanumerics). Never throws. */
 export function isValidIdempotencyKey(s: unknown): s is Checked<'idempotencyKey'> {
   return test(IDEMPOTENCY_KEY_PATTERN, s);
+}
+
+/** True for a recurrence id of the formation rule (`IDREC_PATTERN`). Never throws. */
+export function isValidIdRec(s: unknown): s is Checked<'idRec'> {
+  return test(IDREC_PATTERN, s);
+}
+
+/** True for a confirmation request id of the formation rule (`IDSOLICREC_PATTERN`). Never throws. */
+export function isValidIdSolicRec(s: unknown): s is Checked<'idSolicRec'> {
+  return test(IDSOLICREC_PATTERN, s);
 }
 
 const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -1,16 +1,43 @@
 /**
  * Node only: runs a web-standard handler, `(request: Request) => Promise<Response>`, as a
- * Node `(req, res)` listener (`http.createServer`, `https.createServer`, Express, Fastify's raw
- * request...). The body is read up to `maxBodyBytes` (413 beyond it, and nothing more is kept),
- * the handler's Response is streamed back, and a handler that throws gives a bare 500.
+ * Node `(req, res)` listener (`http.createServer`, `https.createServer`, Express, Fastify...).
+ * The body is read up to `maxBodyBytes` (413 beyond it, and nothing more is kept), the handler's
+ * Response is streamed back, and a handler that throws gives a bare 500.
+ *
+ * A framework may have read the body before the handler. What it parsed (`req.body`: an object,
+ * a string or bytes) is used then; a framework's own request and reply (Fastify's `request` and
+ * `reply`, which hold the Node ones under `raw`) are taken as they are. A body read by something
+ * else, with nothing parsed left, is never waited for: the handler's `Request` carries a body
+ * that fails at once with an `InvalidNotificationError` saying so.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Stream } from 'node:stream';
+import { InvalidNotificationError } from '../errors/failures.ts';
 
 /** A web-standard request handler. */
 export type WebHandler = (request: Request) => Promise<Response>;
 
-/** A Node request listener; it never rejects. */
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/**
+ * A framework's request around Node's (Fastify's `request`): the Node request under `raw`, and
+ * the body the framework parsed.
+ */
+export interface FrameworkRequest {
+  readonly raw: IncomingMessage;
+  readonly body?: unknown;
+}
+
+/** A framework's reply around Node's (Fastify's `reply`): the Node response under `raw`. */
+export interface FrameworkReply {
+  readonly raw: ServerResponse;
+  /** Tells the framework the handler writes the answer itself (Fastify's `reply.hijack()`). */
+  hijack?(): unknown;
+}
+
+/**
+ * A Node request listener; it never rejects. It also takes a framework's request and reply
+ * (`fastify.post(path, handler.node)`).
+ */
+export type NodeHandler = (req: IncomingMessage | FrameworkRequest, res: ServerResponse | FrameworkReply) => Promise<void>;
 
 /** Limits of `toNodeHandler`. */
 export interface NodeHandlerOptions {
@@ -25,9 +52,14 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Wraps `handler` as a Node `(req, res)` listener. */
 export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  return async (req, res) => {
+  return async (incoming, outgoing) => {
+    // A framework's wrapper is no stream itself: the Node request and response are under `raw`.
+    const req = incoming instanceof Stream ? incoming : incoming.raw;
+    const res = outgoing instanceof Stream ? outgoing : outgoing.raw;
+    // The framework is told the handler answers (Fastify: its `onResponse` hooks still run).
+    if (!(outgoing instanceof Stream)) outgoing.hijack?.();
     try {
-      const body = await readBody(req, maxBodyBytes);
+      const body = await readBody(req, (incoming as { body?: unknown }).body, maxBodyBytes);
       if (body === 'too-large') {
         const status = options.tooLargeStatus ?? 413;
         return plain(res, status, status === 413 ? 'Payload Too Large' : 'Bad Request', true);
@@ -45,9 +77,12 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
   };
 }
 
-/** The Node request as a web `Request` (`body` already read). */
-export function toRequest(req: IncomingMessage, body: Uint8Array<ArrayBuffer> | undefined, signal?: AbortSignal): Request {
-  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+/**
+ * The Node request as a web `Request` (`body` already read). A `body` that is an error gives a
+ * Request whose body fails with it as soon as it is read.
+ */
+export function toRequest(req: IncomingMessage, body: Uint8Array<ArrayBuffer> | Error | undefined, signal?: AbortSignal): Request {
+  const secure = (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
   const host = req.headers.host ?? 'localhost';
   let url: URL;
   try {
@@ -61,26 +96,39 @@ export function toRequest(req: IncomingMessage, body: Uint8Array<ArrayBuffer> | 
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   const method = req.method ?? 'GET';
-  const init: RequestInit = { method, headers };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (signal) init.signal = signal;
-  if (body !== undefined && method !== 'GET' && method !== 'HEAD') init.body = body;
+  if (body === undefined || method === 'GET' || method === 'HEAD') return new Request(url, init);
+  if (body instanceof Error) {
+    init.body = new ReadableStream({ start: (controller) => controller.error(body) });
+    init.duplex = 'half';
+  } else {
+    init.body = body;
+  }
   return new Request(url, init);
 }
+
+/** What `readBody` gives: the bytes, none, too many, or why they cannot be had. */
+type BodyRead = Uint8Array<ArrayBuffer> | undefined | 'too-large' | InvalidNotificationError;
 
 /**
  * Reads the body up to `max` bytes: `'too-large'` as soon as it is known to be larger (by
  * content-length or as it streams; what follows is read and dropped), `undefined` for none.
- * A body a framework already parsed (`req.body`: bytes, text, or an object re-serialised as
- * JSON) is used as it is.
+ * A body a framework already read is taken from what it parsed (`parsed`, the `req.body` of
+ * Express or Fastify: bytes, text, or an object re-serialised as JSON); with nothing parsed, the
+ * answer is the error saying so, at once (the stream will never say more).
  */
-function readBody(req: IncomingMessage, max: number): Promise<Uint8Array<ArrayBuffer> | undefined | 'too-large'> {
-  const parsed = (req as { body?: unknown }).body;
-  if (parsed !== undefined && req.readableEnded) return Promise.resolve(fromParsed(parsed, max));
+function readBody(req: IncomingMessage, parsed: unknown, max: number): Promise<BodyRead> {
+  const read = req.readableEnded || req.readableDidRead;
+  if (read && parsed !== undefined) return Promise.resolve(fromParsed(parsed, max));
+  if (read) return Promise.resolve(alreadyRead());
+  // Closed before anything read it (the sender went away): no 'end' will come.
+  if (req.destroyed) return Promise.reject(new Error('The request was closed before its body was read'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const finish = (value: Uint8Array<ArrayBuffer> | undefined | 'too-large') => {
+    const finish = (value: BodyRead) => {
       if (done) return;
       done = true;
       resolve(value);
@@ -108,7 +156,15 @@ function readBody(req: IncomingMessage, max: number): Promise<Uint8Array<ArrayBu
   });
 }
 
-function fromParsed(parsed: unknown, max: number): Uint8Array<ArrayBuffer> | undefined | 'too-large' {
+function alreadyRead(): InvalidNotificationError {
+  return new InvalidNotificationError(
+    'The request body was already read before the handler, and no parsed body (req.body) came with it. ' +
+      "Give the handler the framework's own request: with Fastify, handler.node(request, reply) rather than " +
+      'handler.node(request.raw, reply.raw); in a web framework, pass the Request before anything reads its body.',
+  );
+}
+
+function fromParsed(parsed: unknown, max: number): Uint8Array<ArrayBuffer> | 'too-large' {
   let bytes: Uint8Array<ArrayBuffer>;
   if (parsed instanceof Uint8Array) bytes = new Uint8Array(parsed);
   else if (typeof parsed === 'string') bytes = Buffer.from(parsed);

@@ -42,8 +42,9 @@ export interface NotificationHandlerOptions {
 export interface NotificationHandler {
   (request: Request): Promise<Response>;
   /**
-   * The same handler as a Node `(req, res)` listener (`http.createServer`, Express...), through
-   * `toNodeHandler` with the same body limit; `toNodeHandler(handler)` works as well.
+   * The same handler as a Node `(req, res)` listener (`http.createServer`, Express, and Fastify's
+   * own `(request, reply)`), through `toNodeHandler` with the same body limit; a body the
+   * framework parsed is used. `toNodeHandler(handler)` works as well.
    */
   readonly node: NodeHandler;
 }
@@ -77,6 +78,9 @@ export function notificationHandler(
       if (request.method !== 'POST') {
         return fail(405, new InvalidNotificationError(`Method ${request.method} not allowed`), { allow: 'POST' });
       }
+      // Something read the body first (a middleware): say so at once. 500: the sender did
+      // nothing wrong, and sends again once the receiver is fixed.
+      if (request.bodyUsed) return fail(500, new InvalidNotificationError(BODY_ALREADY_READ));
       const bytes = await readBounded(request, maxBytes);
       if (bytes === undefined) return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
       return await handle(bytes, request, fail);
@@ -86,6 +90,9 @@ export function notificationHandler(
   };
   return Object.assign(web, { node: toNodeHandler(web, { maxBodyBytes: maxBytes, tooLargeStatus: 400 }) });
 }
+
+const BODY_ALREADY_READ =
+  'The request body was already read before the handler: pass the Request before anything reads it (a middleware that needs the body can read request.clone())';
 
 /** An error's class name, for logs (its message may quote what it failed on). */
 function errorName(error: unknown): string {

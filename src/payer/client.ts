@@ -1,10 +1,11 @@
 /**
- * The payer app's client: no credentials, no Node built-ins. It reads charge payloads at the
- * locations QR codes carry, and sends everything (payloads and key sets) through its `fetch`.
+ * The payer app's client: no credentials, no Node built-ins. It reads charge and recurrence
+ * payloads at the locations QR codes carry, and sends everything (payloads and key sets) through its `fetch`.
  */
 import type { FetchLike } from '../core/types.ts';
 import { resolveLogger, type Logger } from '../core/log.ts';
 import { CobPayloadResource } from './cob-payload.ts';
+import { RecPayloadResource } from './rec-payload.ts';
 import { JwsVerifier } from './jws.ts';
 import { PayerHttp } from './transport.ts';
 
@@ -43,6 +44,8 @@ export interface PayerClientOptions {
 /** The payer app's client: reads the payload a BR Code's location points to, and verifies its signature. */
 export class PayerClient {
   readonly cobPayload: CobPayloadResource;
+  /** Recurrence payloads at the recurrence location of a composite QR code. */
+  readonly recPayload: RecPayloadResource;
 
   constructor(options: PayerClientOptions = {}) {
     const http = new PayerHttp({
@@ -53,11 +56,13 @@ export class PayerClient {
       logger: resolveLogger(options.logger),
     });
     const allowPrivateHosts = options.allowPrivateHosts ?? false;
-    this.cobPayload = new CobPayloadResource({
+    const context = {
       http,
       verifier: new JwsVerifier(http, allowPrivateHosts),
       allowPrivateHosts,
       allowUnsignedPayloads: options.allowUnsignedPayloads ?? false,
-    });
+    };
+    this.cobPayload = new CobPayloadResource(context);
+    this.recPayload = new RecPayloadResource(context);
   }
 }

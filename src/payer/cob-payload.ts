@@ -8,31 +8,18 @@
 import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida } from '../errors/catalogue.ts';
 import type { Violacao } from '../errors/base.ts';
 import type { StatusTable } from '../errors/factory.ts';
-import { isRecord, parseJson } from '../internal/json.ts';
 import { refuse, violation } from '../core/validation.ts';
 import { isCivilDate, todayInBrasilia } from '../lib/dates.ts';
-import { wireAmount } from '../lib/money.ts';
 import { isValidMunicipalityCode } from '../lib/municipalities.ts';
-import { PayloadVerificationError } from './errors.ts';
-import { looksLikeCompactJws, type JwsVerifier } from './jws.ts';
-import { resolveLocation } from './location.ts';
-import type { PayerHttp, PayerRequestOptions } from './transport.ts';
+import { fetchPayload, money, numbers, record, type PayerContext } from './payload.ts';
+import type { PayerRequestOptions } from './transport.ts';
 import type { CobStatus } from '../collection/cob.ts';
-
-/** What the payer resource needs from its client. */
-export interface PayerContext {
-  readonly http: PayerHttp;
-  readonly verifier: JwsVerifier;
-  readonly allowPrivateHosts: boolean;
-  readonly allowUnsignedPayloads: boolean;
-}
 
 const ERRORS: StatusTable = {
   400: CobPayloadOperacaoInvalida,
   404: CobPayloadNaoEncontrado,
   410: CobPayloadNaoEncontrado,
 };
-const ACCEPT = 'application/jose, application/json;q=0.9';
 
 /** Charge payloads fetched from their location, signature checked, `payer.cobPayload`. */
 export class CobPayloadResource {
@@ -44,7 +31,7 @@ export class CobPayloadResource {
 
   /** The payload of an immediate charge at `location` (no scheme: `psp.example/qr/v2/…`). */
   async getCob(location: string, options?: PayerRequestOptions): Promise<CobPayload> {
-    return normalizeCobPayload(await this.#fetch(location, undefined, options));
+    return normalizeCobPayload(await fetchPayload(this.#context, location, ERRORS, undefined, options));
   }
 
   /**
@@ -61,25 +48,7 @@ export class CobPayloadResource {
     if (DPP !== undefined && !isCivilDate(DPP)) violacoes.push(violation('DPP', 'must be a YYYY-MM-DD date', DPP));
     else if (DPP !== undefined && DPP < todayInBrasilia()) violacoes.push(violation('DPP', 'is before today (Brasília)', DPP));
     refuse(CobPayloadOperacaoInvalida, violacoes);
-    return normalizeCobVPayload(await this.#fetch(location, { codMun, DPP }, options));
-  }
-
-  async #fetch(location: string, query: Record<string, string | undefined> | undefined, options: PayerRequestOptions | undefined): Promise<unknown> {
-    const { url, route } = resolveLocation(location, this.#context.allowPrivateHosts);
-    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
-    const { response, text } = await this.#context.http.get(url, route, ACCEPT, ERRORS, options);
-    const type = response.headers.get('content-type') ?? '';
-    if (/^application\/jose\b/i.test(type) || (!/json/i.test(type) && looksLikeCompactJws(text))) {
-      return this.#context.verifier.verify(text, url, options);
-    }
-    if (!this.#context.allowUnsignedPayloads) {
-      throw new PayloadVerificationError('unsigned', 'the payload is not signed (allowUnsignedPayloads is for development only)');
-    }
-    const body = parseJson(text);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new PayloadVerificationError('malformed', 'the payload is neither a JSON object nor a compact JWS');
-    }
-    return body;
+    return normalizeCobVPayload(await fetchPayload(this.#context, location, ERRORS, { codMun, DPP }, options));
   }
 }
 
@@ -183,28 +152,4 @@ export function normalizeCobVPayload(raw: unknown): CobVPayload {
   numbers(record(payload['calendario']), ['validadeAposVencimento']);
   money(record(payload['valor']), ['original', 'multa', 'juros', 'abatimento', 'desconto', 'final']);
   return payload as CobVPayload;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return isRecord(value) ? value : {};
-}
-
-/** Integer-looking strings become numbers; anything else is left as it came. */
-function numbers(target: Record<string, unknown>, keys: readonly string[]): void {
-  for (const key of keys) {
-    const value = target[key];
-    if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) target[key] = Number(value);
-  }
-}
-
-/** `"140,45"` → `"140.45"`, `140.45` → `"140.45"`; anything else is left as it came. */
-function money(target: Record<string, unknown>, keys: readonly string[]): void {
-  for (const key of keys) {
-    try {
-      const amount = wireAmount(target[key]);
-      if (amount !== undefined) target[key] = amount;
-    } catch {
-      // Out of range or not finite: kept as it came.
-    }
-  }
 }

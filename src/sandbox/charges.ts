@@ -12,7 +12,7 @@ import { Problem } from './problems.ts';
 import {
   Judge, REMOVED_BY_USER, isObject, judgeCob, judgeCobV, judgeListQuery, type Json, type Mode,
 } from './rules.ts';
-import { canonical, today, type Charge, type ChargeKind, type Context, type Loc } from './state.ts';
+import { canonical, renderPayment, today, type Charge, type ChargeKind, type Context, type Loc } from './state.ts';
 
 interface KindInfo {
   root: string;
@@ -141,7 +141,7 @@ export function renderCharge(ctx: Context, charge: Charge, revisao = charge.revi
   }
   if (charge.kind === 'cobv') out['recebedor'] = ctx.recebedor;
   if (loc) out['instantCopiaECola'] = buildBrCode({ url: locationOf(ctx, loc), ...MERCHANT });
-  if (completa) out['instant'] = charge.payments.map((e2eid) => ctx.state.payments.get(e2eid)).filter(Boolean);
+  if (completa) out['instant'] = charge.payments.flatMap((e2eid) => ctx.state.payments.get(e2eid) ?? []).map(renderPayment);
   return out;
 }
 

@@ -5,45 +5,69 @@
  * concluded, removed or past its validity; for a due-date charge `codMun` and `DPP` are judged
  * (400) and `valor.final` is computed for `DPP` (today by default).
  */
-import { CompactSign, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { calculateJwkThumbprint, CompactSign, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { addDays, isCivilDate } from '../lib/dates.ts';
 import { fromCents, toCents } from '../lib/money.ts';
 import { isValidMunicipalityCode } from '../lib/municipalities.ts';
 import { currentOf, isClosed, locationByToken } from './charges.ts';
 import { json, verdict } from './http.ts';
 import { Problem } from './problems.ts';
+import { Random } from './random.ts';
+import { seededRsaKey } from './rsa.ts';
 import { Judge, isObject, type Json } from './rules.ts';
 import { today, type Charge, type ChargeKind, type Context } from './state.ts';
 
 export const JWKS_PATH = '/qr/v2/jwks.json';
 
-/** One RSA key pair per sandbox, made on first use. */
-export class PayloadSigner {
-  readonly #kid: string;
-  #keys: Promise<{ privateKey: CryptoKey; jwk: JWK }> | undefined;
+/** Keys made from a seed, kept for the process: a second sandbox with the same seed finds its key made. */
+const SEEDED_KEYS = new Map<number, Promise<SigningKey>>();
 
-  constructor(kid: string) {
-    this.#kid = kid;
+interface SigningKey {
+  privateKey: CryptoKey;
+  jwk: JWK & { kid: string };
+}
+
+/**
+ * One RSA key pair per sandbox, made on first use: from the seed when there is one (the same
+ * key on every start), else at random. Its `kid` is the key's thumbprint, so a new key always
+ * comes with a new `kid` and a payer that kept an older key set reads it again.
+ */
+export class PayloadSigner {
+  readonly #seed: number | undefined;
+  #keys: Promise<SigningKey> | undefined;
+
+  constructor(seed: number | undefined) {
+    this.#seed = seed;
   }
 
-  #load(): Promise<{ privateKey: CryptoKey; jwk: JWK }> {
-    this.#keys ??= generateKeyPair('RS256', { extractable: true }).then(async ({ privateKey, publicKey }) => ({
-      privateKey,
-      jwk: { ...(await exportJWK(publicKey)), kid: this.#kid, use: 'sig', alg: 'RS256' },
-    }));
-    return this.#keys;
+  #load(): Promise<SigningKey> {
+    const seed = this.#seed;
+    if (seed === undefined) {
+      this.#keys ??= generateKeyPair('RS256', { extractable: true }).then(async ({ privateKey, publicKey }) => signingKey(privateKey, await exportJWK(publicKey)));
+      return this.#keys;
+    }
+    let keys = SEEDED_KEYS.get(seed);
+    if (keys === undefined) {
+      keys = seededRsaKey(new Random(seed ^ 0x5167)).then(async (jwk) => signingKey((await importJWK(jwk, 'RS256')) as CryptoKey, { kty: 'RSA', n: jwk.n!, e: jwk.e! }));
+      SEEDED_KEYS.set(seed, keys);
+    }
+    return keys;
   }
 
   async sign(payload: Json, jku: string): Promise<string> {
-    const { privateKey } = await this.#load();
+    const { privateKey, jwk } = await this.#load();
     return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWS', kid: this.#kid, jku })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWS', kid: jwk.kid, jku })
       .sign(privateKey);
   }
 
   async jwks(): Promise<{ keys: JWK[] }> {
     return { keys: [(await this.#load()).jwk] };
   }
+}
+
+async function signingKey(privateKey: CryptoKey, publicJwk: JWK): Promise<SigningKey> {
+  return { privateKey, jwk: { ...publicJwk, kid: await calculateJwkThumbprint(publicJwk), use: 'sig', alg: 'RS256' } };
 }
 
 export async function payloadRoutes(ctx: Context, signer: PayloadSigner, request: Request, path: string): Promise<Response | undefined> {

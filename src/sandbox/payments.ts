@@ -13,7 +13,9 @@ import { dueAmount } from './payload.ts';
 import { empty, inRange, json, page, readJson, verdict } from './http.ts';
 import { Problem } from './problems.ts';
 import { Judge, isObject, judgeListQuery, type Json } from './rules.ts';
-import { canonical, today, type Charge, type Context, type Payment, type Refund } from './state.ts';
+import { canonical, renderPayment, today, type Charge, type Context, type Payment, type ReceivedPayment, type Refund } from './state.ts';
+
+export type { ReceivedPayment } from './state.ts';
 
 /** The list name of received payments (in `GET /instant` and in notifications). */
 export const PAYMENT_LIST = 'instant';
@@ -27,25 +29,6 @@ function stamp(date: Date): string {
 /** `E` + ISPB + yyyyMMddHHmm + 11 alphanumerics: 32 characters. */
 function endToEndId(ctx: Context, prefix: 'E' | 'D'): string {
   return `${prefix}${ISPB}${stamp(ctx.now())}${ctx.ids.alphanumeric(11)}`;
-}
-
-/** A received payment as `/instant` and the notifications show it. */
-export interface ReceivedPayment {
-  endToEndId: string;
-  txid?: string;
-  valor: string;
-  chave: string;
-  horario: string;
-  infoPagador?: string;
-  devolucoes?: Refund[];
-}
-
-function renderPayment(payment: Payment): ReceivedPayment {
-  const out: ReceivedPayment = { endToEndId: payment.endToEndId, valor: payment.valor, chave: payment.chave, horario: payment.horario };
-  if (payment.txid !== undefined) out.txid = payment.txid;
-  if (payment.infoPagador !== undefined) out.infoPagador = payment.infoPagador;
-  if (payment.devolucoes.length > 0) out.devolucoes = payment.devolucoes.map((d) => ({ ...d }));
-  return out;
 }
 
 /** Options of `sandbox.payCharge()`. */

@@ -14,12 +14,15 @@ export class Problem extends Error {
   readonly status: number;
   readonly errorType: CatalogueErrorType;
   readonly violacoes: readonly Violacao[];
+  /** Headers the answer carries besides the content type (`Allow` of a 405). */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(errorType: CatalogueErrorType, detail: string, violacoes: readonly Violacao[] = [], status?: number) {
+  constructor(errorType: CatalogueErrorType, detail: string, violacoes: readonly Violacao[] = [], status?: number, headers: Record<string, string> = {}) {
     super(detail);
     this.errorType = errorType;
     this.violacoes = violacoes;
     this.status = status ?? ERROR_CATALOGUE[errorType].status[0];
+    this.headers = headers;
   }
 }
 
@@ -59,7 +62,7 @@ export function problemDocument(problem: Problem, correlationId?: string): Recor
 export function problemResponse(problem: Problem, correlationId: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(problemDocument(problem, correlationId)), {
     status: problem.status,
-    headers: { 'content-type': 'application/problem+json', ...headers },
+    headers: { 'content-type': 'application/problem+json', ...problem.headers, ...headers },
   });
 }
 

@@ -10,6 +10,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { toRequest, writeResponse } from '../node/adapter.ts';
+import { withCors } from './cors.ts';
 import { ConnectionDrop } from './faults.ts';
 import { Problem, problemResponse } from './problems.ts';
 
@@ -47,8 +48,9 @@ export async function listenNode(
       res.once('close', () => controller.abort());
       const request = toRequest(req, body, controller.signal);
       let response: Response;
-      if (tls && needsCertificate(new URL(request.url).pathname) && !(req.socket as TLSSocket).authorized) {
-        response = problemResponse(new Problem('AcessoNegado', 'Um certificado de cliente emitido pela CA do sandbox é exigido.'), 'sbx-tls');
+      // A preflight never carries a client certificate: it is answered like any other.
+      if (tls && request.method !== 'OPTIONS' && needsCertificate(new URL(request.url).pathname) && !(req.socket as TLSSocket).authorized) {
+        response = withCors(problemResponse(new Problem('AcessoNegado', 'Um certificado de cliente emitido pela CA do sandbox é exigido.'), 'sbx-tls'));
       } else {
         response = await handle(request);
       }
@@ -57,7 +59,7 @@ export async function listenNode(
       // A cut answer: what was written goes out, then the connection closes short of the body.
       if (res.headersSent) return req.socket.destroySoon();
       if (error instanceof ConnectionDrop) return void req.socket.destroy();
-      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+      res.writeHead(500, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('Internal Server Error');
     }
   };
   const server: Server = tls

@@ -4,7 +4,9 @@
  *
  * Addresses, on one origin (virtual for msw, `http(s)://127.0.0.1:PORT` once listening):
  * `/v2/...` the collection API, `/oauth/token` its token endpoint, `/api/v2/...` the cash-out
- * provider (token endpoint included), `/qr/v2/...` the payer-side payloads and their key set.
+ * provider (token endpoint included), `/qr/v2/...` the payer-side payloads and their key set,
+ * `/sandbox/...` the test controls. Every answer carries CORS headers, and a path the sandbox
+ * does not know is 404 before any token is looked at.
  */
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
@@ -27,14 +29,19 @@ import {
   type TransferRecord,
 } from './cash-out.ts';
 import { chargeRoutes, locRoutes } from './charges.ts';
+import {
+  BALANCE_BODY, CONTROL_PREFIX, ControlTable, FAULTS_BODY, FORGE_BODY, NO_BODY, PAY_BODY, SETTLE_BODY, control, type SandboxControl,
+} from './controls.ts';
+import { preflight, withCors } from './cors.ts';
 import { ConnectionDrop, FaultInjector, cutMidBody, type FaultOptions } from './faults.ts';
+import { Notifier, type RedeliveryOptions, type SentNotification } from './notifications.ts';
 import { JWKS_PATH, PayloadSigner, payloadRoutes } from './payload.ts';
 import { instantRoutes, payCharge, webhookRoutes, type PayChargeOptions, type ReceivedPayment } from './payments.ts';
 import { Problem, ProviderProblem, problemResponse, providerResponse, unauthorized } from './problems.ts';
-import { Random } from './random.ts';
+import { Random, secret } from './random.ts';
 import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
-import { generateIdempotencyKey } from '../lib/ids.ts';
+import { ConfigurationError } from '../errors/failures.ts';
 import { sleep } from '../internal/retry.ts';
 import { listenNode, type NodeServer, type SandboxTlsOptions } from './server.ts';
 
@@ -51,7 +58,10 @@ export interface SandboxOptions {
   settle?: 'auto' | 'manual';
   /** Where transfer confirmations are POSTed (optional). */
   transferNotificationUrl?: string;
-  /** Makes ids and injected faults repeat from run to run (default: random). */
+  /**
+   * An integer that makes the client secrets, own keys, payload signing key, ids and injected
+   * faults the same on every start (default: random, new on every start).
+   */
   seed?: number;
   /** Lifetime of issued access tokens, in seconds (default 300). */
   tokenLifetime?: number;
@@ -63,6 +73,8 @@ export interface SandboxOptions {
   refundDelayMs?: number;
   /** Used to POST notifications (webhooks, transfer confirmations); default the global `fetch`. */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** How a notification answered other than 2xx, or not at all, is sent again (default 5 attempts, from 1 s, doubling). */
+  redelivery?: RedeliveryOptions;
 }
 
 /** A token endpoint and the client credentials it accepts. */
@@ -77,6 +89,8 @@ export interface SandboxListenOptions {
 }
 
 type Settled = 'LIQUIDATED' | 'CANCELED';
+/** A request's route, found before any token is looked at, run after. */
+type Route = () => Promise<Response | undefined>;
 
 /** The simulated service (`createSandbox()` makes one): its state, its controls, msw handlers and `listen()`. */
 export class Sandbox {
@@ -91,6 +105,8 @@ export class Sandbox {
   readonly #api: Credentials;
   readonly #cashOut: Credentials;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #stop = new AbortController();
+  readonly #notifier: Notifier;
   #server: NodeServer | undefined;
   #handlers: HttpHandler[] | undefined;
   #closed = false;
@@ -98,13 +114,26 @@ export class Sandbox {
 
   constructor(options: SandboxOptions = {}) {
     this.#options = options;
+    if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new ConfigurationError('seed', 'seed must be an integer');
     const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
     this.#ids = new Random(seed);
     this.#faults = new FaultInjector(seed ^ 0x5eed);
     this.ownKeys = options.ownKeys && options.ownKeys.length > 0 ? [...options.ownKeys] : [this.#ids.uuid()];
-    this.#signer = new PayloadSigner(`sandbox-${this.#ids.alphanumeric(8)}`);
-    this.#api = { clientId: 'sandbox-api', clientSecret: generateIdempotencyKey() };
-    this.#cashOut = { clientId: 'sandbox-cash-out', clientSecret: generateIdempotencyKey() };
+    this.#signer = new PayloadSigner(options.seed);
+    // Seeded, the secrets come from their own stream: the same on every start, and the ids' stream stays as it was.
+    const secrets = options.seed === undefined ? undefined : new Random(seed ^ 0x5ec2e7);
+    const newSecret = () => secrets?.alphanumeric(32) ?? secret();
+    this.#api = { clientId: 'sandbox-api', clientSecret: newSecret() };
+    this.#cashOut = { clientId: 'sandbox-cash-out', clientSecret: newSecret() };
+    this.#notifier = new Notifier(
+      {
+        send: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+        later: (ms, task) => this.#later(ms, task),
+        now: () => new Date(),
+        closed: this.#stop.signal,
+      },
+      options.redelivery,
+    );
     this.#state.balanceCents = toCents(parseAmount(options.balance ?? '1000.00'));
     this.#ctx = {
       state: this.#state,
@@ -200,7 +229,7 @@ export class Sandbox {
   /** Serves the sandbox on 127.0.0.1 (HTTPS with `tls`); resolves with its origin. */
   async listen(options: SandboxListenOptions = {}): Promise<{ url: string }> {
     if (this.#server) throw new Error('The sandbox is already listening');
-    this.#server = await listenNode((request) => this.handle(request), options.port ?? 0, options.tls, (path) => !path.startsWith('/qr/'));
+    this.#server = await listenNode((request) => this.handle(request), options.port ?? 0, options.tls, needsCertificate);
     return { url: this.#server.origin };
   }
 
@@ -209,9 +238,15 @@ export class Sandbox {
    * (the Node server then destroys the socket; msw answers a network error).
    */
   async handle(request: Request): Promise<Response> {
+    if (request.method === 'OPTIONS') return preflight(request);
+    return withCors(await this.#serve(request));
+  }
+
+  async #serve(request: Request): Promise<Response> {
     const correlationId = `sbx-${++this.#requests}`;
     const path = new URL(request.url).pathname;
-    const faultable = path !== API_TOKEN_PATH && path !== CASH_OUT_TOKEN_PATH && path !== JWKS_PATH;
+    // Faults are the service's: never on the token endpoints, the key set or the test controls.
+    const faultable = path !== API_TOKEN_PATH && path !== CASH_OUT_TOKEN_PATH && path !== JWKS_PATH && !path.startsWith(CONTROL_PREFIX);
     const drawn = faultable ? this.#faults.draw() : undefined;
     const fault = drawn?.fault;
     if (drawn && drawn.delayMs > 0) await sleep(drawn.delayMs);
@@ -244,37 +279,55 @@ export class Sandbox {
     const method = request.method;
     if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#api, lifetime) : undefined;
     if (path === CASH_OUT_TOKEN_PATH) return method === 'POST' ? cashOutToken(ctx, request, this.#cashOut, lifetime) : undefined;
+    if (path.startsWith(CONTROL_PREFIX)) return this.#controls.answer(request, path);
     if (path.startsWith('/qr/')) return payloadRoutes(ctx, this.#signer, request, path);
-    if (path.startsWith('/api/v2/')) {
-      if (!authorized(ctx, request, 'cash-out')) throw new Unauthorized();
-      if (path === '/api/v2/accounts/balances/' && method === 'GET') return balance(ctx);
-      if (path === '/api/v2/instant/payments/dict' && method === 'POST') {
-        return placeOrder(ctx, request, (transfer) => {
+    if (path.startsWith('/api/v2/')) return this.#authorized(request, 'cash-out', this.#cashOutRoute(request, path));
+    if (path.startsWith('/v2/')) return this.#authorized(request, 'api', this.#apiRoute(request, path));
+    return undefined;
+  }
+
+  /** Runs `route` for a request with a live token of `audience`; no route, no token check (404, not 401). */
+  async #authorized(request: Request, audience: 'api' | 'cash-out', route: Route | undefined): Promise<Response | undefined> {
+    if (route === undefined) return undefined;
+    if (!authorized(this.#ctx, request, audience)) throw new Unauthorized();
+    return route();
+  }
+
+  /** The cash-out provider's route for `path`, if it has one. */
+  #cashOutRoute(request: Request, path: string): Route | undefined {
+    const ctx = this.#ctx;
+    const method = request.method;
+    if (path === '/api/v2/accounts/balances/' && method === 'GET') return async () => balance(ctx);
+    if (path === '/api/v2/instant/payments/dict' && method === 'POST') {
+      return () =>
+        placeOrder(ctx, request, (transfer) => {
           if ((this.#options.settle ?? 'auto') === 'auto') this.#later(this.#options.settleDelayMs ?? 50, () => this.#settle(transfer, 'LIQUIDATED'));
         });
-      }
-      const byKey = /^\/api\/v2\/instant\/payments\/idempotencyKey\/([^/]+)$/.exec(path);
-      if (byKey && method === 'GET') return getOrder(ctx, decode(byKey[1]!));
-      return undefined;
     }
-    if (!path.startsWith('/v2/')) return undefined;
-    if (!authorized(ctx, request, 'api')) throw new Unauthorized();
+    const byKey = /^\/api\/v2\/instant\/payments\/idempotencyKey\/([^/]+)$/.exec(path);
+    if (byKey && method === 'GET') return async () => getOrder(ctx, decode(byKey[1]!));
+    return undefined;
+  }
+
+  /** The collection API's route for `path` (under `/v2/`), if it has one. */
+  #apiRoute(request: Request, path: string): Route | undefined {
+    const ctx = this.#ctx;
     const [resource, a, b, c, ...rest] = path.slice('/v2/'.length).split('/').map(decode);
     if (rest.length > 0) return undefined;
     switch (resource) {
       case 'cob':
       case 'cobv':
-        return b === undefined ? chargeRoutes(ctx, resource, request, a) : undefined;
+        return b === undefined ? () => chargeRoutes(ctx, resource, request, a) : undefined;
       case 'lotecobv':
-        return b === undefined ? batchRoutes(ctx, request, a) : undefined;
+        return b === undefined ? () => batchRoutes(ctx, request, a) : undefined;
       case 'loc':
         if (b !== undefined && (b !== 'txid' || c !== undefined)) return undefined;
-        return locRoutes(ctx, request, a, b === 'txid');
+        return () => locRoutes(ctx, request, a, b === 'txid');
       case 'instant':
         if (b !== undefined && (b !== 'devolucao' || c === undefined)) return undefined;
-        return instantRoutes(ctx, request, a, c);
+        return () => instantRoutes(ctx, request, a, c);
       case 'webhook':
-        return b === undefined ? webhookRoutes(ctx, request, a) : undefined;
+        return b === undefined ? () => webhookRoutes(ctx, request, a) : undefined;
       default:
         return undefined;
     }
@@ -283,7 +336,33 @@ export class Sandbox {
   // -------------------------------------------------------------------------------------------
   // Test controls
 
-  /** Pays the charge `txid` as a payer would; resolves with the received payment once the webhook was POSTed. */
+  /** The test controls as HTTP routes (`/sandbox/...`): one entry per route. */
+  readonly #controls = new ControlTable([
+    control('POST', '/sandbox/charges/{txid}/pay', 'payCharge: pays as a payer { valor?, infoPagador? }, answers the payment', PAY_BODY,
+      ({ txid }, input) => this.payCharge(txid, input)),
+    control('POST', '/sandbox/transfers/{idempotencyKey}/settle', 'settleTransfer { status: LIQUIDATED | CANCELED, errorCode? }', SETTLE_BODY,
+      ({ idempotencyKey }, { status, errorCode }) => this.settleTransfer(idempotencyKey, status, errorCode)),
+    control('POST', '/sandbox/transfers/{idempotencyKey}/forge', 'forgeTransferNotification { status, errorCode? }, answers the notification', FORGE_BODY,
+      ({ idempotencyKey }, input) => this.#forge({ idempotencyKey, ...input })),
+    control('PUT', '/sandbox/balance', 'setBalance { balance }', BALANCE_BODY,
+      (_, { balance }) => (this.setBalance(balance), { balance: this.balance })),
+    control('POST', '/sandbox/faults', 'injectFaults { rate, kinds?, latencyMs?, retryAfter?, seed? }; rate 0 stops', FAULTS_BODY,
+      (_, input) => (this.injectFaults(input), { faults: this.faultCounts() })),
+    control('POST', '/sandbox/tokens/expire', 'expireTokens: every token issued so far gets 401', NO_BODY,
+      () => ({ expired: this.expireTokens() })),
+    control('GET', '/sandbox/notifications', 'notifications(): every notification sent, each attempt, the last answer', NO_BODY,
+      () => ({ notifications: this.notifications() })),
+  ]);
+
+  /** The `/sandbox/...` routes: method, path template and what each does. */
+  get controlRoutes(): readonly SandboxControl[] {
+    return this.#controls.routes.map(({ method, path, does }) => ({ method, path, does }));
+  }
+
+  /**
+   * Pays the charge `txid` as a payer would; resolves with the received payment once the
+   * webhook's first attempt has its answer (redeliveries, if any, follow by themselves).
+   */
   payCharge(txid: string, options: PayChargeOptions = {}): Promise<ReceivedPayment> {
     return payCharge(this.#ctx, txid, options);
   }
@@ -301,26 +380,32 @@ export class Sandbox {
   /**
    * Settles the order placed with `idempotencyKey` (when `settle: 'manual'`, or before the
    * automatic settlement): `LIQUIDATED` debits the balance, or cancels the order (`AM04`) when
-   * the balance does not cover it. Resolves with the transfer once the confirmation was POSTed.
+   * the balance does not cover it. Resolves with the transfer once the confirmation's first
+   * attempt has its answer.
    */
   async settleTransfer(idempotencyKey: string, status: Settled, errorCode?: string): Promise<TransferRecord> {
     const transfer = this.#state.transfers.get(idempotencyKey);
-    if (transfer === undefined) throw new Error('No order with that idempotency key');
+    if (transfer === undefined) throw new Problem('NaoEncontrado', 'No order with that idempotency key.');
     await this.#settle(transfer, status, errorCode);
     return renderTransfer(transfer);
   }
 
   /**
    * POSTs a transfer confirmation that the sandbox never decided (a forgery) to
-   * `transferNotificationUrl`; resolves with the receiver's status code.
+   * `transferNotificationUrl`; resolves with the receiver's status code of the first attempt
+   * (`undefined`: no answer). It is redelivered like any notification.
    */
   async forgeTransferNotification(fake: { idempotencyKey: string; status: string; errorCode?: string }): Promise<number | undefined> {
+    return (await this.#forge(fake)).lastAnswer?.status;
+  }
+
+  async #forge(fake: { idempotencyKey: string; status: string; errorCode?: string }): Promise<SentNotification> {
     const url = this.#options.transferNotificationUrl;
-    if (url === undefined) throw new Error('transferNotificationUrl is not set');
+    if (url === undefined) throw new Problem('RequisicaoInvalida', 'transferNotificationUrl is not set (createSandbox option, --transfer-notification-url).');
     const known = this.#state.transfers.get(fake.idempotencyKey);
     const data: Json = { ...(known ? renderTransfer(known) : { idempotencyKey: fake.idempotencyKey }), status: fake.status };
     if (fake.errorCode !== undefined) data['errorCode'] = fake.errorCode;
-    return this.#notify(url, transferNotification(data));
+    return this.#notifier.send(url, transferNotification(data));
   }
 
   /** Injects faults into a share of the requests (seeded: the same run meets the same faults); rate 0 stops. */
@@ -333,14 +418,28 @@ export class Sandbox {
     return { ...this.#faults.counts };
   }
 
-  /** Every token issued so far now gets 401 (tests the refresh path). */
-  expireTokens(): void {
-    for (const token of this.#state.tokens.values()) token.expiresAt = 0;
+  /** Every token issued so far now gets 401 (tests the refresh path); returns how many were live. */
+  expireTokens(): number {
+    let live = 0;
+    for (const token of this.#state.tokens.values()) {
+      if (token.expiresAt > Date.now()) live++;
+      token.expiresAt = 0;
+    }
+    return live;
+  }
+
+  /**
+   * Every notification sent (webhooks, transfer confirmations), oldest first: url, body, state
+   * (`pending`, `delivered`, `failed`), each attempt with its time and answer, the last answer.
+   */
+  notifications(): SentNotification[] {
+    return this.#notifier.list();
   }
 
   /** Stops the server (if listening) and every pending timer. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#stop.abort();
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     const server = this.#server;
@@ -368,24 +467,18 @@ export class Sandbox {
     this.#timers.add(timer);
   }
 
+  /** The one way out for notifications: logged, and redelivered until a 2xx or the attempts run out. */
   async #notify(url: string, body: unknown): Promise<number | undefined> {
-    const send = this.#options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
-    try {
-      const response = await send(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(5_000),
-      });
-      await response.body?.cancel();
-      return response.status;
-    } catch {
-      return undefined;
-    }
+    return (await this.#notifier.send(url, body)).lastAnswer?.status;
   }
 }
 
 class Unauthorized extends Error {}
+
+/** Over HTTPS, the API, the provider and the token endpoints want a client certificate; payloads and test controls do not. */
+function needsCertificate(path: string): boolean {
+  return !path.startsWith('/qr/') && !path.startsWith(CONTROL_PREFIX);
+}
 
 function decode(segment: string): string {
   try {

@@ -83,6 +83,26 @@ export interface Payment {
   seq: number;
 }
 
+/** A received payment as `/instant` and the notifications show it. */
+export interface ReceivedPayment {
+  endToEndId: string;
+  txid?: string;
+  valor: string;
+  chave: string;
+  horario: string;
+  infoPagador?: string;
+  devolucoes?: Refund[];
+}
+
+/** Only the spec's fields leave the sandbox (not the internal `seq`). */
+export function renderPayment(payment: Payment): ReceivedPayment {
+  const out: ReceivedPayment = { endToEndId: payment.endToEndId, valor: payment.valor, chave: payment.chave, horario: payment.horario };
+  if (payment.txid !== undefined) out.txid = payment.txid;
+  if (payment.infoPagador !== undefined) out.infoPagador = payment.infoPagador;
+  if (payment.devolucoes.length > 0) out.devolucoes = payment.devolucoes.map((d) => structuredClone(d));
+  return out;
+}
+
 export interface WebhookRegistration {
   chave: string;
   webhookUrl: string;
@@ -161,7 +181,10 @@ export interface Context {
   now(): Date;
   /** Runs `task` after `ms` unless the sandbox is closed first. */
   later(ms: number, task: () => void | Promise<void>): void;
-  /** POSTs a JSON notification (webhook, transfer confirmation); never throws. */
+  /**
+   * POSTs a JSON notification (webhook, transfer confirmation, any other); never throws. Resolves
+   * with the first attempt's status (`undefined`: no answer); redelivery and the log follow.
+   */
   notify(url: string, body: unknown): Promise<number | undefined>;
   readonly batchDelayMs: number;
   readonly refundDelayMs: number;

@@ -14,7 +14,14 @@ function service(total: number, size: number) {
     };
     return toPage<number, PageParametros>(body, 'cobs', load);
   };
-  return { asked, list: () => new PagePromise(load) };
+  const answers: Response[] = [];
+  const list = () =>
+    new PagePromise<number, PageParametros>(async (paginaAtual) => {
+      const response = new Response(null, { headers: { 'x-page': String(paginaAtual ?? 0) } });
+      answers.push(response);
+      return { data: await load(paginaAtual), response };
+    });
+  return { asked, answers, list };
 }
 
 describe('PagePromise', () => {
@@ -47,11 +54,22 @@ describe('PagePromise', () => {
   });
 
   it('passes a failed page load to the caller', async () => {
-    const failing = new PagePromise<number>(async () => {
+    const failing = new PagePromise<number>(async (): Promise<never> => {
       throw new Error('boom');
     });
     await expect(failing).rejects.toThrow('boom');
     await expect(failing.catch((e: unknown) => (e as Error).message)).resolves.toBe('boom');
+  });
+
+  it('withResponse() gives the first page with its Response, the same request as await', async () => {
+    const { asked, answers, list } = service(250, 100);
+    const pages = list();
+    const { data, response } = await pages.withResponse();
+    expect(response.headers.get('x-page')).toBe('0');
+    expect(response).toBe(answers[0]);
+    expect(data.items).toHaveLength(100);
+    expect(await pages).toBe(data);
+    expect(asked).toEqual([undefined]);
   });
 
   it('keeps the other fields of the answer on the page', async () => {

@@ -28,3 +28,11 @@ describe('path', () => {
     expect(path`/cob/${'\ud83d\ude00'}`.url).toBe('/cob/%F0%9F%98%80');
   });
 });
+
+describe('path, with what plain JavaScript may pass', () => {
+  it('refuses a parameter that is neither a string nor a number with a PathParameterError (found by fuzzing cobr.retry)', () => {
+    for (const value of [Object.create(null), { toString: () => 'x' }, undefined, null, true, 10n]) {
+      expect(() => path`/cobr/${value as string}/retentativa/x`).toThrow(PathParameterError);
+    }
+  });
+});

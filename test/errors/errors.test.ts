@@ -67,11 +67,11 @@ describe('error catalogue', () => {
   });
 
   it('keeps the name of an unknown type on a plain ApiError', () => {
-    const [response, body] = problem(400, { type: `${BASE}/RecOperacaoInvalida`, title: 't', status: 400 });
+    const [response, body] = problem(400, { type: `${BASE}/AutorizacaoOperacaoInvalida`, title: 't', status: 400 });
     const error = createApiError(response, body);
     expect(error.constructor).toBe(ApiError);
     expect(error.name).toBe('ApiError');
-    expect(error.errorType).toBe('RecOperacaoInvalida');
+    expect(error.errorType).toBe('AutorizacaoOperacaoInvalida');
   });
 
   it('gives CobPayloadNaoEncontrado for both 404 and 410, keeping the status', () => {

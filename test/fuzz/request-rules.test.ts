@@ -1,6 +1,8 @@
 /**
  * Arbitrary requests through the client-side rules, by the public methods: charge, batch,
- * location, refund and webhook bodies, list queries and path parameters, each field valid,
+ * location, refund and webhook bodies, the recurring part's (recurrences, confirmation requests,
+ * recurring charges and their retries, recurrence locations and webhooks), list queries and path
+ * parameters, each field valid,
  * missing, or any value at all. A `fetch` stub answers whatever is sent with a plausible
  * success. Every call settles quickly with either an answer (and then it was sent) or an
  * `InstantError`; a refusal before sending names its violations and sent nothing; every error
@@ -9,13 +11,14 @@
 import fc from 'fast-check';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ApiError, InstantClient, InstantError, type CobSolicitada } from '../../src/index.ts';
+import { ApiError, InstantClient, InstantError, addDays, todayInBrasilia, type CobRSolicitada, type CobSolicitada, type OwnAccount } from '../../src/index.ts';
 import { PayerClient } from '../../src/payer.ts';
 import { amountArb, anyStringArb, cpfArb, keyArb, numericCnpjArb } from '../lib/arbitraries.ts';
 import { FUZZ_RUNS, FUZZ_TIMEOUT } from './settings.ts';
 
 const BASE = 'https://api.example.com/v2';
 const OWN_KEY = '7c084cd4-54af-4172-a516-a7d1a12b75cc';
+const OWN_ACCOUNT: OwnAccount = { conta: '012682', agencia: '9708', tipoConta: 'CORRENTE' };
 const SETTLE_MS = 2_000;
 
 // ---------------------------------------------------------------------------------------------
@@ -110,6 +113,56 @@ const listQuery = record({
 const refundBody = record({ valor: maybe(amountArb), natureza: maybe(fc.constantFrom('ORIGINAL', 'RETIRADA', 'OTHER')), descricao: maybe(text(140)) });
 const id = fc.oneof(fc.nat(), fc.integer(), anyStringArb, fc.constantFrom('.', '..', '', '1'));
 const webhookUrl = fc.oneof(fc.webUrl(), fc.webUrl().map((u) => u.replace(/^https?/, 'http')), anyStringArb);
+// The recurring part: ids of the formation rule, dates around today, hyphenated ceps.
+const idRec = fc.oneof({ weight: 4, arbitrary: fc.stringMatching(/^R[RN][0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/) }, { weight: 1, arbitrary: anyStringArb });
+const idSolicRec = fc.oneof({ weight: 4, arbitrary: fc.stringMatching(/^SC[0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/) }, { weight: 1, arbitrary: anyStringArb });
+const nearDate = fc.oneof(civilDate, fc.integer({ min: -3, max: 400 }).map((days) => addDays(todayInBrasilia(), days)));
+const nearInstant = fc.oneof(instant, nearDate.map((date) => `${date}T12:00:00-03:00`));
+const recBody = record({
+  idRec: maybe(idRec),
+  vinculo: maybe(record({ contrato: maybe(text(35)), objeto: maybe(text(35)), devedor: maybe(person) })),
+  calendario: maybe(record({ dataInicial: maybe(nearDate), dataFinal: maybe(nearDate), periodicidade: maybe(fc.constantFrom('SEMANAL', 'MENSAL', 'ANUAL', 'DIARIA')) })),
+  valor: maybe(record({ valorRec: maybe(amountArb), valorMinimoRecebedor: maybe(amountArb) })),
+  politicaRetentativa: maybe(fc.constantFrom('NAO_PERMITE', 'PERMITE_3R_7D', 'SEMPRE')),
+  recebedor: maybe(record({ convenio: maybe(text(60)) })),
+  loc: maybe(fc.integer({ min: -1, max: 10 ** 6 })),
+  ativacao: maybe(record({ dadosJornada: maybe(record({ txid: maybe(txid) })) })),
+  status: maybe(fc.constantFrom('CANCELADA', 'APROVADA')),
+});
+const solicRecBody = record({
+  idRec: maybe(idRec),
+  calendario: maybe(record({ dataExpiracaoSolicitacao: maybe(nearInstant) })),
+  destinatario: maybe(
+    record({ conta: maybe(text(20)), agencia: maybe(text(4)), ispbParticipante: maybe(fc.stringMatching(/^[0-9A-Z]{8}$/)), cpf: maybe(cpfArb), cnpj: maybe(numericCnpjArb) }),
+  ),
+});
+const cobRBody = record({
+  idRec: maybe(idRec),
+  infoAdicional: maybe(text(140)),
+  calendario: maybe(record({ dataDeVencimento: maybe(nearDate) })),
+  valor: maybe(record({ original: maybe(amountArb) })),
+  ajusteDiaUtil: maybe(fc.boolean()),
+  recebedor: maybe(
+    fc.oneof(
+      fc.constant(OWN_ACCOUNT),
+      record({ conta: maybe(fc.stringMatching(/^\d{1,22}$/)), agencia: maybe(fc.stringMatching(/^\d{1,5}$/)), tipoConta: maybe(fc.constantFrom('CORRENTE', 'POUPANCA', 'PAGAMENTO', 'POUPANÇA')) }),
+    ),
+  ),
+  devedor: maybe(record({ ...address, cep: maybe(fc.oneof(fc.stringMatching(/^\d{8}$/), fc.stringMatching(/^\d{5}-\d{3}$/))) })),
+  status: maybe(fc.constantFrom('CRIADA', 'PENDENTE')),
+});
+const recurringListQuery = record({
+  inicio: maybe(instant),
+  fim: maybe(instant),
+  cpf: maybe(cpfArb),
+  cnpj: maybe(numericCnpjArb),
+  idRec: maybe(idRec),
+  status: maybe(fc.constantFrom('CRIADA', 'ATIVA')),
+  convenio: maybe(text(60)),
+  locationPresente: maybe(fc.boolean()),
+  idRecPresente: maybe(fc.boolean()),
+  paginacao: maybe(record({ paginaAtual: maybe(fc.integer({ min: -1, max: 10 })), itensPorPagina: maybe(fc.integer({ min: -1, max: 1001 })) })),
+});
 const callOptions = fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant({ validate: false }) });
 
 // ---------------------------------------------------------------------------------------------
@@ -118,6 +171,8 @@ const callOptions = fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, {
 const LIST_PAGE = {
   parametros: { inicio: '2026-01-01T00:00:00Z', fim: '2026-01-02T00:00:00Z', paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 0 } },
   cobs: [],
+  recs: [],
+  cobsr: [],
   loc: [],
   instant: [],
   webhooks: [],
@@ -144,7 +199,7 @@ const RECORD = {
 
 function answer(method: string, url: URL): Response {
   const segments = url.pathname.replace(/^\/v2\//, '').split('/').filter(Boolean);
-  if (segments[0] === 'webhook' && method !== 'GET') return new Response(null, { status: 204 });
+  if (segments[0]?.startsWith('webhook') && method !== 'GET') return new Response(null, { status: 204 });
   if (segments[0] === 'lotecobv' && method !== 'GET') return new Response(null, { status: 202 });
   const body = method === 'GET' && segments.length === 1 ? LIST_PAGE : RECORD;
   return Response.json(body);
@@ -157,12 +212,13 @@ interface Tally {
 }
 
 /** Runs one call on a fresh client; fails the property on anything but an answer or an InstantError. */
-async function judge(tally: Tally, call: (api: InstantClient) => unknown, ownKeys?: readonly string[]): Promise<void> {
+async function judge(tally: Tally, call: (api: InstantClient) => unknown, ownKeys?: readonly string[], ownAccounts?: readonly OwnAccount[]): Promise<void> {
   let requests = 0;
   const api = new InstantClient({
     baseUrl: BASE,
     maxRetries: 0,
     ...(ownKeys && { ownKeys }),
+    ...(ownAccounts && { ownAccounts }),
     auth: { getToken: async () => 'fuzz-token' },
     fetch: async (input, init) => {
       requests++;
@@ -230,6 +286,35 @@ const OPERATIONS: Operation[] = [
   ['instant.list(query)', fc.tuple(listQuery), (api, [q]) => api.instant.list(q as never)],
   ['webhook.put(chave, url)', fc.tuple(maybe(chave), webhookUrl), (api, [c, u]) => api.webhook.put(c as string, u as string)],
   ['webhook.get / delete(chave)', fc.tuple(maybe(chave), fc.boolean()), (api, [c, del]) => (del ? api.webhook.delete(c as string) : api.webhook.get(c as string))],
+  ['rec.create(body)', fc.tuple(recBody, callOptions), (api, [b, o]) => api.rec.create(b as never, o as never)],
+  ['rec.update(idRec, patch)', fc.tuple(idRec, recBody, callOptions), (api, [i, b, o]) => api.rec.update(i as string, b as never, o as never)],
+  [
+    'rec.get / cancel(idRec)',
+    fc.tuple(idRec, record({ txid: maybe(txid) }), fc.boolean()),
+    (api, [i, q, cancel]) => (cancel ? api.rec.cancel(i as string) : api.rec.get(i as string, q as never)),
+  ],
+  ['rec.list(query)', fc.tuple(recurringListQuery), (api, [q]) => api.rec.list(q as never)],
+  ['solicrec.create(body)', fc.tuple(solicRecBody, callOptions), (api, [b, o]) => api.solicrec.create(b as never, o as never)],
+  ['solicrec.get / cancel(idSolicRec)', fc.tuple(idSolicRec, fc.boolean()), (api, [i, cancel]) => (cancel ? api.solicrec.cancel(i as string) : api.solicrec.get(i as string))],
+  ['cobr.create(txid, body)', fc.tuple(txid, cobRBody, callOptions), (api, [t, b, o]) => api.cobr.create(t as string, b as never, o as never)],
+  ['cobr.create(body)', fc.tuple(cobRBody, callOptions), (api, [b, o]) => api.cobr.create(b as CobRSolicitada, o as never)],
+  ['cobr.update(txid, patch) / get(txid)', fc.tuple(txid, record({ status: maybe(fc.constantFrom('CANCELADA', 'ATIVA')) }), fc.boolean()), (api, [t, b, get]) => (get ? api.cobr.get(t as string) : api.cobr.update(t as string, b as never))],
+  ['cobr.retry(txid, data)', fc.tuple(txid, maybe(nearDate), callOptions), (api, [t, d, o]) => api.cobr.retry(t as string, d as string, o as never)],
+  ['cobr.list(query)', fc.tuple(recurringListQuery), (api, [q]) => api.cobr.list(q as never)],
+  [
+    'locrec.create / get / unlink',
+    fc.tuple(id, fc.constantFrom('create', 'get', 'unlink')),
+    (api, [i, what]) => (what === 'create' ? api.locrec.create() : what === 'get' ? api.locrec.get(i as never) : api.locrec.unlink(i as never)),
+  ],
+  ['locrec.list(query)', fc.tuple(recurringListQuery), (api, [q]) => api.locrec.list(q as never)],
+  [
+    'webhookrec / webhookcobr put, get, delete',
+    fc.tuple(webhookUrl, fc.boolean(), fc.constantFrom('put', 'get', 'delete')),
+    (api, [u, cobr, what]) => {
+      const registration = cobr ? api.webhookcobr : api.webhookrec;
+      return what === 'put' ? registration.put(u as string) : what === 'get' ? registration.get() : registration.delete();
+    },
+  ],
 ];
 
 describe('fuzz: requests through the client-side rules', () => {
@@ -240,7 +325,7 @@ describe('fuzz: requests through the client-side rules', () => {
         const tally: Tally = { sent: 0, refused: 0, failedAfterSending: 0 };
         await fc.assert(
           fc.asyncProperty(args, fc.boolean(), async (values, withOwnKeys) => {
-            await judge(tally, (api) => call(api, values), withOwnKeys ? [OWN_KEY] : undefined);
+            await judge(tally, (api) => call(api, values), withOwnKeys ? [OWN_KEY] : undefined, withOwnKeys ? [OWN_ACCOUNT] : undefined);
           }),
           { numRuns: FUZZ_RUNS },
         );
@@ -255,13 +340,13 @@ describe('fuzz: requests through the client-side rules', () => {
 
 describe('fuzz: payer locations', () => {
   it(
-    'getCob / getCobv with any location: only InstantErrors, nothing sent for a refused location',
+    'getCob / getCobv / recPayload.get with any location: only InstantErrors, nothing sent for a refused location',
     async () => {
       await fc.assert(
         fc.asyncProperty(
           fc.oneof(anyStringArb, fc.webUrl(), fc.webUrl().map((u) => u.replace(/^https?:\/\//, '')), wild),
-          fc.boolean(),
-          async (location, cobv) => {
+          fc.constantFrom('cob', 'cobv', 'rec'),
+          async (location, kind) => {
             let requests = 0;
             const payerClient = new PayerClient({
               maxRetries: 0,
@@ -270,7 +355,13 @@ describe('fuzz: payer locations', () => {
                 return new Response('not a signed payload', { status: 200, headers: { 'content-type': 'application/jose' } });
               },
             } as never);
-            const error = await (cobv ? payerClient.cobPayload.getCobv(location as string) : payerClient.cobPayload.getCob(location as string)).then(
+            const read =
+              kind === 'rec'
+                ? payerClient.recPayload.get(location as string)
+                : kind === 'cobv'
+                  ? payerClient.cobPayload.getCobv(location as string)
+                  : payerClient.cobPayload.getCob(location as string);
+            const error = await read.then(
               () => new Error('an unsigned payload was accepted'),
               (e: unknown) => e,
             );
@@ -294,6 +385,7 @@ describe('cases the fuzzing found', () => {
     ['an undefined query of cobv.list', (api) => api.cobv.list(undefined as never)],
     ['a txid without a prototype in instant.list', (api) => api.instant.list({ txid: Object.create(null) } as never)],
     ['a BigInt in a checked field', (api) => api.cob.get('fuzzcharge00000000000000000001', { revisao: [0n] } as never)],
+    ['an object without a prototype as a path parameter (validate: false)', (api) => api.cobr.retry('0', Object.create(null) as never, { validate: false })],
   ];
   it.each(counterexamples)('%s: an InstantError', async (_, call) => {
     await judge({ sent: 0, refused: 0, failedAfterSending: 0 }, call);

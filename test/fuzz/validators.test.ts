@@ -141,6 +141,8 @@ const CONTRACTS: Record<string, Contract> = {
   isValidTxid: { args: one(anyValueArb), answer: isBoolean },
   isValidE2eid: { args: one(anyValueArb), answer: isBoolean },
   isValidRefundId: { args: one(anyValueArb), answer: isBoolean },
+  isValidIdRec: { args: one(anyValueArb), answer: isBoolean },
+  isValidIdSolicRec: { args: one(anyValueArb), answer: isBoolean },
   isValidIdempotencyKey: { args: one(anyValueArb), answer: isBoolean },
   isValidAmount: { args: one(anyValueArb), answer: isBoolean },
   isCivilDate: { args: one(anyValueArb), answer: isBoolean },

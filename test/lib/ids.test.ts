@@ -5,6 +5,8 @@ import {
   generateIdempotencyKey,
   generateTxid,
   isValidE2eid,
+  isValidIdRec,
+  isValidIdSolicRec,
   isValidIdempotencyKey,
   isValidRefundId,
   isValidTxid,
@@ -41,10 +43,29 @@ describe('id predicates', () => {
     expect(isValidIdempotencyKey('abc-123')).toBe(false);
   });
 
+  it('idRec: R, R or N (retries after the due date or not), 8 of 0-9/A-Z, yyyyMMdd, 11 letters or digits', () => {
+    expect(isValidIdRec('RR1234567820240115abcdefghijk')).toBe(true);
+    expect(isValidIdRec('RN123456782024011577825445612')).toBe(true);
+    expect(isValidIdRec('RRABCD123420240115abcdefghijk')).toBe(true);
+    expect(isValidIdRec('RX1234567820240115abcdefghijk')).toBe(false);
+    expect(isValidIdRec('NR1234567820240115abcdefghijk')).toBe(false);
+    expect(isValidIdRec('RRabcd123420240115abcdefghijk')).toBe(false);
+    expect(isValidIdRec('RR12345678202401A5abcdefghijk')).toBe(false);
+    expect(isValidIdRec('RR1234567820240115abcdefghij')).toBe(false);
+    expect(isValidIdRec('RR1234567820240115abcdefghijk\n')).toBe(false);
+  });
+
+  it('idSolicRec: SC, 8 of 0-9/A-Z, yyyyMMdd, 11 letters or digits', () => {
+    expect(isValidIdSolicRec('SC876456782024021577825445312')).toBe(true);
+    expect(isValidIdSolicRec('SR876456782024021577825445312')).toBe(false);
+    expect(isValidIdSolicRec('SC87645678202402157782544531')).toBe(false);
+    expect(isValidIdSolicRec('RN123456782024011577825445612')).toBe(false);
+  });
+
   it('never throw on arbitrary strings', () => {
     fc.assert(
       fc.property(anyStringArb, (s) => {
-        for (const check of [isValidTxid, isValidE2eid, isValidRefundId, isValidIdempotencyKey]) {
+        for (const check of [isValidTxid, isValidE2eid, isValidRefundId, isValidIdempotencyKey, isValidIdRec, isValidIdSolicRec]) {
           expect(typeof check(s)).toBe('boolean');
         }
       }),

@@ -3,6 +3,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { InvalidNotificationError } from '../../src/errors/failures.ts';
 import { toNodeHandler, type WebHandler } from '../../src/node/adapter.ts';
 
 let server: Server | undefined;
@@ -130,6 +131,63 @@ describe('toNodeHandler', () => {
     const response = await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"k":[1,2]}' });
     expect(response.status).toBe(204);
     expect(JSON.parse(body ?? '')).toEqual({ k: [1, 2] });
+  });
+
+  it.each([
+    ['text', (raw: string) => raw, '{"k":[1,2]}'],
+    ['bytes', (raw: string) => Buffer.from(raw), '{"k":[1,2]}'],
+  ])('uses a parsed body given as %s as it is', async (_kind, parse, expected) => {
+    let body: string | undefined;
+    const adapter = toNodeHandler(async (request) => {
+      body = await request.text();
+      return new Response(null, { status: 204 });
+    });
+    const base = await serve(async (req: IncomingMessage, res: ServerResponse) => {
+      let raw = '';
+      for await (const chunk of req) raw += String(chunk);
+      (req as IncomingMessage & { body?: unknown }).body = parse(raw);
+      await adapter(req, res);
+    });
+    const response = await fetch(base, { method: 'POST', body: '{"k":[1,2]}' });
+    expect(response.status).toBe(204);
+    expect(body).toBe(expected);
+  });
+
+  it('never waits for a body something else read with nothing parsed: it fails at once with InvalidNotificationError', async () => {
+    let failure: unknown;
+    const adapter = toNodeHandler(async (request) => {
+      failure = await request.text().catch((error: unknown) => error);
+      return new Response(null, { status: 500 });
+    });
+    const base = await serve(async (req: IncomingMessage, res: ServerResponse) => {
+      for await (const chunk of req) void chunk; // a middleware that keeps nothing
+      await adapter(req, res);
+    });
+    const started = Date.now();
+    const response = await fetch(base, { method: 'POST', body: '{"k":1}', signal: AbortSignal.timeout(5_000) });
+    expect(response.status).toBe(500);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(failure).toBeInstanceOf(InvalidNotificationError);
+    expect((failure as Error).message).toMatch(/already read/);
+  });
+
+  it("takes a framework's request and reply (the Node ones under raw): the parsed body, and the reply hijacked", async () => {
+    let body: string | undefined;
+    let hijacked = 0;
+    const adapter = toNodeHandler(async (request) => {
+      body = await request.text();
+      return new Response('done', { status: 202 });
+    });
+    const base = await serve(async (req: IncomingMessage, res: ServerResponse) => {
+      let raw = '';
+      for await (const chunk of req) raw += String(chunk);
+      await adapter({ raw: req, body: JSON.parse(raw) as unknown }, { raw: res, hijack: () => void hijacked++ });
+    });
+    const response = await fetch(base, { method: 'POST', body: '{"a":"b"}' });
+    expect(response.status).toBe(202);
+    expect(await response.text()).toBe('done');
+    expect(body).toBe('{"a":"b"}');
+    expect(hijacked).toBe(1);
   });
 
   it('streams a Response body', async () => {

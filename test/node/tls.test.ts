@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InstantClient } from '../../src/client.ts';
 import { ConnectionError } from '../../src/errors/failures.ts';
 import { path } from '../../src/core/path.ts';
+import { connect } from '../../src/composition/connection.ts';
 import { sendJson, startServer, type LoopbackServer } from '../support/loopback.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url));
@@ -59,9 +60,10 @@ describe('mTLS against a real HTTPS server that demands a client certificate', (
 
   it.each(['TLSv1.3', 'TLSv1.2'] as const)('without a certificate fails with ConnectionError naming the TLS failure (%s)', async (version) => {
     const { url } = await startMtlsServer(version);
-    // Trusts the server's CA but presents no client certificate (a shape the types do not offer).
-    const plain = new InstantClient({ baseUrl: url, maxRetries: 0, auth: { getToken: async () => 't' }, tls: { ca } as never });
-    clients.push(plain);
+    // Trusts the server's CA but presents no client certificate: a shape the types do not offer
+    // and the client's constructor refuses (ConfigurationError), so the connection is built directly.
+    const plain = connect({ baseUrl: url, maxRetries: 0, auth: { getToken: async () => 't' }, tls: { ca } as never });
+    clients.push(plain as unknown as InstantClient);
     const error = await plain.http.json({ method: 'GET', path: path`/cob` }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     const cause = (error as ConnectionError).cause as { code?: string; message: string };

@@ -48,6 +48,27 @@ describe('received payments', () => {
     await expect(s.api.instant.get('E'.padEnd(32, '0'))).rejects.toBeInstanceOf(InstantNaoEncontrado);
   });
 
+  it('embeds only the spec\'s payment fields in a fetched or listed charge (no internal field leaks)', async () => {
+    const SPEC_FIELDS = ['endToEndId', 'txid', 'valor', 'componentesValor', 'chave', 'horario', 'infoPagador', 'devolucoes'];
+    const txid = generateTxid();
+    await s.api.cob.create(txid, cobBody(s.key, '8.00'));
+    const payment = await s.sandbox.payCharge(txid, { infoPagador: 'pedido 9' });
+    // Read over plain HTTP: what leaves the sandbox, not what a client keeps.
+    const { access_token: token } = (await (
+      await fetch(s.sandbox.credentials.tokenUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: s.sandbox.credentials.clientId, client_secret: s.sandbox.credentials.clientSecret }),
+      })
+    ).json()) as { access_token: string };
+    const read = async (path: string) => (await (await fetch(`${s.sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, unknown>;
+    const fetched = (await read(`/cob/${txid}`))['instant'] as Array<Record<string, unknown>>;
+    const listed = ((await read(`/cob?${new URLSearchParams(range())}`))['cobs'] as Array<{ txid: string; instant: Array<Record<string, unknown>> }>).find((c) => c.txid === txid)!.instant;
+    for (const embedded of [fetched, listed]) {
+      expect(embedded).toEqual([{ endToEndId: payment.endToEndId, txid, valor: '8.00', chave: s.key, horario: payment.horario, infoPagador: 'pedido 9' }]);
+      for (const field of Object.keys(embedded[0]!)) expect(SPEC_FIELDS).toContain(field);
+    }
+  });
+
   it('pays a due-date charge its amount due today, or the amount given', async () => {
     const txid = generateTxid();
     await s.api.cobv.create(txid, { ...cobvBody(s.key, '80.00'), valor: { original: '80.00', abatimento: { modalidade: 1, valorPerc: '5.00' } } });

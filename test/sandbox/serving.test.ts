@@ -29,6 +29,16 @@ describe('HTTPS', () => {
       const anonymous = await sandbox.payerOptions().fetch!(`${sandbox.origin}/v2/cob/${txid}`);
       expect(anonymous.status).toBe(403);
       expect(await anonymous.json()).toMatchObject({ type: expect.stringMatching(/\/AcessoNegado$/) });
+      expect(anonymous.headers.get('access-control-allow-origin')).toBe('*');
+      // A browser's preflight carries no certificate: it is answered; so are the test controls.
+      const preflight = await sandbox.payerOptions().fetch!(`${sandbox.origin}/v2/cob/${txid}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      });
+      expect(preflight.status).toBe(204);
+      const paid = await sandbox.payerOptions().fetch!(`${sandbox.origin}/sandbox/charges/${txid}/pay`, { method: 'POST' });
+      expect(paid.status).toBe(200);
+      expect(await paid.json()).toMatchObject({ txid, valor: '10.00' });
     } finally {
       await withCert.close();
       await sandbox.close();
@@ -37,15 +47,15 @@ describe('HTTPS', () => {
 });
 
 describe('instant-payments-sandbox', () => {
-  it('serves on the given port and prints the URLs and credentials that work', async () => {
+  it('serves on the given port and prints the URLs, the credentials and the test controls, all of which work', async () => {
     const cli = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
-    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--balance', '12.34'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--balance', '12.34'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
     try {
       let out = '';
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
           out += chunk.toString();
-          if (out.includes('Payloads')) resolve();
+          if (/^Seed /m.test(out)) resolve();
         });
         child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
       });
@@ -58,6 +68,21 @@ describe('instant-payments-sandbox', () => {
       const cob = await api.cob.create(generateTxid(), cobBody(field('own keys')));
       expect(cob.status).toBe('ATIVA');
       expect(field('client secret', 1)).toMatch(/^[a-zA-Z0-9]{32}$/);
+      // Every control is listed; the one that pays works as printed, from any HTTP client.
+      const routes = [...out.matchAll(/^ {2}(GET|POST|PUT) +(\/sandbox\/\S+) +\S/gm)].map((m) => `${m[1]} ${m[2]}`);
+      expect(routes).toEqual([
+        'POST /sandbox/charges/{txid}/pay',
+        'POST /sandbox/transfers/{idempotencyKey}/settle',
+        'POST /sandbox/transfers/{idempotencyKey}/forge',
+        'PUT /sandbox/balance',
+        'POST /sandbox/faults',
+        'POST /sandbox/tokens/expire',
+        'GET /sandbox/notifications',
+      ]);
+      const origin = /^Test controls\s+(\S+)\/sandbox\/\.\.\./m.exec(out)?.[1];
+      const paid = await fetch(`${origin}/sandbox/charges/${cob.txid}/pay`, { method: 'POST' });
+      expect(paid.status).toBe(200);
+      expect((await api.cob.get(cob.txid)).status).toBe('CONCLUIDA');
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));

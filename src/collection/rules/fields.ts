@@ -12,7 +12,7 @@
  * txids); documents, names, keys and free text never are.
  */
 import { isRecord } from '../../internal/json.ts';
-import type { RuleContext } from '../../core/validation.ts';
+import { isHttpsOrLoopback, type RuleContext } from '../../core/validation.ts';
 import { isValidCnpj, isValidCpf } from '../../lib/documents.ts';
 import { isValidKey } from '../../lib/keys.ts';
 import { MONEY_PATTERN } from '../../lib/money.ts';
@@ -25,6 +25,16 @@ export type ChargeMode = 'create' | 'revise';
 export const REMOVAL_STATUS = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
 
 const INT32_MAX = 2_147_483_647;
+
+/** A CPF as the schema writes it: 11 digits (the charges' rules also check its check digits). */
+export const CPF_PATTERN = /^\d{11}$/;
+/** A CNPJ as the schema writes it: 14 of `[0-9A-Z]` (numeric or alphanumeric). */
+export const CNPJ_PATTERN = /^[0-9A-Z]{14}$/;
+
+/** True when `value` is a string that `pattern` matches. */
+export function matches(value: unknown, pattern: RegExp): value is string {
+  return typeof value === 'string' && pattern.test(value);
+}
 
 export function isInt(value: unknown, min: number, max = INT32_MAX): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
@@ -84,11 +94,36 @@ export function checkDevedor(devedor: unknown, root: string, ctx: RuleContext, r
     ctx.add(p, 'devedor.cnpj is not a valid CNPJ (14 characters of 0-9/A-Z, check digits)');
   }
   if (!isText(nome, 200)) ctx.add(p, 'devedor.nome is required, at most 200 characters');
-  if (!withAddress) return;
+  if (withAddress) checkAddress(devedor, p, ctx);
+}
+
+/**
+ * A debtor's optional e-mail and address (`DadosComplementares`, reported at `p`): `email` a
+ * string, `logradouro` (200), `cidade` (200), `uf` (2) and `cep` (8) strings of at most that many
+ * characters. Shared by due-date and recurring charges.
+ */
+export function checkAddress(devedor: Fields, p: string, ctx: RuleContext): void {
   if (devedor['email'] !== undefined && typeof devedor['email'] !== 'string') ctx.add(p, 'devedor.email must be a string');
   for (const [field, max] of ADDRESS_LIMITS) {
     const value = devedor[field];
     if (value !== undefined && !isText(value, max)) ctx.add(p, `devedor.${field} must be a string of at most ${max} characters`);
+  }
+}
+
+/** A callback URL (`webhookUrl`): an absolute https URL (http on loopback only), no user name or password. */
+export function checkWebhookUrl(webhookUrl: unknown, ctx: RuleContext): void {
+  if (!isCallbackUrl(webhookUrl)) {
+    ctx.add('webhookUrl', 'webhookUrl must be an absolute https URL (http on loopback only) without user name or password');
+  }
+}
+
+function isCallbackUrl(webhookUrl: unknown): boolean {
+  if (typeof webhookUrl !== 'string' || !/^https?:\/\//i.test(webhookUrl)) return false;
+  try {
+    const url = new URL(webhookUrl);
+    return isHttpsOrLoopback(url) && url.username === '' && url.password === '' && url.hostname !== '';
+  } catch {
+    return false;
   }
 }
 

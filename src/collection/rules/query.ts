@@ -3,14 +3,24 @@ import { isRecord } from '../../internal/json.ts';
 import type { RuleContext } from '../../core/validation.ts';
 import { isRfc3339 } from '../../lib/dates.ts';
 import { isValidTxid } from '../../lib/ids.ts';
-import { isInt } from './fields.ts';
+import { CNPJ_PATTERN, CPF_PATTERN, isInt, matches } from './fields.ts';
 
-const CPF_QUERY = /^\d{11}$/;
-const CNPJ_QUERY = /^[0-9A-Z]{14}$/;
+// A location id is an int64 on the wire and a string in the path: 1 to 19 digits.
+const LOCATION_ID = /^\d{1,19}$/;
 
 /** A charge txid in a path: 26 to 35 letters or digits (propriedade `txid`). */
 export function checkTxid(txid: unknown, ctx: RuleContext): void {
   if (!isValidTxid(txid)) ctx.add('txid', 'txid must be 26 to 35 letters or digits', txid);
+}
+
+/**
+ * A location id in a path (`/loc/{id}`, `/locrec/{id}`): a non-negative integer, or a decimal
+ * string of one (propriedade `id`). True when it is.
+ */
+export function checkLocationId(id: unknown, ctx: RuleContext): boolean {
+  const valid = typeof id === 'number' ? Number.isSafeInteger(id) && id >= 0 : typeof id === 'string' && LOCATION_ID.test(id);
+  if (!valid) ctx.add('id', 'a location id is a non-negative integer', id);
+  return valid;
 }
 
 /** `revisao` of GET /cob/{txid} and /cobv/{txid}: an integer, zero or more. */
@@ -33,8 +43,8 @@ export function collectListQuery(query: unknown, ctx: RuleContext, root = '', re
   const end = checkInstant(fim, at('fim'), ctx, requireRange);
   if (start !== undefined && end !== undefined && end < start) ctx.add(at('fim'), 'fim is earlier than inicio', fim);
   if (cpf !== undefined && cnpj !== undefined) ctx.add(at('cpf'), 'cpf and cnpj cannot both be given');
-  else if (cpf !== undefined && !(typeof cpf === 'string' && CPF_QUERY.test(cpf))) ctx.add(at('cpf'), 'cpf must be 11 digits');
-  else if (cnpj !== undefined && !(typeof cnpj === 'string' && CNPJ_QUERY.test(cnpj))) {
+  else if (cpf !== undefined && !matches(cpf, CPF_PATTERN)) ctx.add(at('cpf'), 'cpf must be 11 digits');
+  else if (cnpj !== undefined && !matches(cnpj, CNPJ_PATTERN)) {
     ctx.add(at('cnpj'), 'cnpj must be 14 characters of 0-9/A-Z');
   }
   if (paginacao === undefined) return;

@@ -1,0 +1,68 @@
+/**
+ * Raw responses: what `.withResponse()` costs, and that it costs nothing unused. One GET of a
+ * charge through an in-process `fetch` (no network, no server: only the client's own work is
+ * measured) by bare ky, the SDK awaited plainly, and the SDK with `.withResponse()`, in the
+ * same run, interleaved round by round.
+ */
+import ky from 'ky';
+import { fmt, interleave, loadSdk, medians, perCallUs, type Row } from './support.ts';
+
+const CALLS = 4_000;
+const ROUNDS = 7;
+const BASE = 'https://api.psp.example/v2';
+const TXID = 'benchcharge0000000000000000001';
+const BODY = JSON.stringify({
+  txid: TXID,
+  revisao: 0,
+  status: 'ATIVA',
+  calendario: { criacao: '2026-01-01T00:00:00Z', expiracao: 3600 },
+  valor: { original: '10.00' },
+  chave: '7c084cd4-54af-4172-a516-a7d1a12b75cc',
+});
+
+/** The same answer for every request, as a server on the other end would give it. */
+const answer = async (): Promise<Response> =>
+  new Response(BODY, { headers: { 'content-type': 'application/json', 'content-length': String(BODY.length) } });
+
+export async function measure(): Promise<Row[]> {
+  const { InstantClient } = await loadSdk();
+  const sdk = new InstantClient({ baseUrl: BASE, auth: { getToken: async () => 'bench-token' }, fetch: answer });
+  const statuses = [408, 429, 500, 502, 503, 504];
+  const bare = ky.create({
+    prefix: BASE,
+    fetch: answer,
+    headers: { authorization: 'Bearer bench-token', accept: 'application/json' },
+    timeout: 30_000,
+    totalTimeout: 120_000,
+    retry: { limit: 2, methods: ['get', 'put', 'delete'], statusCodes: statuses, afterStatusCodes: statuses, maxRetryAfter: 60_000, retryOnTimeout: true },
+  });
+  const calls = {
+    'bare ky': async () => (await bare.get(`cob/${TXID}`)).json(),
+    'SDK await': () => sdk.cob.get(TXID),
+    'SDK withResponse': () => sdk.cob.get(TXID).withResponse(),
+  };
+  for (const call of Object.values(calls)) await perCallUs(CALLS, call); // warm-up
+  const runs = await interleave(ROUNDS, Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, () => perCallUs(CALLS, call)])));
+  const us = medians(runs, (value) => value);
+  const kyUs = us['bare ky'] ?? Number.NaN;
+  const plainUs = us['SDK await'] ?? Number.NaN;
+  const rawUs = us['SDK withResponse'] ?? Number.NaN;
+  return [
+    {
+      measure: 'GET charge through an in-process fetch (client work only): SDK, plain await, µs per call',
+      value: `${fmt.fixed(plainUs)} µs`,
+      baseline: `bare ky ${fmt.fixed(kyUs)} µs`,
+      ratio: fmt.ratio(plainUs / kyUs),
+      goal: '(≈ 1x bare ky)',
+      holds: undefined,
+    },
+    {
+      measure: 'same call with .withResponse(), µs per call',
+      value: `${fmt.fixed(rawUs)} µs`,
+      baseline: `plain await ${fmt.fixed(plainUs)} µs, bare ky ${fmt.fixed(kyUs)} µs`,
+      ratio: fmt.ratio(rawUs / plainUs),
+      goal: '≤ 1.05x plain await',
+      holds: rawUs / plainUs <= 1.05,
+    },
+  ];
+}

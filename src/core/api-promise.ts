@@ -1,0 +1,45 @@
+/**
+ * What every call returns: a native promise of the parsed answer, with `.withResponse()` for the
+ * answer together with its `Response` (the convention of the SDKs users know, e.g. Stainless's
+ * `APIPromise`).
+ *
+ * Free when unused: the call's own promise of `{ data, response }` is the one `.withResponse()`
+ * returns; the promise a caller awaits is that one's `.then` to `data`, a plain `Promise`
+ * (so `await` takes its fast path), carrying the method and the link as two properties.
+ */
+import type { WithResponse } from './types.ts';
+
+/** A call's promise: `await` gives the data; `.withResponse()` the data and the raw `Response`. */
+export interface APIPromise<T> extends Promise<T> {
+  /**
+   * The data with the `Response` it came in: status and headers (`x-correlation-id`,
+   * `retry-after`...), its body already read into `data`. The same call: nothing is sent again.
+   */
+  withResponse(): Promise<WithResponse<T>>;
+}
+
+const RESULT: unique symbol = Symbol('instant-payments.result');
+
+interface Linked<T> extends APIPromise<T> {
+  [RESULT]: Promise<WithResponse<T>>;
+}
+
+function withResponse<T>(this: Linked<T>): Promise<WithResponse<T>> {
+  // The caller awaits the other promise: this one's failure is theirs, not an unhandled one.
+  this.then(undefined, ignore);
+  return this[RESULT];
+}
+
+function ignore(): void {}
+
+function dataOf<T>(result: WithResponse<T>): T {
+  return result.data;
+}
+
+/** The call's promise of data, from its promise of `{ data, response }`. */
+export function apiPromise<T>(result: Promise<WithResponse<T>>): APIPromise<T> {
+  const promise = result.then(dataOf) as Linked<T>;
+  promise[RESULT] = result;
+  promise.withResponse = withResponse;
+  return promise;
+}

@@ -1,0 +1,150 @@
+/**
+ * Every notification the sandbox sends (received-payment webhooks, transfer confirmations, and
+ * whatever a part of the sandbox passes to `ctx.notify`) goes through here, and is sent the way
+ * a real service sends it: a JSON POST; an answer other than 2xx, or none at all (connection
+ * refused or reset, no answer within `timeoutMs`), is sent again, the same bytes, after a pause
+ * that doubles (`delayMs`, 2 × `delayMs`...), up to `attempts` in all. A redirect is an answer
+ * other than 2xx: it is not followed. Each notification and each attempt is kept in a log.
+ */
+import { ConfigurationError } from '../errors/failures.ts';
+import { backoffMs } from '../internal/retry.ts';
+
+/** How notifications are sent again (`createSandbox({ redelivery })`). */
+export interface RedeliveryOptions {
+  /** Attempts in all, the first included (default 5; 1 sends each notification once). */
+  attempts?: number;
+  /** Pause before the second attempt, doubled before each next one, in milliseconds (default 1000). */
+  delayMs?: number;
+  /** How long one attempt waits for an answer, in milliseconds (default 5000). */
+  timeoutMs?: number;
+}
+
+/** What one attempt got: the receiver's HTTP status, or why there was none. */
+export interface NotificationAnswer {
+  status?: number;
+  /** Why no answer came (`ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`, `no answer within 5000 ms`). */
+  error?: string;
+}
+
+/** One attempt: when it was sent, how long its answer took, and what it got. */
+export interface NotificationAttempt extends NotificationAnswer {
+  /** When the attempt was sent (ISO 8601). */
+  at: string;
+  /** Milliseconds from sending to the answer (or to the failure). */
+  durationMs: number;
+}
+
+/** A notification the sandbox sent, with every attempt so far. */
+export interface SentNotification {
+  /** 1, 2, 3... in the order the notifications were made. */
+  id: number;
+  url: string;
+  /** The JSON body, as sent on every attempt. */
+  body: unknown;
+  /** `pending` while an attempt is under way or another is due; then `delivered` (a 2xx) or `failed` (attempts used up). */
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: NotificationAttempt[];
+  /** What the latest attempt got. */
+  lastAnswer?: NotificationAnswer;
+  /** When the next attempt is due, while one is (ISO 8601): the pause counts from the last answer. */
+  nextAttemptAt?: string;
+}
+
+type Send = (input: string, init: RequestInit) => Promise<Response>;
+
+interface NotifierDeps {
+  /** How to POST (the sandbox's `fetch` option, else the global `fetch`). */
+  send: Send;
+  /** Runs a task later unless the sandbox closes first. */
+  later: (ms: number, task: () => Promise<void>) => void;
+  now: () => Date;
+  /** Aborts the attempts under way when the sandbox closes. */
+  closed: AbortSignal;
+}
+
+/** The log keeps this many notifications, the oldest dropped first. */
+const LOG_LIMIT = 1000;
+
+export class Notifier {
+  readonly #deps: NotifierDeps;
+  readonly #attempts: number;
+  readonly #delayMs: number;
+  readonly #timeoutMs: number;
+  readonly #log: SentNotification[] = [];
+  #lastId = 0;
+
+  constructor(deps: NotifierDeps, options: RedeliveryOptions = {}) {
+    this.#deps = deps;
+    this.#attempts = checked('attempts', options.attempts ?? 5, 1);
+    this.#delayMs = checked('delayMs', options.delayMs ?? 1000, 0);
+    this.#timeoutMs = checked('timeoutMs', options.timeoutMs ?? 5000, 1);
+  }
+
+  /** Sends `body` to `url`; resolves once the first attempt has its answer (later ones follow by themselves). */
+  async send(url: string, body: unknown): Promise<SentNotification> {
+    const text = JSON.stringify(body);
+    const record: SentNotification = { id: ++this.#lastId, url, body: JSON.parse(text), state: 'pending', attempts: [] };
+    this.#log.push(record);
+    if (this.#log.length > LOG_LIMIT) this.#log.shift();
+    await this.#attempt(record, text);
+    return structuredClone(record);
+  }
+
+  /** Every notification kept (the latest 1000), oldest first; copies. */
+  list(): SentNotification[] {
+    return structuredClone(this.#log);
+  }
+
+  async #attempt(record: SentNotification, text: string): Promise<void> {
+    delete record.nextAttemptAt;
+    const sent = this.#deps.now().getTime();
+    const answer = await this.#post(record.url, text);
+    const answered = this.#deps.now().getTime();
+    record.attempts.push({ at: new Date(sent).toISOString(), durationMs: answered - sent, ...answer });
+    record.lastAnswer = answer;
+    if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
+      record.state = 'delivered';
+    } else if (record.attempts.length >= this.#attempts || this.#deps.closed.aborted) {
+      record.state = 'failed';
+    } else {
+      const pause = backoffMs(record.attempts.length - 1, { baseMs: this.#delayMs, maxMs: Number.POSITIVE_INFINITY, floor: 1 });
+      record.nextAttemptAt = new Date(answered + pause).toISOString();
+      this.#deps.later(pause, () => this.#attempt(record, text));
+    }
+  }
+
+  async #post(url: string, text: string): Promise<NotificationAnswer> {
+    try {
+      const response = await this.#deps.send(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#deps.closed]),
+      });
+      await response.body?.cancel().catch(() => undefined);
+      return { status: response.status };
+    } catch (error) {
+      return { error: this.#reasonOf(error) };
+    }
+  }
+
+  /** The most telling words of a failed attempt: the deepest cause's code and message. */
+  #reasonOf(error: unknown): string {
+    if (this.#deps.closed.aborted) return 'the sandbox closed';
+    if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${this.#timeoutMs} ms`;
+    let reason = 'no answer';
+    let current = error;
+    for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+      const code = (current as { code?: unknown }).code;
+      reason = typeof code === 'string' ? `${code}: ${current.message}` : current.message;
+      current = current.cause;
+    }
+    return reason;
+  }
+}
+
+function checked(name: keyof RedeliveryOptions, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new ConfigurationError(`redelivery.${name}`, `redelivery.${name} must be an integer of at least ${min}`);
+  return value;
+}
