@@ -10,6 +10,7 @@ export default defineConfig({
     sandbox: 'src/sandbox.ts',
     'sandbox-cli': 'src/sandbox-cli.ts',
     postgres: 'src/postgres.ts',
+    qr: 'src/qr.ts',
   },
   format: ['esm', 'cjs'],
   // Members marked @internal (the clients' HTTP core) stay out of the public declarations.

@@ -29,6 +29,7 @@ const entries: Record<string, string | undefined> = {
   payer: 'PayerClient',
   sandbox: 'createSandbox',
   postgres: 'createPostgresStore',
+  qr: 'qrSvg',
 };
 for (const [entry, name] of Object.entries(entries)) {
   const check = name === undefined ? '' : `if (typeof m.${name} !== 'function') throw new Error('no ${name}');`;

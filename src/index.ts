@@ -2,6 +2,8 @@
  * instant-payments: everything a backend uses, listed one by one. Internals (the HTTP core,
  * the error factory, redaction, rule and paging helpers) are not exported: a call the SDK does
  * not model goes through `client.request()`.
+ *
+ * @module instant-payments
  */
 export { InstantClient, type InstantClientOptions } from './client.ts';
 export type { ConnectionOptions } from './composition/connection.ts';

@@ -1,6 +1,8 @@
 /**
  * instant-payments/payer: what a payer app needs, listed one by one. No Node built-ins; runs in
  * any runtime.
+ *
+ * @module instant-payments/payer
  */
 export { PayerClient, type PayerClientOptions } from './payer/client.ts';
 export {
@@ -27,6 +29,8 @@ export type {
   Atualizacao,
 } from './recurring/terms.ts';
 export type { PayerRequestOptions } from './payer/transport.ts';
+// What CobPayloadStatus names: listed so its types ship with this entry's, not the backend's (which need Node).
+export type { CobStatus } from './collection/cob.ts';
 export type { FetchLike } from './core/types.ts';
 export type { Logger } from './core/log.ts';
 export {

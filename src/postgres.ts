@@ -2,6 +2,8 @@
  * instant-payments/postgres: the store that lets many processes share one token, handle each
  * notification once and recover payments a crash left open. Needs `pg` (an optional peer
  * dependency); the SDK never imports it, the user passes a `pg.Pool`.
+ *
+ * @module instant-payments/postgres
  */
 export {
   createPostgresStore,

@@ -2,6 +2,8 @@
  * instant-payments/sandbox (Node): an in-memory instant payments service that judges every
  * request from the spec. Serve it to msw (`sandbox.handlers`) or over real HTTP
  * (`await sandbox.listen()`), and point the SDK's clients at it.
+ *
+ * @module instant-payments/sandbox
  */
 export { Sandbox, createSandbox, VIRTUAL_ORIGIN } from './sandbox/service.ts';
 export type { SandboxOptions, SandboxListenOptions, SandboxCredentials } from './sandbox/service.ts';

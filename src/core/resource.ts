@@ -15,6 +15,7 @@ import { refuse, ruleContext, shouldValidate, type Rule } from './validation.ts'
 
 /** What a resource class sees of its client: the HTTP core and the validation settings. */
 export interface ClientContext {
+  /** @internal Stripped from the published types, as the clients' own `http` field is. */
   readonly http: HttpCore;
   /** Client-side rule checks on by default; `validate: false` turns them off. */
   readonly validate: boolean;

@@ -9,6 +9,7 @@ import { RecPayloadResource } from './rec-payload.ts';
 import { JwsVerifier } from './jws.ts';
 import { PayerHttp } from './transport.ts';
 
+/** Options of `new PayerClient()`. */
 export interface PayerClientOptions {
   /** Used for every request the client sends (payloads and key sets). */
   fetch?: FetchLike;
@@ -40,6 +41,7 @@ export interface PayerClientOptions {
   logger?: Logger;
 }
 
+/** The payer app's client: reads the payload a BR Code's location points to, and verifies its signature. */
 export class PayerClient {
   readonly cobPayload: CobPayloadResource;
   /** Recurrence payloads at the recurrence location of a composite QR code. */

@@ -97,6 +97,7 @@ type Settled = 'LIQUIDATED' | 'CANCELED';
 /** A request's route, found before any token is looked at, run after. */
 type Route = () => Promise<Response | undefined>;
 
+/** The simulated service (`createSandbox()` makes one): its state, its controls, msw handlers and `listen()`. */
 export class Sandbox {
   /** The receiving user's keys: a charge's `chave` must be one of them. */
   readonly ownKeys: readonly string[];

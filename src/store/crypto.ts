@@ -8,7 +8,13 @@ import { StoreError } from './types.ts';
 import { ConfigurationError } from '../errors/failures.ts';
 
 /** 32 bytes: a `Uint8Array`, their base64 (or base64url) text, or an AES-GCM `CryptoKey`. */
-export type EncryptionKey = Uint8Array | string | CryptoKey;
+export type EncryptionKey = Uint8Array | string | WebCryptoKey;
+
+/**
+ * WebCrypto's `CryptoKey` as the global `CryptoKey` names it: the DOM lib's type, or @types/node's
+ * where a project has no DOM lib (there the bare name is a value only, not a type).
+ */
+type WebCryptoKey = InstanceType<typeof globalThis.CryptoKey>;
 
 const VERSION = 'v1';
 
@@ -47,7 +53,7 @@ export function createSealer(encryptionKey: EncryptionKey): Sealer {
   };
 }
 
-function checkedKey(encryptionKey: EncryptionKey): Uint8Array | CryptoKey {
+function checkedKey(encryptionKey: EncryptionKey): Uint8Array | WebCryptoKey {
   if (typeof encryptionKey === 'object' && !(encryptionKey instanceof Uint8Array)) return encryptionKey;
   const bytes = typeof encryptionKey === 'string' ? fromBase64Url(encryptionKey) : encryptionKey;
   if (!(bytes instanceof Uint8Array) || bytes.byteLength !== 32) {

@@ -22,7 +22,9 @@ export type PgQueryResult = StoreQueryResult;
 
 /** What the store needs of a pooled connection (`pg.PoolClient`). */
 export interface PgClientLike {
+  /** Runs one statement with its `$1`… parameters. */
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+  /** Gives the connection back to the pool (an error destroys it). */
   release(error?: Error | boolean): void;
   /** Told when the connection fails while the store holds it (a claim's transaction). */
   on?(event: 'error', listener: (error: Error) => void): unknown;
@@ -31,10 +33,13 @@ export interface PgClientLike {
 
 /** What the store needs of a `pg.Pool`. */
 export interface PgPoolLike {
+  /** Runs one statement with its `$1`… parameters on any pooled connection. */
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+  /** Takes a connection from the pool (for a transaction). */
   connect(): Promise<PgClientLike>;
 }
 
+/** Options of `createPostgresStore()`. */
 export interface PostgresStoreOptions {
   /** A `pg.Pool` (or anything with its `query` and `connect`). Give it an `error` listener. */
   pool: PgPoolLike;
@@ -58,6 +63,10 @@ export interface PostgresStore extends TransactionalStore {
 /** Key of the advisory lock `migrate()` holds (any fixed 64-bit number). */
 const MIGRATE_LOCK = 7_042_513_377_001;
 
+/**
+ * The fleet store over `options.pool`: give it to every client and handler of every process
+ * (`store`), after `await store.migrate()` once at start.
+ */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const { pool } = options;
   if (typeof pool?.query !== 'function' || typeof pool.connect !== 'function') {

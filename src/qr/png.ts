@@ -1,0 +1,100 @@
+/**
+ * A QR matrix as a PNG file: 1-bit greyscale, black on white. Web-standard only (no Node
+ * built-ins): the pixels are compressed with `CompressionStream` where the runtime has it
+ * (browsers, Node, Deno, Bun, edge), else stored uncompressed, which every PNG reader accepts.
+ */
+import type { QrMatrix } from './matrix.ts';
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+export async function renderPng({ size, dark, scale }: QrMatrix): Promise<Uint8Array<ArrayBuffer>> {
+  const width = size * scale;
+  const rowBytes = Math.ceil(width / 8);
+  // Each scanline: filter type 0, then one bit per pixel, 1 for white.
+  const pixels = new Uint8Array((rowBytes + 1) * width);
+  dark.forEach((modules, y) => {
+    const line = new Uint8Array(rowBytes + 1);
+    for (let x = 0; x < width; x++) {
+      if (!modules[Math.floor(x / scale)]) line[1 + (x >> 3)]! |= 0x80 >> (x & 7);
+    }
+    for (let copy = 0; copy < scale; copy++) pixels.set(line, (y * scale + copy) * (rowBytes + 1));
+  });
+
+  const header = new Uint8Array(13);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, width);
+  view.setUint32(4, width);
+  header[8] = 1; // bit depth
+  header[9] = 0; // greyscale; compression, filter and interlace methods stay 0
+  const parts = [Uint8Array.from(SIGNATURE), chunk('IHDR', header), chunk('IDAT', await zlib(pixels)), chunk('IEND', new Uint8Array())];
+  return concat(parts);
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+/** A zlib stream (RFC 1950) of `data`, as PNG's IDAT holds it. */
+async function zlib(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  if (typeof CompressionStream === 'function') {
+    // The Compression Streams 'deflate' format is the zlib format.
+    const stream = new Blob([data]).stream().pipeThrough(new CompressionStream('deflate'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+  return storedZlib(data);
+}
+
+/** zlib without compression: stored deflate blocks (RFC 1951, 3.2.4) and the Adler-32 of `data`. */
+export function storedZlib(data: Uint8Array): Uint8Array {
+  const blocks = Math.max(1, Math.ceil(data.length / 0xffff));
+  const out = new Uint8Array(2 + blocks * 5 + data.length + 4);
+  const view = new DataView(out.buffer);
+  out[0] = 0x78;
+  out[1] = 0x01;
+  let at = 2;
+  for (let i = 0; i < blocks; i++) {
+    const block = data.subarray(i * 0xffff, (i + 1) * 0xffff);
+    out[at] = i === blocks - 1 ? 1 : 0;
+    view.setUint16(at + 1, block.length, true);
+    view.setUint16(at + 3, ~block.length & 0xffff, true);
+    out.set(block, at + 5);
+    at += 5 + block.length;
+  }
+  let a = 1;
+  let b = 0;
+  for (const byte of data) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  view.setUint32(at, ((b << 16) | a) >>> 0);
+  return out;
+}
+
+let crcTable: Uint32Array | undefined;
+
+function crc32(bytes: Uint8Array): number {
+  crcTable ??= Uint32Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = crcTable[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

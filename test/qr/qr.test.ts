@@ -1,0 +1,225 @@
+/**
+ * The QR round trip: what `qrPng` and `qrSvg` draw is read back by decoders that share nothing
+ * with the encoder (fast-png reads the PNG, resvg rasterises the SVG, jsQR reads the QR code), and
+ * the text must come back exactly, for the BR Codes the SDK builds.
+ */
+import { Resvg } from '@resvg/resvg-js';
+import fc from 'fast-check';
+import { decode } from 'fast-png';
+import jsQRModule from 'jsqr';
+import { inflateSync } from 'node:zlib';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { brcode } from '../../src/lib/brcode.ts';
+import { MAX_CENTS, fromCents } from '../../src/lib/money.ts';
+import { ConfigurationError, qrPng, qrSvg, type QrOptions } from '../../src/qr.ts';
+import { storedZlib } from '../../src/qr/png.ts';
+import { keyArb } from '../lib/arbitraries.ts';
+import { FUZZ_RUNS, FUZZ_TIMEOUT } from '../fuzz/settings.ts';
+
+const STATIC = brcode.build({ key: '+5561912345678', amount: '10.00', txid: 'ORDER123', merchantName: 'Loja', merchantCity: 'Brasilia' });
+const DYNAMIC = brcode.build({
+  url: 'pix.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca25',
+  merchantName: 'Empresa de Serviços SA',
+  merchantCity: 'São Paulo',
+});
+/** The longest code `brcode.build` makes: a 99-character account template, the largest amount, every field at its maximum. */
+const LONGEST = brcode.build({
+  key: '123e4567-e12b-12d1-a456-426655440000',
+  infoAdicional: 'x'.repeat(99 - 18 - 4 - 36 - 4),
+  amount: fromCents(MAX_CENTS),
+  txid: 'A'.repeat(25),
+  merchantName: 'N'.repeat(30),
+  merchantCity: 'C'.repeat(20),
+});
+
+// jsQR is CommonJS: its function is the module and its `default`.
+const jsQR = jsQRModule.default;
+
+const CODES = { static: STATIC, dynamic: DYNAMIC, longest: LONGEST };
+
+interface Pixels {
+  width: number;
+  height: number;
+  rgba: Uint8ClampedArray;
+}
+
+/** The PNG's pixels as RGBA, read by fast-png (1-bit greyscale unpacked here). */
+function readPng(png: Uint8Array): Pixels {
+  const image = decode(png);
+  const { width, height } = image;
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  const rowBytes = Math.ceil((width * image.depth * image.channels) / 8);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let value: number;
+      if (image.depth === 1 && image.channels === 1) value = (image.data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+      else value = image.data[(y * width + x) * image.channels]!;
+      rgba.set([value, value, value, 255], (y * width + x) * 4);
+    }
+  }
+  return { width, height, rgba };
+}
+
+/** The SVG rasterised by resvg at its own width and height. */
+function rasteriseSvg(svg: string): Pixels {
+  const image = new Resvg(svg, { background: 'rgba(0,0,0,0)' }).render();
+  return { width: image.width, height: image.height, rgba: new Uint8ClampedArray(image.pixels) };
+}
+
+function readQr({ width, height, rgba }: Pixels): string | undefined {
+  return jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' })?.data;
+}
+
+const dark = (image: Pixels, x: number, y: number) => image.rgba[(y * image.width + x) * 4]! < 128;
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('qrPng', () => {
+  it('is the longest BR Code the SDK builds', () => {
+    expect(LONGEST).toHaveLength(236);
+    expect(brcode.parse(LONGEST).amount).toBe('9999999999.99');
+  });
+
+  it.each(Object.entries(CODES))('gives the %s BR Code back, exactly, through an independent PNG reader and QR decoder', async (_, text) => {
+    const png = await qrPng(text);
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(readQr(readPng(png))).toBe(text);
+  });
+
+  // Versions 10, 11, 13 and 16 for 236 bytes: ISO/IEC 18004's capacities in byte mode.
+  it.each(['L', 'M', 'Q', 'H'] as const)('reads back at error correction %s; higher levels make a larger symbol', async (level) => {
+    const image = readPng(await qrPng(LONGEST, { errorCorrection: level, scale: 2 }));
+    expect(readQr(image)).toBe(LONGEST);
+    const modules = image.width / 2 - 8;
+    expect(modules).toBe({ L: 57, M: 61, Q: 69, H: 81 }[level]);
+  });
+
+  it('draws margin modules of white around the symbol, scale pixels per module', async () => {
+    const image = readPng(await qrPng(STATIC, { margin: 4, scale: 8 }));
+    const side = image.width / 8 - 8; // modules of the symbol
+    expect(image.height).toBe(image.width);
+    expect(Number.isInteger(side) && (side - 17) % 4 === 0).toBe(true);
+    for (let i = 0; i < image.width; i++) {
+      // the quiet zone: the first and last 32 pixels of every edge are white
+      for (const edge of [0, 31, image.width - 32, image.width - 1]) {
+        expect(dark(image, i, edge)).toBe(false);
+        expect(dark(image, edge, i)).toBe(false);
+      }
+    }
+    // the top-left finder pattern starts right after the quiet zone: dark, light ring, dark core
+    expect(dark(image, 32, 32)).toBe(true);
+    expect(dark(image, 32 + 8, 32 + 8)).toBe(false);
+    expect(dark(image, 32 + 3 * 8, 32 + 3 * 8)).toBe(true);
+  });
+
+  it('draws no quiet zone with margin 0 (the page supplies it)', async () => {
+    const image = readPng(await qrPng(DYNAMIC, { margin: 0, scale: 1 }));
+    expect(dark(image, 0, 0)).toBe(true);
+    expect(dark(image, image.width - 1, 0)).toBe(true);
+    expect(dark(image, 0, image.height - 1)).toBe(true);
+  });
+
+  it('works without CompressionStream (stored deflate blocks), as in React Native', async () => {
+    vi.stubGlobal('CompressionStream', undefined);
+    const png = await qrPng(LONGEST, { scale: 4 });
+    expect(readQr(readPng(png))).toBe(LONGEST);
+    vi.unstubAllGlobals();
+    expect((await qrPng(LONGEST, { scale: 4 })).length).toBeLessThan(png.length / 4);
+  });
+
+  it('writes stored zlib that inflates to the same bytes, over the 65,535-byte block limit', () => {
+    const data = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 7919) & 0xff);
+    expect(new Uint8Array(inflateSync(storedZlib(data)))).toEqual(data);
+    expect(new Uint8Array(inflateSync(storedZlib(new Uint8Array())))).toEqual(new Uint8Array());
+  });
+
+  it(
+    'gives back every static BR Code built from arbitrary keys, amounts and txids',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          keyArb,
+          fc.option(fc.integer({ min: 1, max: MAX_CENTS }), { nil: undefined }),
+          fc.option(fc.stringMatching(/^[a-zA-Z0-9]{1,25}$/), { nil: undefined }),
+          async (key, cents, txid) => {
+            const text = brcode.build({
+              key,
+              merchantName: 'Loja',
+              merchantCity: 'Recife',
+              ...(cents === undefined ? {} : { amount: fromCents(cents) }),
+              ...(txid === undefined ? {} : { txid }),
+            });
+            expect(readQr(readPng(await qrPng(text, { scale: 2 })))).toBe(text);
+          },
+        ),
+        { numRuns: Math.min(FUZZ_RUNS, 100) },
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
+});
+
+describe('qrSvg', () => {
+  it.each(Object.entries(CODES))('gives the %s BR Code back, exactly, once rasterised by resvg', (_, text) => {
+    const svg = qrSvg(text);
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(readQr(rasteriseSvg(svg))).toBe(text);
+  });
+
+  it('draws the same modules as the PNG', async () => {
+    for (const options of [{}, { margin: 0, scale: 3 }, { margin: 2, scale: 5, errorCorrection: 'H' }] satisfies QrOptions[]) {
+      const svg = rasteriseSvg(qrSvg(DYNAMIC, options));
+      const png = readPng(await qrPng(DYNAMIC, options));
+      expect([svg.width, svg.height]).toEqual([png.width, png.height]);
+      const rows = (image: Pixels) =>
+        Array.from({ length: image.height }, (_, y) => Array.from({ length: image.width }, (_, x) => (dark(image, x, y) ? '#' : '.')).join(''));
+      expect(rows(svg)).toEqual(rows(png));
+    }
+  });
+
+  it('is a square of scale pixels per module with a viewBox in modules', () => {
+    const svg = qrSvg(STATIC, { margin: 4, scale: 3 });
+    const [, width, height, box] = /width="(\d+)" height="(\d+)" viewBox="0 0 (\d+) \d+"/.exec(svg) ?? [];
+    expect(width).toBe(height);
+    expect(Number(width)).toBe(Number(box) * 3);
+  });
+});
+
+describe('bad input', () => {
+  const tooLong = 'A'.repeat(5000);
+  it.each([
+    ['text', '', {}],
+    ['text', 42 as unknown as string, {}],
+    ['text', tooLong, {}],
+    ['margin', STATIC, { margin: -1 }],
+    ['margin', STATIC, { margin: 1.5 }],
+    ['margin', STATIC, { margin: 41 }],
+    ['scale', STATIC, { scale: 0 }],
+    ['scale', STATIC, { scale: 65 }],
+    ['scale', STATIC, { scale: Number.NaN }],
+    ['errorCorrection', STATIC, { errorCorrection: 'X' as 'L' }],
+    ['options', STATIC, null as unknown as QrOptions],
+  ] as const)('gives ConfigurationError naming %s (qrSvg throws, qrPng rejects)', async (option, text, options) => {
+    const thrown = (() => {
+      try {
+        qrSvg(text, options);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(thrown).toBeInstanceOf(ConfigurationError);
+    expect((thrown as ConfigurationError).option).toBe(option);
+    const pending = qrPng(text, options);
+    expect(pending).toBeInstanceOf(Promise);
+    await expect(pending).rejects.toMatchObject({ name: 'ConfigurationError', option });
+  });
+
+  it('says the text does not fit, at which level', () => {
+    expect(() => qrSvg('A'.repeat(3000), { errorCorrection: 'H' })).toThrow(/longer than a QR code holds at error correction H/);
+    // The same text fits at L: the limit is the encoder's, not ours.
+    expect(() => qrSvg('A'.repeat(3000), { errorCorrection: 'L' })).not.toThrow();
+  });
+});
