@@ -28,6 +28,7 @@ export interface PgClientLike {
   release(error?: Error | boolean): void;
   /** Told when the connection fails while the store holds it (a claim's transaction). */
   on?(event: 'error', listener: (error: Error) => void): unknown;
+  /** Stops telling `listener` (when the store gives the connection back). */
   removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
