@@ -1,8 +1,9 @@
 /**
  * A payer page, for browsers: reads a BR Code from the address (`?code=<copy-and-paste code>`),
  * fetches the charge's signed payload at the code's location, verifies its signature, and shows
- * what the payer would pay. Only `instant-payments/payer` (no Node built-ins); `serve.ts` bundles
- * it with esbuild for the browser and serves it with `index.html`.
+ * what the payer would pay, with its QR image. Only `instant-payments/payer` and
+ * `instant-payments/qr` (no Node built-ins); `serve.ts` bundles it with esbuild for the browser
+ * and serves it with `index.html`.
  *
  * `?sandbox=http://127.0.0.1:PORT` points the page at a sandbox listening on this machine
  * (`npx instant-payments-sandbox`, or `createSandbox().listen()`): for local testing only.
@@ -15,6 +16,7 @@ import {
   type CobVPayload,
   type PayerClientOptions,
 } from '../../src/payer.ts';
+import { qrPng } from '../../src/qr.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -117,6 +119,14 @@ function showCharge(code: string, view: ChargeView): void {
   element('pay').hidden = false;
 }
 
+/** Shows the code as a QR image (a PNG made in the page); resolves once the image is decoded. */
+async function showQr(code: string): Promise<void> {
+  const png = await qrPng(code, { scale: 8 });
+  const image = element<HTMLImageElement>('qr');
+  image.src = URL.createObjectURL(new Blob([png], { type: 'image/png' }));
+  await image.decode();
+}
+
 function showError(error: unknown): void {
   const { name, message } = error instanceof Error ? error : new Error(String(error));
   setStatus('error', 'This code cannot be paid here');
@@ -139,11 +149,13 @@ async function main(): Promise<void> {
   try {
     const payer = new PayerClient(sandbox === null ? {} : sandboxPayerOptions(sandbox));
     const view = await readCharge(code, payer);
+    showCharge(code, view);
+    // The page has settled (the status leaves "loading") only once the image is there.
+    await showQr(code);
     setStatus(
       view.verified ? 'verified' : 'static',
       view.verified ? `Signature verified (key set of ${view.signedBy})` : 'A static code: the amount and receiver are as the code says',
     );
-    showCharge(code, view);
   } catch (error) {
     showError(error);
   }

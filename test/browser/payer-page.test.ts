@@ -5,6 +5,7 @@
  * One browser for the file; the browser, both servers and the sandbox are closed even when a
  * test fails. Never skipped: a Chromium that cannot launch fails the file with the reason.
  */
+import jsQRModule from 'jsqr';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstantClient, addDays, brcode, generateTxid, todayInBrasilia } from '../../src/index.ts';
@@ -12,6 +13,8 @@ import { createSandbox } from '../../src/sandbox.ts';
 import { PAGE_SETTLED, payerPageUrl, servePayerPage, type PayerPageServer } from '../../examples/payer-page/serve.ts';
 import { launchChromium, type TestBrowser } from '../support/chromium.ts';
 
+// jsQR is CommonJS: its function is the module and its `default`.
+const jsQR = jsQRModule.default;
 const sandbox = createSandbox();
 const closers: Array<() => Promise<void>> = [];
 let chromium: Promise<TestBrowser>;
@@ -45,6 +48,8 @@ interface Shown {
   fields: Record<string, string>;
   brcode: string;
   error: { name: string; message: string } | undefined;
+  /** What the QR image shown reads as (decoded in Node from the page's pixels), if one is shown. */
+  qr: string | undefined;
   /** Every answer the page received other than its own files. */
   responses: Array<{ url: string; status: number; allowOrigin: string | undefined }>;
   /** Uncaught errors and console errors (a CORS refusal is logged there). */
@@ -60,7 +65,8 @@ async function visit(url: string, intercept?: (request: HTTPRequest) => Promise<
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     page.on('console', (message) => void (message.type() === 'error' && pageErrors.push(message.text())));
     page.on('response', (response) => {
-      if (!response.url().startsWith(site.url)) {
+      // Not the page's own files, nor the QR image it made itself (a blob: URL).
+      if (!response.url().startsWith(site.url) && !response.url().startsWith('blob:')) {
         responses.push({ url: response.url(), status: response.status(), allowOrigin: response.headers()['access-control-allow-origin'] });
       }
     });
@@ -78,7 +84,20 @@ async function visit(url: string, intercept?: (request: HTTPRequest) => Promise<
       );
       const errorShown = document.getElementById('error')?.hidden === false;
       const payShown = document.getElementById('pay')?.hidden === false;
+      // The QR image as the browser decoded it: its pixels, read through a canvas.
+      const image = document.getElementById('qr') as HTMLImageElement | null;
+      let pixels: { width: number; height: number; rgba: number[] } | undefined;
+      if (payShown && image !== null && image.complete && image.naturalWidth > 0) {
+        const canvas = document.createElement('canvas');
+        canvas.width = image.naturalWidth;
+        canvas.height = image.naturalHeight;
+        const context = canvas.getContext('2d')!;
+        context.drawImage(image, 0, 0);
+        const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+        pixels = { width: canvas.width, height: canvas.height, rgba: [...data] };
+      }
       return {
+        pixels,
         state: status?.dataset['state'],
         status: status?.textContent ?? '',
         fields,
@@ -86,7 +105,9 @@ async function visit(url: string, intercept?: (request: HTTPRequest) => Promise<
         error: errorShown ? { name: text('error-name'), message: text('error-message') } : undefined,
       };
     });
-    return { ...shown, responses, pageErrors };
+    const { pixels, ...rest } = shown;
+    const qr = pixels && jsQR(Uint8ClampedArray.from(pixels.rgba), pixels.width, pixels.height)?.data;
+    return { ...rest, qr, responses, pageErrors };
   } finally {
     await page.close();
   }
@@ -118,6 +139,8 @@ describe('the payer page in headless Chromium', () => {
     expect(shown.status).toBe(`Signature verified (key set of ${new URL(sandbox.origin).host})`);
     expect(shown.fields).toEqual({ amount: '25.90 BRL', key, message: 'Order 42', txid, status: 'ATIVA' });
     expect(shown.brcode).toBe(code);
+    // The QR image the browser shows reads back as the charge's code, to the character.
+    expect(shown.qr).toBe(code);
     // The page's origin is not the sandbox's: both answers passed the browser's CORS check.
     expect(new URL(site.url).origin).not.toBe(sandbox.origin);
     expect(shown.responses).toEqual([
@@ -159,6 +182,7 @@ describe('the payer page in headless Chromium', () => {
     expect(shown.error).toEqual({ name: 'PayloadVerificationError', message: expect.stringContaining('(bad-signature)') });
     expect(shown.fields).toEqual({});
     expect(shown.brcode).toBe('');
+    expect(shown.qr).toBeUndefined();
     expect(shown.pageErrors).toEqual([]);
   });
 
@@ -169,6 +193,7 @@ describe('the payer page in headless Chromium', () => {
     expect(shown.state).toBe('error');
     expect(shown.error).toEqual({ name: 'InvalidLocationError', message: expect.stringContaining('(private-host)') });
     expect(shown.fields).toEqual({});
+    expect(shown.qr).toBeUndefined();
     expect(shown.responses).toEqual([]);
   });
 
@@ -198,6 +223,7 @@ describe('the payer page in headless Chromium', () => {
     expect(shown.state).toBe('static');
     expect(shown.fields).toEqual({ amount: '10.00 BRL', receiver: brcode.parse(code).merchantName, key, txid: 'ORDER123' });
     expect(shown.brcode).toBe(code);
+    expect(shown.qr).toBe(code);
     expect(shown.responses).toEqual([]);
   });
 });
