@@ -12,7 +12,7 @@ import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import { checkFlag, checkLocationId } from '../collection/rules/query.ts';
 import type { LocationId } from '../collection/loc.ts';
-import { collectRecurringListQuery } from './rules/fields.ts';
+import { collectRecurringListQuery, refusedAsNotFound } from './rules/fields.ts';
 
 const READ_ERRORS = { 400: PayloadLocationRecConsultaInvalida, 404: PayloadLocationRecNaoEncontrado };
 // POST /locrec and DELETE /locrec/{id}/idRec declare no 400 and the catalogue has no type for them.
@@ -57,7 +57,9 @@ export class PayloadLocationRec extends APIResource {
 
   /**
    * `DELETE /locrec/{id}/idRec`: unlinks the recurrence from the location and returns the
-   * location. The recurrence keeps its status and no longer shows a location. Safe to retry.
+   * location. The recurrence keeps its status and no longer shows a location. Safe to retry. An
+   * id that is not an integer names no location: refused before sending with
+   * `PayloadLocationRecNaoEncontrado` (404), as the service answers it (no 400 is declared).
    */
   unlink(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationRecCompleta> {
     return this.send<PayloadLocationRecCompleta>({
@@ -65,7 +67,7 @@ export class PayloadLocationRec extends APIResource {
       path: () => path`/locrec/${id}/idRec`,
       errors: WRITE_ERRORS,
       options,
-      rule: (ctx) => void checkLocationId(id, ctx),
+      rule: refusedAsNotFound(PayloadLocationRecNaoEncontrado, (ctx) => void checkLocationId(id, ctx)),
     });
   }
 }

@@ -104,7 +104,7 @@ export class Rec extends APIResource {
 export interface RecSolicitada {
   /**
    * Leave it out: the service generates the `idRec` (the schema lists it as required, its own
-   * examples omit it: recurring spec, appendix B item 1). Given, it must follow the formation rule.
+   * examples omit it: recurring spec, appendix B item 1). Given, it must be 29 letters or digits (the schema).
    */
   idRec?: string;
   vinculo: RecVinculo;

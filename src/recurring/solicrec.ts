@@ -8,6 +8,7 @@ import type { APIPromise } from '../core/api-promise.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import { CANCEL_STATUS } from './rules/rec.ts';
+import { refusedAsNotFound } from './rules/fields.ts';
 import { checkIdSolicRec, checkSolicRec } from './rules/solicrec.ts';
 import type { Atualizacao, RecPayload } from './terms.ts';
 
@@ -30,15 +31,18 @@ export class SolicRec extends APIResource {
     });
   }
 
-  /** `GET /solicrec/{idSolicRec}`: the request, its status history and the recurrence payload. */
+  /**
+   * `GET /solicrec/{idSolicRec}`: the request, its status history and the recurrence payload.
+   * An id that is not 29 letters or digits names no request: refused before sending with
+   * `SolicRecNaoEncontrada` (404), as the service answers it (the endpoint declares no 400).
+   */
   get(idSolicRec: string, options?: RequestOptions): APIPromise<SolicRecCompleta> {
     return this.send<SolicRecCompleta>({
       method: 'GET',
       path: () => path`/solicrec/${idSolicRec}`,
-      // The catalogue has no query type for this endpoint: a malformed id is a plain bad request.
       errors: { 400: RequisicaoInvalida, 404: SolicRecNaoEncontrada },
       options,
-      rule: (ctx) => checkIdSolicRec(idSolicRec, ctx),
+      rule: refusedAsNotFound(SolicRecNaoEncontrada, (ctx) => checkIdSolicRec(idSolicRec, ctx)),
     });
   }
 

@@ -111,7 +111,7 @@ describe('cobr.create', () => {
   const valid = cobRBody();
   const rows: { rule: string; bad: unknown; good: CobRSolicitada; propriedade: string }[] = [
     { rule: 'idRec missing', bad: { ...valid, idRec: undefined }, good: valid, propriedade: 'cobr.idRec' },
-    { rule: 'idRec with a lowercase agent', bad: { ...valid, idRec: 'RR12345abc20240115abcdefghijk' }, good: valid, propriedade: 'cobr.idRec' },
+    { rule: 'idRec of 30 characters', bad: { ...valid, idRec: 'RR12345abc20240115abcdefghijkl' }, good: valid, propriedade: 'cobr.idRec' },
     { rule: 'infoAdicional over 140', bad: { ...valid, infoAdicional: 'x'.repeat(141) }, good: { ...valid, infoAdicional: 'x'.repeat(140) }, propriedade: 'cobr.infoAdicional' },
     { rule: 'status outside the charge statuses', bad: { ...valid, status: 'PENDENTE' }, good: valid, propriedade: 'cobr.status' },
     { rule: 'calendario missing', bad: { ...valid, calendario: undefined }, good: valid, propriedade: 'cobr.calendario' },

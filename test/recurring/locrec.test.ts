@@ -52,10 +52,10 @@ describe('api.locrec', () => {
     await expect(api.locrec.unlink(7)).rejects.toBeInstanceOf(PayloadLocationRecNaoEncontrado);
   });
 
-  it('get refuses an id that is not an integer with PayloadLocationRecConsultaInvalida; unlink with RequisicaoInvalida', async () => {
+  it('get refuses an id that is not an integer with PayloadLocationRecConsultaInvalida; unlink with PayloadLocationRecNaoEncontrado (no 400 is declared)', async () => {
     for (const id of ['abc', '..', -1, 1.5, '']) {
       await expectRefused(net, api.locrec.get(id), PayloadLocationRecConsultaInvalida, 'id');
-      await expectRefused(net, api.locrec.unlink(id), RequisicaoInvalida, 'id');
+      expect((await expectRefused(net, api.locrec.unlink(id), PayloadLocationRecNaoEncontrado, 'id')).status).toBe(404);
     }
   });
 

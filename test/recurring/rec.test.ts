@@ -92,7 +92,8 @@ describe('rec.create', () => {
     { rule: 'loc as an object (the charges form)', bad: { ...valid, loc: { id: 108 } }, good: { ...valid, loc: 108 }, propriedade: 'rec.loc' },
     { rule: 'loc negative', bad: { ...valid, loc: -1 }, good: valid, propriedade: 'rec.loc' },
     { rule: 'dadosJornada.txid too short', bad: { ...valid, ativacao: { dadosJornada: { txid: 'short' } } }, good: { ...valid, ativacao: { dadosJornada: { txid: '33beb661beda44a8928fef47dbeb2dc5' } } }, propriedade: 'rec.ativacao.dadosJornada.txid' },
-    { rule: 'idRec of another form', bad: { ...valid, idRec: 'RX1234567820240115abcdefghijk' }, good: { ...valid, idRec: ID_REC }, propriedade: 'rec.idRec' },
+    { rule: 'idRec of 28 characters', bad: { ...valid, idRec: ID_REC.slice(1) }, good: { ...valid, idRec: ID_REC }, propriedade: 'rec.idRec' },
+    { rule: 'idRec with a symbol', bad: { ...valid, idRec: `${ID_REC.slice(1)}-` }, good: { ...valid, idRec: 'abcdefghijklmnopqrstuvwxyz123' }, propriedade: 'rec.idRec' },
   ];
 
   it.each(rows)('$rule → $propriedade', async ({ bad, good, propriedade }) => {
@@ -155,7 +156,7 @@ describe('rec.get', () => {
     expect(net.requests).toHaveLength(2);
   });
 
-  it.each(['', '..', '../cob', 'RR1234567820240115abcdefghij', 'rr1234567820240115abcdefghijk', `${ID_REC}/x`])(
+  it.each(['', '..', '../cob', 'RR1234567820240115abcdefghij', 'RR1234567820240115abcdefghij_', `${ID_REC}/x`])(
     'refuses the idRec %j before it reaches a path (RecConsultaInvalida)',
     async (idRec) => {
       await expectRefused(net, api.rec.get(idRec), RecConsultaInvalida, 'idRec');

@@ -100,10 +100,16 @@ describe('solicrec.get', () => {
     expect(net.requests).toHaveLength(2);
   });
 
-  it('refuses a malformed idSolicRec as a bad request (the catalogue has no query type here)', async () => {
-    for (const id of ['SC87645678', 'RN123456782024011577825445612', '..', '']) {
-      await expectRefused(net, api.solicrec.get(id), RequisicaoInvalida, 'idSolicRec');
+  it('refuses an idSolicRec out of its schema as the service answers it: SolicRecNaoEncontrada, 404 (no 400 is declared)', async () => {
+    for (const id of ['SC87645678', 'SC876456782024021577825445312x', 'SC87645678202402157782544531-', '..', '']) {
+      const error = await expectRefused(net, api.solicrec.get(id), SolicRecNaoEncontrada, 'idSolicRec');
+      expect(error.status).toBe(404);
     }
+  });
+
+  it('sends an idSolicRec of 29 letters or digits that no agent formed: the schema allows it, the service judges', async () => {
+    net.server.use(http.get(`${BASE_URL}/solicrec/:id`, () => bare(404)));
+    await expect(api.solicrec.get('RN123456782024011577825445612')).rejects.toMatchObject({ name: 'SolicRecNaoEncontrada', sentRequest: true });
   });
 
   it('a bare 404 is SolicRecNaoEncontrada', async () => {

@@ -109,7 +109,7 @@ export function checkRetryDate(data: unknown, ctx: RuleContext): void {
   else if (data <= earliestServiceDate()) ctx.add('data', 'data must be a future date (after today in Brasília)', data);
 }
 
-/** `GET /cobr`: the list rules, `idRec` of the formation rule, `convenio` at most 60. */
+/** `GET /cobr`: the list rules, `idRec` of 29 letters or digits, `convenio` at most 60. */
 export function checkCobRQuery(query: unknown, ctx: RuleContext): void {
   collectRecurringListQuery(query, ctx);
   checkIdRec((query as Fields | null | undefined)?.['idRec'], 'idRec', ctx, false);

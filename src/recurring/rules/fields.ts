@@ -15,11 +15,20 @@
  * (the official examples carry CPFs whose check digits fail), and where the OpenAPI contradicts
  * itself (recurring spec, appendix B) the looser reading wins.
  */
-import type { RuleContext } from '../../core/validation.ts';
+import type { ApiErrorClass } from '../../errors/api-error.ts';
+import { refuse, type RuleContext } from '../../core/validation.ts';
 import { CNPJ_PATTERN, CPF_PATTERN, isText, matches, type Fields } from '../../collection/rules/fields.ts';
 import { collectListQuery } from '../../collection/rules/query.ts';
 import { isCivilDate, todayInBrasilia } from '../../lib/dates.ts';
 import { isValidIdRec } from '../../lib/ids.ts';
+
+/**
+ * An `idRec` or `idSolicRec` as the schema writes it: 29 letters or digits. The formation rule
+ * (`IDREC_PATTERN`, `IDSOLICREC_PATTERN`) is how the service's agents form them, derived from the
+ * spec's appendix A.2 and not in the schema: a request is judged by the schema, so an id of 29
+ * letters or digits goes to the service, which answers whether it names anything.
+ */
+export const RECURRING_ID = /^[a-zA-Z0-9]{29}$/;
 
 /**
  * How far the client's clock may run ahead of the service's. A date rule against "today" (the
@@ -33,12 +42,22 @@ export function earliestServiceDate(now = Date.now()): string {
   return todayInBrasilia(new Date(now - CLOCK_SLACK_MS));
 }
 
-/** An `idRec` of the formation rule, reported at `propriedade`; `required` when absent is a violation. */
+/** An `idRec` of the schema (`RECURRING_ID`), reported at `propriedade`; `required` when absent is a violation. */
 export function checkIdRec(idRec: unknown, propriedade: string, ctx: RuleContext, required = true): void {
   if (idRec === undefined && !required) return;
-  if (!isValidIdRec(idRec)) {
-    ctx.add(propriedade, 'idRec must be 29 characters: R, R or N, 8 of 0-9/A-Z, the date yyyyMMdd and 11 letters or digits', idRec);
-  }
+  if (!matches(idRec, RECURRING_ID)) ctx.add(propriedade, 'idRec must be 29 letters or digits', idRec);
+}
+
+/**
+ * The rule of a path id on an endpoint that declares no 400 (`GET /solicrec/{idSolicRec}`,
+ * `DELETE /locrec/{id}/idRec`): an id out of its schema names nothing, and the service can only
+ * answer so (404, `NotFound`). Refused before sending with that class, the id named in `violacoes`.
+ */
+export function refusedAsNotFound(NotFound: ApiErrorClass, check: (ctx: RuleContext) => void): (ctx: RuleContext) => void {
+  return (ctx) => {
+    check(ctx);
+    refuse(NotFound, ctx.out, 'Not found: the id is out of its schema');
+  };
 }
 
 /**

@@ -3,13 +3,12 @@ import { isRecord } from '../../internal/json.ts';
 import type { RuleContext } from '../../core/validation.ts';
 import { isText, matches } from '../../collection/rules/fields.ts';
 import { isRfc3339, todayInBrasilia } from '../../lib/dates.ts';
-import { isValidIdSolicRec } from '../../lib/ids.ts';
-import { checkIdRec, earliestServiceDate, hasOneDocument } from './fields.ts';
+import { RECURRING_ID, checkIdRec, earliestServiceDate, hasOneDocument } from './fields.ts';
 
 const ISPB = /^[0-9A-Z]{8}$/;
 
 /**
- * `POST /solicrec`: `idRec` of the formation rule; `calendario.dataExpiracaoSolicitacao` an RFC
+ * `POST /solicrec`: `idRec` of 29 letters or digits; `calendario.dataExpiracaoSolicitacao` an RFC
  * 3339 date-time whose Brasília date is not before today (the request's creation date);
  * `destinatario` with `conta` (≤ 20), `ispbParticipante` (8 of `[0-9A-Z]`), `agencia` (≤ 4) if
  * given, and exactly one of `cpf` or `cnpj`. `pagador`, which the schema lists as required but
@@ -54,9 +53,7 @@ function brasiliaDateOf(instant: string): string | undefined {
   }
 }
 
-/** `idSolicRec` in a path (propriedade `idSolicRec`): 29 characters of the formation rule. */
+/** `idSolicRec` in a path (propriedade `idSolicRec`): 29 letters or digits (`RECURRING_ID`). */
 export function checkIdSolicRec(idSolicRec: unknown, ctx: RuleContext): void {
-  if (!isValidIdSolicRec(idSolicRec)) {
-    ctx.add('idSolicRec', 'idSolicRec must be 29 characters: SC, 8 of 0-9/A-Z, the date yyyyMMdd and 11 letters or digits', idSolicRec);
-  }
+  if (!matches(idSolicRec, RECURRING_ID)) ctx.add('idSolicRec', 'idSolicRec must be 29 letters or digits', idSolicRec);
 }

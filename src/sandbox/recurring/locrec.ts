@@ -14,7 +14,8 @@ import { withConvenio } from './cobr.ts';
 import { REC_PAYLOAD_PATH, recLocation, recPayload, renderLocRec } from './render.ts';
 import { now, type LocRec, type RecurringContext } from './state.ts';
 
-const LOC_ID = /^\d{1,15}$/;
+// An int64 in the path: up to 19 digits (the sandbox's own ids are small; a larger one names nothing).
+const LOC_ID = /^\d{1,19}$/;
 const HEX = '0123456789abcdef';
 const CLOSED = new Set(['EXPIRADA', 'REJEITADA', 'CANCELADA']);
 
@@ -34,8 +35,11 @@ export async function locRecRoutes(rc: RecurringContext, request: Request, id: s
   if (!unlink && !LOC_ID.test(id)) {
     throw new Problem('PayloadLocationRecConsultaInvalida', 'id de location inválido.', [{ propriedade: 'id', razao: 'O id é um inteiro.', valor: id }]);
   }
-  // DELETE declares no 400: an id out of shape names no location.
-  const loc = LOC_ID.test(id) ? rc.state.locations.get(Number(id)) : undefined;
+  // DELETE declares no 400: an id out of its schema names no location (404), and says why.
+  if (!LOC_ID.test(id)) {
+    throw new Problem('PayloadLocationRecNaoEncontrado', 'Nenhuma location de recorrência com esse id.', [{ propriedade: 'id', razao: 'O id é um inteiro.', valor: id }]);
+  }
+  const loc = rc.state.locations.get(Number(id));
   if (loc === undefined) throw new Problem('PayloadLocationRecNaoEncontrado', 'Nenhuma location de recorrência com esse id.');
   if (unlink && loc.idRec !== undefined) {
     const rec = rc.state.recs.get(loc.idRec);

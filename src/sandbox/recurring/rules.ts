@@ -5,8 +5,9 @@
  * `cobr.devedor`), anything wrong inside it is flagged on the object; where it names a field
  * (`rec.calendario.dataInicial`, `rec.valor.valorRec`, `cobr.calendario.dataDeVencimento`,
  * `cobr.recebedor.conta`), on the field. Outside the catalogue's list: `rec.ativacao.dadosJornada.txid`
- * and `cobr.ajusteDiaUtil` (the wire paths), `rec.valor` when both amounts are filled, and the
- * path parameters by their bare names (`idRec`, `txid`, `data`, `id`).
+ * and `cobr.ajusteDiaUtil` (the wire paths), `rec.idRec` (given, though the agent generates it),
+ * and the path parameters by their bare names (`idRec`, `txid`, `data`, `id`). Both amounts filled
+ * is flagged on `rec.valor.valorMinimoRecebedor`, the field the schema forbids beside `valorRec`.
  *
  * Documents are judged by the schema's patterns only (11 digits, 14 of [0-9A-Z]): the official
  * examples carry CPFs without valid check digits, and the service accepts its own examples.
@@ -25,6 +26,7 @@ const ISPB = /^[0-9A-Z]{8}$/;
 export const PERIODS: readonly string[] = ['SEMANAL', 'MENSAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'];
 export const POLICIES: readonly string[] = ['NAO_PERMITE', 'PERMITE_3R_7D'];
 const ACCOUNT_TYPES: readonly string[] = ['CORRENTE', 'POUPANCA', 'PAGAMENTO'];
+const COBR_STATUSES: readonly string[] = ['CRIADA', 'ATIVA', 'CONCLUIDA', 'EXPIRADA', 'REJEITADA', 'CANCELADA'];
 export const CANCELLED = 'CANCELADA';
 
 const isMoney = (v: unknown): v is string => typeof v === 'string' && MONEY_PATTERN.test(v);
@@ -49,6 +51,10 @@ function isActivation(ativacao: unknown): boolean {
 /** `POST /rec`: every rule the body alone shows, and dataInicial against the creation day `day`. */
 export function judgeRec(j: Judge, body: unknown, day: string): void {
   if (!isObject(body)) return j.flag('rec', 'A recorrência deve ser um objeto.');
+  // The agent generates idRec (appendix B, item 1); one given must still respect its schema.
+  if (body['idRec'] !== undefined && !(typeof body['idRec'] === 'string' && ID29.test(body['idRec']))) {
+    j.flag('rec.idRec', 'idRec tem 29 letras ou dígitos.', body['idRec']);
+  }
   const vinculo = body['vinculo'];
   const fineLink =
     isObject(vinculo) && isText(vinculo['contrato'], 35) && optionalText(vinculo['objeto'], 35) && isParty(vinculo['devedor'], 140);
@@ -70,8 +76,10 @@ export function judgeRec(j: Judge, body: unknown, day: string): void {
       if (valorRec !== undefined && !isMoney(valorRec)) j.flag('rec.valor.valorRec', 'valorRec não respeita o schema (\\d{1,10}\\.\\d{2}).', valorRec);
       if (valorMinimoRecebedor !== undefined && !isMoney(valorMinimoRecebedor)) {
         j.flag('rec.valor.valorMinimoRecebedor', 'valorMinimoRecebedor não respeita o schema (\\d{1,10}\\.\\d{2}).', valorMinimoRecebedor);
+      } else if (valorRec !== undefined && valorMinimoRecebedor !== undefined) {
+        // The schema says it of valorMinimoRecebedor: not filled when the amount is fixed (valorRec).
+        j.flag('rec.valor.valorMinimoRecebedor', 'Ambos os campos rec.valor.valorRec e rec.valor.valorMinimoRecebedor estão preenchidos.');
       }
-      if (valorRec !== undefined && valorMinimoRecebedor !== undefined) j.flag('rec.valor', 'valorRec e valorMinimoRecebedor não podem ser ambos preenchidos.');
     }
   }
   const recebedor = body['recebedor'];
@@ -150,7 +158,11 @@ export function judgeCobR(j: Judge, body: unknown, day: string, accounts: readon
   if (!isObject(body)) return j.flag('cobr', 'A cobrança recorrente deve ser um objeto.');
   if (typeof body['idRec'] !== 'string' || !ID29.test(body['idRec'])) j.flag('cobr.idRec', 'idRec tem 29 letras ou dígitos.', body['idRec']);
   if (!optionalText(body['infoAdicional'], 140)) j.flag('cobr.infoAdicional', 'infoAdicional tem até 140 caracteres.');
-  if (body['status'] !== undefined) j.flag('cobr.status', 'A criação de uma cobrança recorrente não leva status.', body['status']);
+  // The creation body has no status (appendix B, item 10): one of the charge's statuses respects
+  // the field's schema and is ignored; any other value does not.
+  if (body['status'] !== undefined && !COBR_STATUSES.includes(body['status'] as string)) {
+    j.flag('cobr.status', 'cobr.status não respeita o schema (CRIADA, ATIVA, CONCLUIDA, EXPIRADA, REJEITADA ou CANCELADA).', body['status']);
+  }
   const calendario = body['calendario'];
   const due = isObject(calendario) ? calendario['dataDeVencimento'] : undefined;
   if (!isCivilDate(due)) j.flag('cobr.calendario', 'O objeto cobr.calendario não respeita o schema (dataDeVencimento AAAA-MM-DD).');

@@ -31,7 +31,12 @@ export async function solicRecRoutes(rc: RecurringContext, request: Request, idS
     return json(201, renderSolicRec(rc, createSolicRec(rc, await readJson(request, 'SolicRecOperacaoInvalida'))));
   }
   if (method === 'GET') {
-    // The catalogue has no query error for this endpoint: an id out of shape names no request.
+    // The endpoint declares no 400: an id out of its schema names no request (404), and says why.
+    if (!ID29.test(idSolicRec)) {
+      throw new Problem('SolicRecNaoEncontrada', 'Nenhuma solicitação de confirmação com esse idSolicRec.', [
+        { propriedade: 'idSolicRec', razao: 'idSolicRec tem 29 letras ou dígitos.', valor: idSolicRec },
+      ]);
+    }
     return json(200, renderSolicRec(rc, solicRecOr404(rc, idSolicRec)));
   }
   if (method !== 'PATCH') return undefined;

@@ -79,7 +79,7 @@ describe('PUT /cobr/{txid} and POST /cobr', () => {
   it.each<[string, Json, string[]]>([
     ['idRec out of shape', { idRec: 'R1' }, ['cobr.idRec']],
     ['infoAdicional over 140', { infoAdicional: 'i'.repeat(141) }, ['cobr.infoAdicional']],
-    ['a status', { status: 'ATIVA' }, ['cobr.status']],
+    ['a status that is none of a charge\'s', { status: 'PAGA' }, ['cobr.status']],
     ['no calendario', { calendario: undefined }, ['cobr.calendario']],
     ['dataDeVencimento not a date', { calendario: { dataDeVencimento: '15/04/2030' } }, ['cobr.calendario']],
     ['dataDeVencimento before today', { calendario: { dataDeVencimento: day(-1) } }, ['cobr.calendario.dataDeVencimento']],
