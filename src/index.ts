@@ -204,6 +204,18 @@ export {
 export { WebhookRec } from './recurring/webhookrec.ts';
 export { WebhookCobR, type WebhookCobRSolicitado, type WebhookCobRCompleto } from './recurring/webhookcobr.ts';
 export {
+  recurringHandler,
+  parseRecurringNotifications,
+  type RecurringNotificationsApi,
+  type RecurringHandlerOptions,
+  type RecurringNotifications,
+  type RecNotification,
+  type CobRNotification,
+  type RecNotificationContext,
+  type CobRNotificationContext,
+  type UnconfirmedRecurring,
+} from './recurring/notifications.ts';
+export {
   CashOutClient, CASH_OUT_TOKEN_PATH, type CashOutClientOptions, type CashOutCredentials,
 } from './cash-out/client.ts';
 export { CashOutBalance } from './cash-out/balance.ts';

@@ -25,6 +25,7 @@ import {
   notificationHandler, onceRunner, readNotificationJson, type NotificationContext, type NotificationHandler, type
   NotificationHandlerOptions,
 } from '../notifications/handler.ts';
+import { confirmedDelivery } from '../notifications/confirmed.ts';
 
 /**
  * The former name of `InvalidNotificationError` for received-payment bodies: the same class.
@@ -131,68 +132,37 @@ export function receivedPaymentsHandler<S extends Store = Store>(
   api: ReceivedPaymentsApi,
   options: ReceivedPaymentsHandlerOptions<S>,
 ): NotificationHandler {
-  // Confirmed payments handed to onPayment (`deliveryKey`), and notifications that led to one (`contentKey`).
-  const delivered = new RecentSet(options.maxRemembered ?? 10_000);
-  const answered = new RecentSet(options.maxRemembered ?? 10_000);
-  // Running work, joined only by the same thing: the same notification content, or the same
-  // confirmed payment being handed to onPayment.
-  const confirming = new Map<string, Promise<void>>();
-  const delivering = new Map<string, Promise<void>>();
   const log = options.logger ?? api.logger ?? resolveLogger(undefined);
-  const runOnce = onceRunner(options.store ?? api.store, options.claim);
-
-  const once = (running: Map<string, Promise<void>>, key: string, work: () => Promise<void>): Promise<void> => {
-    const joined = running.get(key);
-    if (joined) return joined;
-    const task = work().finally(() => running.delete(key));
-    running.set(key, task);
-    return task;
-  };
-
-  const deliver = (actual: InstantPayment, notified: InstantPayment, signal: AbortSignal): Promise<void> => {
-    const key = deliveryKey(actual);
-    if (delivered.has(key)) {
-      log?.info?.('payment duplicate: already handed to onPayment');
-      return Promise.resolve();
-    }
-    return once(delivering, key, async () => {
+  const handle = confirmedDelivery<InstantPayment, InstantPayment>(
+    {
+      what: 'payment',
+      callback: 'onPayment',
+      confirm: async (notified, signal) => {
+        let actual: InstantPayment;
+        try {
+          actual = await api.instant.get(notified.endToEndId, { ...options.requestOptions, signal });
+        } catch (error) {
+          // 404, or an e2eid the client refuses before asking: no such payment.
+          if ((error instanceof ApiError && (error.status === 404 || !error.sentRequest)) || error instanceof PathParameterError) {
+            log?.warn?.('payment unconfirmed', { reason: 'not-found' });
+            await options.onUnconfirmed?.({ reason: 'not-found', notified });
+            return undefined;
+          }
+          throw error;
+        }
+        if (!sameAmount(actual.valor, notified.valor) || actual.endToEndId !== notified.endToEndId || !sameTxid(actual, notified)) {
+          log?.warn?.('payment unconfirmed', { reason: 'mismatch' });
+          await options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
+          return undefined;
+        }
+        return actual;
+      },
+      deliveryKey,
       // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
-      await runOnce(`payment:${key}`, (claim) => options.onPayment(actual, { ...claim, notified } as PaymentContext<S>), signal);
-      delivered.add(key);
-      log?.info?.('payment confirmed');
-    });
-  };
-
-  const confirmAndDeliver = async (notified: InstantPayment, signal: AbortSignal): Promise<void> => {
-    let actual: InstantPayment;
-    try {
-      actual = await api.instant.get(notified.endToEndId, { ...options.requestOptions, signal });
-    } catch (error) {
-      // 404, or an e2eid the client refuses before asking: no such payment.
-      if ((error instanceof ApiError && (error.status === 404 || !error.sentRequest)) || error instanceof PathParameterError) {
-        log?.warn?.('payment unconfirmed', { reason: 'not-found' });
-        return options.onUnconfirmed?.({ reason: 'not-found', notified });
-      }
-      throw error;
-    }
-    if (!sameAmount(actual.valor, notified.valor) || actual.endToEndId !== notified.endToEndId || !sameTxid(actual, notified)) {
-      log?.warn?.('payment unconfirmed', { reason: 'mismatch' });
-      return options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
-    }
-    await deliver(actual, notified, signal);
-    answered.add(contentKey(notified));
-  };
-
-  const handle = (notified: InstantPayment, signal: AbortSignal): Promise<void> => {
-    // Only the same notification (same content) is answered from memory or joins a running
-    // one: a forged one naming the same e2eid must not stand in for the genuine one.
-    const key = contentKey(notified);
-    if (answered.has(key)) {
-      log?.info?.('payment duplicate: notification already answered');
-      return Promise.resolve();
-    }
-    return once(confirming, key, () => confirmAndDeliver(notified, signal));
-  };
+      deliver: (actual, notified, claim) => options.onPayment(actual, { ...claim, notified } as PaymentContext<S>),
+    },
+    { maxRemembered: options.maxRemembered ?? 10_000, runOnce: onceRunner(options.store ?? api.store, options.claim), log },
+  );
 
   return notificationHandler(options, DEFAULT_MAX_BODY_BYTES, log, async (bytes, request, fail) => {
     const started = Date.now();
@@ -213,20 +183,7 @@ export function receivedPaymentsHandler<S extends Store = Store>(
   });
 }
 
-/** A notified payment's content in a canonical form (object keys sorted): its identity as a delivery. */
-function contentKey(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(contentKey).join(',')}]`;
-  if (isRecord(value)) {
-    const fields = Object.keys(value)
-      .filter((key) => value[key] !== undefined)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${contentKey(value[key])}`);
-    return `{${fields.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** e2eid plus the refunds' ids and statuses: a refund reaching a final status is news. */
+/** The claim of a payment's delivery: its e2eid plus the refunds' ids and statuses (a refund reaching a final status is news). */
 function deliveryKey(payment: InstantPayment): string {
   const refunds = Array.isArray(payment.devolucoes)
     ? payment.devolucoes
@@ -234,29 +191,9 @@ function deliveryKey(payment: InstantPayment): string {
         .sort()
         .join(',')
     : '';
-  return `${payment.endToEndId}|${refunds}`;
+  return `payment:${payment.endToEndId}|${refunds}`;
 }
 
 function sameTxid(actual: InstantPayment, notified: InstantPayment): boolean {
   return notified.txid === undefined || actual.txid === undefined || notified.txid === actual.txid;
-}
-
-/** A set that forgets its least recently added entries beyond `max`. */
-class RecentSet {
-  readonly #max: number;
-  readonly #entries = new Set<string>();
-
-  constructor(max: number) {
-    this.#max = Math.max(1, max);
-  }
-
-  has(key: string): boolean {
-    return this.#entries.has(key);
-  }
-
-  add(key: string): void {
-    this.#entries.delete(key);
-    this.#entries.add(key);
-    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.values().next().value!);
-  }
 }

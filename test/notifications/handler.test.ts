@@ -1,5 +1,5 @@
 /**
- * The two notification handlers look alike: one error class for a bad body, `onError` told of
+ * The notification handlers look alike: one error class for a bad body, `onError` told of
  * every error answer, `maxBodyBytes`, and the same handler under `.node` for a Node server.
  */
 import { createServer, type Server } from 'node:http';
@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { passthrough, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  InvalidNotificationError, MalformedNotificationError, receivedPaymentsHandler, type
+  InvalidNotificationError, MalformedNotificationError, receivedPaymentsHandler, recurringHandler, type
   NotificationHandler,
 } from '../../src/index.ts';
 import { cashOutClient } from '../cash-out/fixtures.ts';
@@ -21,6 +21,8 @@ function handlers(): Array<[string, (onError: (error: unknown, status: number) =
       receivedPaymentsHandler(testClient({ maxRetries: 0 }), { onPayment: () => undefined, onError, ...(maxBodyBytes && { maxBodyBytes }) })],
     ['transfer confirmations', (onError, maxBodyBytes) =>
       cashOutClient().notificationHandler({ onConfirmed: () => undefined, onSuspicious: () => undefined, onError, ...(maxBodyBytes && { maxBodyBytes }) })],
+    ['recurring', (onError, maxBodyBytes) =>
+      recurringHandler(testClient({ maxRetries: 0 }), { onRec: () => undefined, onCobr: () => undefined, onError, ...(maxBodyBytes && { maxBodyBytes }) })],
   ];
 }
 

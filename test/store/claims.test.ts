@@ -13,7 +13,9 @@ import {
   ConfigurationError,
   createMemoryStore,
   receivedPaymentsHandler,
+  recurringHandler,
   StoreError,
+  type CobRCompleta,
   type InstantPayment,
   type Store,
   type StoreTransaction,
@@ -485,6 +487,62 @@ describe('notification handlers with the PostgreSQL store', () => {
     const twinPost = () =>
       twin(new Request('http://127.0.0.1/hook/recebidos', { method: 'POST', body: JSON.stringify({ recebidos: [payment] }) })).then((r) => r.status);
     expect(await Promise.all([post(), twinPost(), post()])).toEqual([200, 200, 200]);
+    expect(await paid(txid)).toBe(1);
+  });
+
+  it('recurring charges: onCobr gets { notified, signal, tx }; concurrent deliveries in two processes update the row once per state', async () => {
+    const txid = await newOrder();
+    const attempt = { endToEndId: 'E1234567820261009000000000000078', tipo: 'AGND', dataLiquidacao: '2026-11-10' };
+    const charge = (status: string, attemptStatus: string): CobRCompleta => ({
+      idRec: 'RR1234567820261009abcdefghijk',
+      txid: 'cd1fe328c875481285a6f233ae41b662',
+      calendario: { criacao: '2026-10-09', dataDeVencimento: '2026-11-10' },
+      valor: { original: '29.90' },
+      recebedor: { conta: '012682', tipoConta: 'CORRENTE' },
+      status,
+      atualizacao: [{ status, data: '2026-10-09T20:15:00.358Z' }],
+      tentativas: [{ ...attempt, status: attemptStatus, atualizacao: [{ status: attemptStatus, data: '2026-10-09T20:15:00.358Z' }] }],
+    });
+    let current = charge('ATIVA', 'AGENDADA');
+    // Two processes: two handlers on the one store, each with its own memory.
+    const process = () =>
+      recurringHandler({ rec: { get: async () => Promise.reject(new Error('unused')) }, cobr: { get: async () => current } }, {
+        store,
+        onCobr: async (confirmed, { tx, signal, notified }) => {
+          expectTypeOf(tx).toEqualTypeOf<StoreTransaction>();
+          expect(signal.aborted).toBe(false);
+          expect(notified.txid).toBe(confirmed.txid);
+          await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+        },
+      });
+    const [a, b] = [process(), process()];
+    const deliver = (handler: ReturnType<typeof process>) =>
+      handler(new Request('http://127.0.0.1/hook/cobr', { method: 'POST', body: JSON.stringify({ cobsr: [current] }) })).then((r) => r.status);
+    expect(await Promise.all([deliver(a), deliver(b), deliver(a), deliver(b)])).toEqual([200, 200, 200, 200]);
+    expect(await paid(txid)).toBe(1);
+    current = charge('CONCLUIDA', 'PAGA');
+    expect(await Promise.all([deliver(b), deliver(a)])).toEqual([200, 200]);
+    expect(await paid(txid)).toBe(2);
+    expect(await mark(`cobr:${current.txid}:CONCLUIDA:PAGA`)).toBeDefined();
+  });
+
+  it('recurrences: an onRec that throws after writing through tx leaves nothing; the redelivery writes once', async () => {
+    const txid = await newOrder();
+    const rec = { idRec: 'RR1234567820261009abcdefghijl', status: 'APROVADA', atualizacao: [{ status: 'APROVADA', data: '2026-10-09T20:15:00.358Z' }] };
+    let failures = 1;
+    const handler = recurringHandler({ rec: { get: async () => rec as never }, cobr: { get: async () => Promise.reject(new Error('unused')) } }, {
+      store,
+      onRec: async (_confirmed, { tx }) => {
+        await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+        if (failures-- > 0) throw new Error('the mail server is down');
+      },
+    });
+    const deliver = () => handler(new Request('http://127.0.0.1/hook/rec', { method: 'POST', body: JSON.stringify({ recs: [rec] }) })).then((r) => r.status);
+    expect(await deliver()).toBe(500);
+    expect(await paid(txid)).toBe(0);
+    expect(await mark(`rec:${rec.idRec}:APROVADA`)).toBeUndefined();
+    expect(await deliver()).toBe(200);
+    expect(await deliver()).toBe(200);
     expect(await paid(txid)).toBe(1);
   });
 

@@ -1,0 +1,127 @@
+/**
+ * Confirmed, once-only delivery of notified items: what the received-payment and recurring
+ * handlers share. A notified item is never trusted: `confirm` asks the service for its own record
+ * and judges the item against it; only that record reaches the callback, once per delivery key
+ * (the item's id and state) within the process, and across every process sharing a store through
+ * the claim runner (`onceRunner`). Concurrent deliveries share work only when they carry the same
+ * content, so a forged item naming a real id never answers for the genuine one, and a delivery is
+ * answered only once the callback returned for its confirmed record (now or before).
+ */
+import type { Logger } from '../core/log.ts';
+import { isRecord } from '../internal/json.ts';
+import type { ClaimContext } from '../store/claims.ts';
+import type { onceRunner } from './handler.ts';
+
+/** How one kind of notified item is confirmed and delivered. */
+export interface Confirmation<N, A> {
+  /** Names the items in log lines (`payment`, `recurrence`...). */
+  readonly what: string;
+  /** Names the callback in log lines (`onPayment`). */
+  readonly callback: string;
+  /**
+   * The service's record for `notified`, or `undefined` when it does not confirm it (already
+   * reported, e.g. to `onUnconfirmed`). Throws when the service could not be asked (a 500 answer).
+   */
+  confirm(notified: N, signal: AbortSignal): Promise<A | undefined>;
+  /** The identity of a delivery, also its claim's name: the callback runs once per key. */
+  deliveryKey(actual: A): string;
+  /** Runs the callback with the service's record, the notified item and the claim's context. */
+  deliver(actual: A, notified: N, claim: ClaimContext): unknown;
+}
+
+/** What a confirmed delivery runs on: the handler's memory bound, claim runner and logger. */
+export interface DeliverySettings {
+  /** How many delivered keys (and answered notifications) are remembered. */
+  readonly maxRemembered: number;
+  readonly runOnce: ReturnType<typeof onceRunner>;
+  readonly log: Logger | undefined;
+}
+
+/**
+ * Handles one notified item: resolves once its confirmed record was delivered (now or before)
+ * or it was set aside; rejects when the confirmation or the callback failed.
+ */
+export function confirmedDelivery<N, A>(
+  confirmation: Confirmation<N, A>,
+  { maxRemembered, runOnce, log }: DeliverySettings,
+): (notified: N, signal: AbortSignal) => Promise<void> {
+  const { what } = confirmation;
+  // Records handed to the callback (`deliveryKey`), and notifications that led to one (`contentKey`).
+  const delivered = new RecentSet(maxRemembered);
+  const answered = new RecentSet(maxRemembered);
+  // Running work, joined only by the same thing: the same notification content, or the same
+  // confirmed record being handed to the callback.
+  const confirming = new Map<string, Promise<void>>();
+  const delivering = new Map<string, Promise<void>>();
+
+  const deliver = (actual: A, notified: N, signal: AbortSignal): Promise<void> => {
+    const key = confirmation.deliveryKey(actual);
+    if (delivered.has(key)) {
+      log?.info?.(`${what} duplicate: already handed to ${confirmation.callback}`);
+      return Promise.resolve();
+    }
+    return joined(delivering, key, async () => {
+      await runOnce(key, (claim) => confirmation.deliver(actual, notified, claim), signal);
+      delivered.add(key);
+      log?.info?.(`${what} confirmed`);
+    });
+  };
+
+  return (notified, signal) => {
+    // Only the same notification (same content) is answered from memory or joins a running
+    // one: a forged one naming the same id must not stand in for the genuine one.
+    const key = contentKey(notified);
+    if (answered.has(key)) {
+      log?.info?.(`${what} duplicate: notification already answered`);
+      return Promise.resolve();
+    }
+    return joined(confirming, key, async () => {
+      const actual = await confirmation.confirm(notified, signal);
+      if (actual === undefined) return;
+      await deliver(actual, notified, signal);
+      answered.add(key);
+    });
+  };
+}
+
+/** The running task under `key`, or `work` started and registered there until it settles. */
+function joined(running: Map<string, Promise<void>>, key: string, work: () => Promise<void>): Promise<void> {
+  const current = running.get(key);
+  if (current) return current;
+  const task = work().finally(() => running.delete(key));
+  running.set(key, task);
+  return task;
+}
+
+/** A value's content in a canonical form (object keys sorted): a notified item's identity as a delivery. */
+function contentKey(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(contentKey).join(',')}]`;
+  if (isRecord(value)) {
+    const fields = Object.keys(value)
+      .filter((key) => value[key] !== undefined)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${contentKey(value[key])}`);
+    return `{${fields.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** A set that forgets its least recently added entries beyond `max`. */
+class RecentSet {
+  readonly #max: number;
+  readonly #entries = new Set<string>();
+
+  constructor(max: number) {
+    this.#max = Math.max(1, max);
+  }
+
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  add(key: string): void {
+    this.#entries.delete(key);
+    this.#entries.add(key);
+    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.values().next().value!);
+  }
+}
