@@ -304,7 +304,7 @@ export {
   parseAmount,
   fromProviderNumber,
 } from './lib/money.ts';
-export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays } from './lib/dates.ts';
+export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays, addMonths } from './lib/dates.ts';
 export { isValidMunicipalityCode } from './lib/municipalities.ts';
 export { BR_CODE_GUI, BrCodeError, brcode, parseBrCode, buildBrCode, crc16 } from './lib/brcode.ts';
 export type {

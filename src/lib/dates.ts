@@ -97,3 +97,22 @@ export function addDays(date: string, n: number): string {
   const pad = (v: number) => String(v).padStart(2, '0');
   return `${String(year).padStart(4, '0')}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
+
+/**
+ * The civil date `n` calendar months after `date` (before it when `n` is negative), the day
+ * clamped to the last day of the month reached: a monthly due date from `2026-01-31` is
+ * `2026-02-28`, then `2026-03-31` two months on (always counted from `date`, never chained).
+ * Throws `RangeError` for an invalid date, a non-integer `n`, or a result outside years 0000–9999.
+ */
+export function addMonths(date: string, n: number): string {
+  assertCivilDate(date, 'date');
+  if (!Number.isSafeInteger(n)) throw new RangeError('n must be an integer');
+  const index = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1 + n;
+  const year = Math.floor(index / 12);
+  if (!(year >= 0 && year <= 9999)) throw new RangeError('resulting date is out of range');
+  const month = index - year * 12 + 1;
+  let day = Number(date.slice(8, 10));
+  while (!isRealDate(year, month, day)) day--;
+  const pad = (v: number) => String(v).padStart(2, '0');
+  return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
+}

@@ -12,6 +12,7 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addDays,
+  addMonths,
   brcode,
   createMemoryStore,
   generateTxid,
@@ -23,7 +24,6 @@ import {
   type NotificationHandler,
   type RecCompleta,
 } from '../../src/index.ts';
-import { addMonths } from '../../src/sandbox/recurring/calendar.ts';
 import { listenOnLoopback } from '../../examples/setup.ts';
 import { useSandbox } from './harness.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, compareCivilDates, isCivilDate, isRfc3339, todayInBrasilia } from '../../src/lib/dates.ts';
+import { addDays, addMonths, compareCivilDates, isCivilDate, isRfc3339, todayInBrasilia } from '../../src/lib/dates.ts';
 import { anyStringArb } from './arbitraries.ts';
 
 describe('todayInBrasilia', () => {
@@ -93,6 +93,40 @@ describe('compareCivilDates', () => {
   it('throws RangeError for a non-date', () => {
     expect(() => compareCivilDates('2026-02-30', '2026-02-01')).toThrow(RangeError);
     expect(() => compareCivilDates('2026-02-01', 'tomorrow')).toThrow(RangeError);
+  });
+});
+
+describe('addMonths', () => {
+  it.each([
+    ['2026-01-31', 1, '2026-02-28'],
+    ['2026-01-31', 2, '2026-03-31'],
+    ['2028-01-31', 1, '2028-02-29'],
+    ['2026-11-15', 2, '2027-01-15'],
+    ['2026-03-31', -1, '2026-02-28'],
+    ['2026-01-15', -13, '2024-12-15'],
+    ['2026-05-10', 0, '2026-05-10'],
+    ['0000-01-01', 0, '0000-01-01'],
+  ] as const)('%s + %i months is %s', (date, n, out) => {
+    expect(addMonths(date, n)).toBe(out);
+  });
+
+  it('throws RangeError for a bad date, a fractional n, or a year outside 0000-9999', () => {
+    expect(() => addMonths('2026-02-30', 1)).toThrow(RangeError);
+    expect(() => addMonths('2026-02-01', 0.5)).toThrow(RangeError);
+    expect(() => addMonths('9999-12-01', 1)).toThrow(RangeError);
+    expect(() => addMonths('0000-01-01', -1)).toThrow(RangeError);
+  });
+
+  it('lands in the month reached, on the same day or the last day of that month', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }), fc.integer({ min: -600, max: 600 }), (d, n) => {
+        const day = d.toISOString().slice(0, 10);
+        const later = addMonths(day, n);
+        const months = (Number(later.slice(0, 4)) - Number(day.slice(0, 4))) * 12 + Number(later.slice(5, 7)) - Number(day.slice(5, 7));
+        const lastOfMonth = addDays(later, 1).slice(5, 7) !== later.slice(5, 7);
+        return isCivilDate(later) && months === n && (later.slice(8) === day.slice(8) || (later.slice(8) < day.slice(8) && lastOfMonth));
+      }),
+    );
   });
 });
 

@@ -4,10 +4,10 @@
  *
  * A cycle is the recurrence's periodicity window anchored at its `calendario.dataInicial`: cycle
  * k runs from dataInicial + k periods (inclusive) to dataInicial + k + 1 periods (exclusive).
- * Months are added calendar-wise with the day clamped to the month's end (from 2026-01-31, one
- * month later is 2026-02-28 and two months later 2026-03-31).
+ * Months are added calendar-wise with the day clamped to the month's end (`addMonths`: from
+ * 2026-01-31, one month later is 2026-02-28 and two months later 2026-03-31).
  */
-import { addDays } from '../../lib/dates.ts';
+import { addDays, addMonths } from '../../lib/dates.ts';
 
 const MONTHS_PER_PERIOD: Readonly<Record<string, number>> = { MENSAL: 1, TRIMESTRAL: 3, SEMESTRAL: 6, ANUAL: 12 };
 
@@ -24,21 +24,6 @@ export function daysBetween(from: string, to: string): number {
     return day.getTime();
   };
   return Math.round((at(to) - at(from)) / 86_400_000);
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** `date` plus `n` calendar months, the day clamped to the last day of the month reached. */
-export function addMonths(date: string, n: number): string {
-  const [y, m, d] = parts(date);
-  const index = y * 12 + (m - 1) + n;
-  const year = Math.floor(index / 12);
-  const month = (index % 12) + 1;
-  const pad = (v: number, width = 2) => String(v).padStart(width, '0');
-  return `${pad(year, 4)}-${pad(month)}-${pad(Math.min(d, daysInMonth(year, month)))}`;
 }
 
 /** The index of the cycle `date` falls in, for a recurrence starting on `start` (negative before it). */

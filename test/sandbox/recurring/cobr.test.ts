@@ -4,9 +4,9 @@
  * payer's side, and retries under each policy (recurring spec 3.4, 3.5, 3.6, 4.2, 7.3).
  */
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../../../src/lib/dates.ts';
+import { addDays, addMonths } from '../../../src/lib/dates.ts';
 import { generateTxid } from '../../../src/lib/ids.ts';
-import { addMonths, nextBusinessDay } from '../../../src/sandbox/recurring/calendar.ts';
+import { nextBusinessDay } from '../../../src/sandbox/recurring/calendar.ts';
 import { CNPJ, CPF, approvedRec, cobrBody, createRec, day, expectProblem, range, recBody, startRecSandbox, useRecSandbox, type Json } from './support.ts';
 
 const h = useRecSandbox();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brcode } from '../../../src/lib/brcode.ts';
 import { addDays } from '../../../src/lib/dates.ts';
 import { generateTxid } from '../../../src/lib/ids.ts';
-import { addMonths } from '../../../src/sandbox/recurring/calendar.ts';
+import { addMonths } from '../../../src/lib/dates.ts';
 import { sendJson, startServer, type LoopbackServer } from '../../support/loopback.ts';
 import { approvedRec, cobrBody, createRec, day, expectProblem, useRecSandbox, type Json } from './support.ts';
 
