@@ -11,14 +11,18 @@ import {
   InstantClient,
   InsufficientBalanceError,
   addDays,
+  addMonths,
   brcode,
   generateTxid,
   receivedPaymentsHandler,
+  recurringHandler,
   todayInBrasilia,
   toNodeHandler,
+  type CobRCompleta,
   type InstantPayment,
   type LoteCobVConsultado,
   type NotificationVerification,
+  type RecCompleta,
 } from '../src/index.ts';
 import { PayerClient } from '../src/payer.ts';
 import { createSandbox } from '../src/sandbox.ts';
@@ -46,8 +50,8 @@ function inbox<T>(what: string) {
   };
 }
 
-// Our own backend's receiver: received-payment notifications on any path, transfer
-// confirmations on /webhook/transfer-confirmation. It listens first so that the sandbox knows
+// Our own backend's receiver: transfer confirmations on /webhook/transfer-confirmation,
+// recurring notifications under /recurring, received-payment notifications on any other path. It listens first so that the sandbox knows
 // where to send the transfer confirmations.
 const receiver = createServer();
 const receiverUrl = await listenOnLoopback(receiver);
@@ -67,13 +71,16 @@ if (key === undefined) throw new Error('the sandbox has no key');
 
 const payments = inbox<InstantPayment>('payment notification');
 const transfers = inbox<NotificationVerification>('transfer notification');
+const recurring = inbox<RecCompleta | CobRCompleta>('recurring notification');
 const paymentsHandler = toNodeHandler(receivedPaymentsHandler(api, { onPayment: (payment) => payments.push(payment) }));
 const transfersHandler = cashOut.notificationHandler({
   onConfirmed: (result) => transfers.push(result),
   onSuspicious: (result) => transfers.push(result),
 });
+const recurringNotifications = recurringHandler(api, { onRec: (rec) => recurring.push(rec), onCobr: (cobr) => recurring.push(cobr) });
 receiver.on('request', (req, res) => {
   if (req.url === '/webhook/transfer-confirmation') transfersHandler.node(req, res);
+  else if (req.url?.startsWith('/recurring/')) recurringNotifications.node(req, res);
   else paymentsHandler(req, res);
 });
 
@@ -141,6 +148,57 @@ try {
     settled = await api.instant.getRefund(received.endToEndId, 'D1');
   }
   say(`PUT /instant/{e2eid}/devolucao/D1  20.00: ${refund.status}, then ${settled.status}`);
+
+  section('Recurring charges (rec, cobr)');
+  await api.webhookrec.put(`${receiverUrl}/recurring`);
+  await api.webhookcobr.put(`${receiverUrl}/recurring`);
+  const firstMonth = generateTxid();
+  await api.cob.create(firstMonth, { calendario: { expiracao: 3600 }, valor: { original: '29.90' }, chave: key });
+  const start = addDays(todayInBrasilia(), 5);
+  const rec = await api.rec.create({
+    vinculo: { contrato: 'PLAN-1001', devedor: { cpf: '12345678909', nome: 'Fulano de Tal' } },
+    calendario: { dataInicial: start, periodicidade: 'MENSAL' },
+    valor: { valorRec: '29.90' },
+    politicaRetentativa: 'PERMITE_3R_7D',
+    loc: (await api.locrec.create()).id,
+    ativacao: { dadosJornada: { txid: firstMonth } },
+  });
+  const composite = brcode.parse((await api.rec.get(rec.idRec, { txid: firstMonth })).dadosQR?.instantCopiaECola ?? '');
+  say(`POST /rec  ${short(rec.idRec)} ${rec.status} 29.90 MENSAL; GET /rec/{idRec}?txid: one code with the first month's charge`);
+  const terms = await payer.recPayload.get(composite.recurrenceUrl ?? '');
+  say(`payer side: composite code parsed, recurrence payload verified: ${terms.valor?.valorRec} ${terms.calendario.periodicidade}, ${terms.politicaRetentativa}`);
+  await sandbox.payCharge(firstMonth);
+  const approved = (await recurring.next()) as RecCompleta;
+  say(`the payer paid the first month: recurrence ${approved.status} (${approved.ativacao?.tipoJornada}), confirmed with GET /rec/{idRec}`);
+  const months: CobRCompleta[] = [];
+  for (let month = 0; month < 3; month++) {
+    const txid = generateTxid();
+    const body = { idRec: rec.idRec, calendario: { dataDeVencimento: addMonths(start, month) }, valor: { original: '29.90' }, recebedor: sandbox.ownAccounts[0]! };
+    await api.cobr.create(txid, body);
+    months.push((await recurring.next()) as CobRCompleta);
+  }
+  const [one, two, three] = months.map((c) => c.txid) as [string, string, string];
+  const states: Array<RecCompleta | CobRCompleta> = [approved, ...months];
+  // Each step waits for its notification to be handled, so the states arrive one by one.
+  const next = async () => {
+    const state = await recurring.next();
+    states.push(state);
+    return state as CobRCompleta;
+  };
+  const last = (c: CobRCompleta) => `${c.tentativas?.at(-1)?.tipo} ${c.tentativas?.at(-1)?.status}`;
+  await sandbox.settleCobr(one, 'PAGA');
+  await next();
+  await sandbox.settleCobr(two, 'REJEITADA');
+  const rejected = await next();
+  await api.cobr.retry(two, addDays(addMonths(start, 1), 2));
+  const retried = await next();
+  say(`PUT /cobr x3, monthly: ${months.map((c) => c.status).join(', ')}; month 2 ${last(rejected)}, then POST …/retentativa/{data}: ${last(retried)}`);
+  await sandbox.settleCobr(two, 'PAGA');
+  await next();
+  await sandbox.settleCobr(three, 'PAGA');
+  await next();
+  const now = await Promise.all(months.map((c) => api.cobr.get(c.txid)));
+  say(`${states.length} states notified, each handled once by recurringHandler; charges ${now.map((c) => c.status).join(', ')}`);
 
   section('Cash-out');
   const balance = await cashOut.balance.get();

@@ -7,7 +7,7 @@ import { EXAMPLES, runExample, withoutCredentials } from '../scripts/examples.ts
 
 describe('examples/', () => {
   it('has the examples the README points to', () => {
-    expect(EXAMPLES).toEqual(expect.arrayContaining(['cash-out.ts', 'charges.ts', 'due-date-batch.ts', 'payer-app.ts', 'quick-start.ts', 'webhook-receiver.ts']));
+    expect(EXAMPLES).toEqual(expect.arrayContaining(['cash-out.ts', 'charges.ts', 'due-date-batch.ts', 'payer-app.ts', 'quick-start.ts', 'subscriptions.ts', 'webhook-receiver.ts']));
   });
 
   it.concurrent.each(EXAMPLES)('%s runs against a sandbox and exits 0', { timeout: 30_000 }, async (name) => {
