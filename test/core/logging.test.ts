@@ -12,6 +12,7 @@ import {
   CashOutClient,
   InstantClient,
   receivedPaymentsHandler,
+  recurringHandler,
   type InstantClientOptions,
   type InstantPayment,
 } from '../../src/index.ts';
@@ -232,6 +233,36 @@ describe('logging, notification handlers', () => {
     }
     expect(text).toContain('"reason":"mismatch"');
     expectClean(text);
+  });
+
+  it('recurring notifications: received, confirmed, duplicate, unconfirmed, refused and failed, no recurrence data', async () => {
+    const ID_REC = 'RR1234567820261009logging0001';
+    const rec = { idRec: ID_REC, status: 'APROVADA', atualizacao: [{ status: 'APROVADA', data: '2026-10-09T20:15:00.358Z' }], vinculo: { contrato: MARKER, devedor: { cpf: CPF, nome: MARKER } } };
+    const cobr = { idRec: ID_REC, txid: TXID, status: 'ATIVA', atualizacao: [{ status: 'ATIVA', data: '2026-10-09T20:15:00.358Z' }], tentativas: [{ endToEndId: E2E, status: 'AGENDADA', tipo: 'AGND', dataLiquidacao: '2026-11-10' }] };
+    net.server.use(http.get(`${BASE_URL}/rec/:idRec`, () => HttpResponse.json(rec)), http.get(`${BASE_URL}/cobr/:txid`, () => HttpResponse.json(cobr)));
+    const log = capture();
+    const api = new InstantClient({ baseUrl: BASE_URL, auth: { getToken: async () => TOKEN_1 }, logger: log.logger, maxRetries: 0 });
+    let fail = false;
+    const handler = recurringHandler(api, {
+      onRec: () => undefined,
+      onCobr: () => {
+        if (fail) throw new Error(`cannot store ${CPF} ${MARKER}`);
+      },
+    });
+    const send = (body: unknown) => handler(new Request('https://hooks.example.com/hooks/rec', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) }));
+    expect((await send({ recs: [rec] })).status).toBe(200);
+    expect((await send({ recs: [rec] })).status).toBe(200);
+    expect((await send({ recs: [{ ...rec, status: 'CANCELADA' }] })).status).toBe(200);
+    expect((await send(`{"${MARKER}": "${CPF}"`)).status).toBe(400);
+    fail = true;
+    expect((await send({ cobsr: [cobr] })).status).toBe(500);
+    const text = log.text();
+    for (const event of ['info notification received', 'info recurrence confirmed', 'info recurrence duplicate', 'warn recurrence unconfirmed', 'warn notification refused', 'error notification failed']) {
+      expect(text).toContain(event);
+    }
+    expect(text).toContain('"reason":"mismatch"');
+    expectClean(text);
+    expect(text).not.toContain(ID_REC);
   });
 
   it('transfer notifications: confirmed, suspicious and refused, no transfer data', async () => {
