@@ -306,6 +306,23 @@ describe('recurringHandler', () => {
     expect(queried).toEqual([]);
   });
 
+  it('with the in-memory store, concurrent deliveries to two handlers (two processes) run the callback once', async () => {
+    const record = cobr(['CRIADA', 'ATIVA'], [E2E_1, 'SOLICITADA', 'AGENDADA']);
+    service({ cobr: record });
+    const store = createMemoryStore();
+    let running = 0;
+    let most = 0;
+    const onCobr = vi.fn(async () => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      running--;
+    });
+    const [a, b] = [recurringHandler(api, { store, onCobr }), recurringHandler(api, { store, onCobr })];
+    const deliveries = [a, b, a, b].map((handler) => handler(post({ cobsr: [cobrItem(record)] })));
+    expect((await Promise.all(deliveries)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect([onCobr.mock.calls.length, most]).toEqual([1, 1]);
+  });
+
   it('with a store, a second handler (another process) finds the state done', async () => {
     const record = rec('CRIADA', 'APROVADA');
     service({ rec: record });
