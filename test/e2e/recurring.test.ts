@@ -444,9 +444,9 @@ describe.each([
 ] as const)('/%s: PUT, GET, DELETE', (resource, Invalid, BadQuery) => {
   it('registers (200, no body), reads, deletes (204); then the declared 404', async () => {
     const hooks = s.api[resource];
-    const put = await hooks.put('https://merchant.example/hooks').withResponse();
+    const put = await hooks.put('http://127.0.0.1:9/hooks').withResponse();
     expect([put.response.status, put.data]).toEqual([200, undefined]);
-    expect(await hooks.get()).toEqual({ webhookUrl: 'https://merchant.example/hooks', criacao: expect.any(String) });
+    expect(await hooks.get()).toEqual({ webhookUrl: 'http://127.0.0.1:9/hooks', criacao: expect.any(String) });
     const deleted = await hooks.delete().withResponse();
     expect(deleted.response.status).toBe(204);
     expect(await answered(hooks.get())).toBeInstanceOf(NaoEncontrado);
