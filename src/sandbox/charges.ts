@@ -324,7 +324,8 @@ function listCharges(ctx: Context, kind: ChargeKind, params: URLSearchParams): R
 // ---------------------------------------------------------------------------------------------
 // Location routes
 
-const LOC_ID = /^\d{1,15}$/;
+// An int64 in the path: up to 19 digits (the client accepts as many; a larger id names nothing here).
+const LOC_ID = /^\d{1,19}$/;
 
 export async function locRoutes(ctx: Context, request: Request, id: string | undefined, unlink: boolean): Promise<Response | undefined> {
   const method = request.method;

@@ -175,6 +175,8 @@ describe('locations', () => {
     expect(after.location).toBeUndefined();
     expect(after.revisao).toBe(0);
     await expect(s.api.loc.unlink(987_654)).rejects.toBeInstanceOf(PayloadLocationNaoEncontrado);
+    // An int64 id of 19 digits is an id like any other (the client accepts it too): not found, not refused.
+    await expect(s.api.loc.get('9223372036854775807')).rejects.toBeInstanceOf(PayloadLocationNaoEncontrado);
     // The freed location can serve another charge.
     await expect(s.api.cob.create(generateTxid(), { ...cobBody(s.key), loc: { id: cob.loc!.id } })).resolves.toMatchObject({ location: cob.location });
   });
