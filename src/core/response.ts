@@ -15,15 +15,26 @@ export function isRedirect(response: Response): boolean {
 }
 
 /**
+ * The size of the bytes `message.body` yields, as Content-Length declares it; `NaN` when it does
+ * not say, and for an answer with a Content-Encoding: fetch decodes it, and the header counts the
+ * encoded bytes (300 KB of gzip can decode to 300 MB).
+ */
+function declaredLength(message: Request | Response): number {
+  const encoding = message instanceof Response ? message.headers.get('content-encoding') : null;
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return Number.NaN;
+  return Number(message.headers.get('content-length') ?? Number.NaN);
+}
+
+/**
  * The whole body of an answer (or of a request a handler receives), read chunk by chunk; past
- * `maxBytes` (declared in Content-Length or as it streams) the read stops, the stream is
- * cancelled and the answer is `undefined`. A connection cut mid-body rejects as the platform
- * reports it (undici: `TypeError: terminated`), which callers treat as a network error.
+ * `maxBytes` (declared in Content-Length or as it streams, counted decoded) the read stops, the
+ * stream is cancelled and the answer is `undefined`. A connection cut mid-body rejects as the
+ * platform reports it (undici: `TypeError: terminated`), which callers treat as a network error.
  */
 export async function readBounded(message: Request | Response, maxBytes: number): Promise<Uint8Array | undefined> {
   const body = message.body;
   if (body === null) return new Uint8Array(0);
-  const declared = Number(message.headers.get('content-length') ?? Number.NaN);
+  const declared = declaredLength(message);
   if (Number.isFinite(declared) && declared > maxBytes) {
     void body.cancel().catch(() => undefined);
     return undefined;
@@ -117,10 +128,11 @@ export function guardFetch(fetch: () => FetchLike, options: GuardOptions): Fetch
 
 /**
  * An answer's body, bounded. A Content-Length the HTTP layer enforces (it fails a body that
- * runs past it) lets the body be read in one go, which is cheaper than chunk by chunk.
+ * runs past it) lets the body be read in one go, which is cheaper than chunk by chunk; a
+ * compressed body declares no length it can be held to, and is read chunk by chunk.
  */
 async function readAnswer(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  const declared = declaredLength(response);
   if (response.body === null || !Number.isFinite(declared) || declared > maxBytes) return readBounded(response, maxBytes);
   const bytes = new Uint8Array(await response.arrayBuffer());
   return bytes.byteLength <= maxBytes ? bytes : undefined;

@@ -5,6 +5,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { brotliCompressSync, constants as zlibConstants, createBrotliCompress, gzipSync } from 'node:zlib';
 import { CompactSign, exportJWK, generateKeyPair } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
@@ -161,6 +164,168 @@ describe('1. the body is inside the transport guarantees', () => {
     expect(calls).toBe(2);
     const error = await failure(payer.cobPayload.getCob(`${server.url}/qr/v2/huge`));
     expect(error).toMatchObject({ name: 'InvalidResponseError', reason: 'too-large' });
+  });
+});
+
+describe('1b. a compressed body is bounded by its decoded size', () => {
+  const MiB = 1024 * 1024;
+  const DECODED = 300 * MiB;
+  const LIMIT = MiB;
+  const bombs: Partial<Record<'gzip' | 'br', Buffer>> = {};
+
+  /** 300 MiB of zeros, compressed (a few hundred KB of gzip, a few hundred bytes of brotli). */
+  async function bomb(encoding: 'gzip' | 'br'): Promise<Buffer> {
+    if (bombs[encoding]) return bombs[encoding];
+    const zeros = Buffer.alloc(MiB);
+    if (encoding === 'gzip') {
+      // gzip members concatenated are one gzip stream: compress 1 MiB once.
+      const member = gzipSync(zeros, { level: 9 });
+      return (bombs.gzip = Buffer.concat(Array.from({ length: DECODED / MiB }, () => member)));
+    }
+    const compressor = createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } });
+    const out: Buffer[] = [];
+    compressor.on('data', (chunk: Buffer) => out.push(chunk));
+    const done = new Promise((resolve) => compressor.on('end', resolve));
+    for (let i = 0; i < DECODED / MiB; i++) if (!compressor.write(zeros)) await new Promise((resolve) => compressor.once('drain', resolve));
+    compressor.end();
+    await done;
+    return (bombs.br = Buffer.concat(out));
+  }
+
+  /** Answers every request with `body` under `encoding`, its (compressed) length declared. */
+  function compressed(res: ServerResponse, encoding: string, body: Buffer, type = 'application/json'): void {
+    res.writeHead(200, { 'content-type': type, 'content-encoding': encoding, 'content-length': String(body.length) });
+    res.end(body);
+  }
+
+  /** The platform's fetch, counting the decoded bytes the SDK pulls from the body stream. */
+  function countingFetch(): { fetch: typeof globalThis.fetch; pulled: () => number } {
+    let pulled = 0;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      if (response.body === null) return response;
+      const reader = response.body.getReader();
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const { done, value } = await reader.read();
+            if (done) return controller.close();
+            pulled += value.byteLength;
+            controller.enqueue(value);
+          },
+          cancel: (reason) => reader.cancel(reason),
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    };
+    return { fetch, pulled: () => pulled };
+  }
+
+  /** A full garbage collection, so that what a measure sees live is what the work under it holds. */
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+
+  /**
+   * The most the process's live memory (JS heap and array buffers) grew while `work` ran, sampled
+   * every 2 ms; RSS would hide it, as freed memory the allocator kept is reused.
+   */
+  async function memoryGrowth(work: () => Promise<unknown>): Promise<number> {
+    const live = () => {
+      const { heapUsed, arrayBuffers } = process.memoryUsage();
+      return heapUsed + arrayBuffers;
+    };
+    // Array buffers are freed a little after the collection that found them dead.
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const base = live();
+    let peak = base;
+    const timer = setInterval(() => (peak = Math.max(peak, live())), 2);
+    try {
+      await work();
+    } finally {
+      clearInterval(timer);
+    }
+    return Math.max(peak, live()) - base;
+  }
+
+  /** The `reason` of each error down the cause chain (a token failure keeps the transport's as a cause). */
+  function reasons(error: unknown): unknown[] {
+    const found: unknown[] = [];
+    for (let current = error; current instanceof Error; current = current.cause) found.push((current as { reason?: unknown }).reason);
+    return found;
+  }
+
+  const sides = ['an API call', 'the token request (form)', 'the token request (JSON)', 'a payer payload'] as const;
+
+  /** The call on one side against `server`, through `fetch`; the token endpoint is /oauth/token. */
+  function call(side: (typeof sides)[number], server: LoopbackServer, fetch?: typeof globalThis.fetch): Promise<unknown> {
+    const common = { maxRetries: 0, maxResponseBytes: LIMIT, ...(fetch && { fetch }) };
+    if (side === 'a payer payload') {
+      return new PayerClient({ allowPrivateHosts: true, allowUnsignedPayloads: true, ...common }).cobPayload.getCob(`${server.url}/qr/v2/abc`);
+    }
+    if (side === 'an API call') return api(server, common).loc.get(7);
+    const tokenRequestFormat = side === 'the token request (form)' ? 'form' : 'json';
+    const auth = { tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: SECRET, tokenRequestFormat } as const;
+    return new InstantClient({ baseUrl: `${server.url}/v2`, auth, ...common }).loc.get(7);
+  }
+
+  /** A bomb on the side under test; a plain small answer elsewhere (the token an API call needs). */
+  function bombOn(side: (typeof sides)[number], body: Buffer, encoding: string): Handler {
+    return (req, res) => {
+      const isToken = req.url === '/oauth/token';
+      if (side.startsWith('the token') === isToken) return compressed(res, encoding, body);
+      sendJson(res, 200, isToken ? { access_token: 't', token_type: 'Bearer', expires_in: 300 } : { id: 7 });
+    };
+  }
+
+  for (const encoding of ['gzip', 'br'] as const) {
+    for (const side of sides) {
+      it(`${side}: a ${encoding} bomb (300 MiB decoded) stops at maxResponseBytes, with the error a plain oversize body gets`, async () => {
+        const body = await bomb(encoding);
+        expect(body.length).toBeLessThan(LIMIT);
+        // The same call against a plain body past the limit: the error the bomb must give too.
+        const plain = await serve((req, res) => {
+          if (side.startsWith('the token') !== (req.url === '/oauth/token')) return bombOn(side, Buffer.alloc(0), 'identity')(req, res);
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * LIMIT) });
+          res.end(Buffer.alloc(2 * LIMIT, 0x20));
+        });
+        const expected = await failure(call(side, plain));
+        expect(expected).toBeInstanceOf(InstantError);
+
+        const server = await serve(bombOn(side, body, encoding));
+        // The platform's own fetch: live memory grows by nothing like the decoded size.
+        const growth = await memoryGrowth(async () => {
+          const error = await failure(call(side, server));
+          expect(error.constructor).toBe(expected.constructor);
+          expect(error).toMatchObject({ name: expected.name, status: (expected as { status?: number }).status });
+          expect(reasons(error)).toContain('too-large');
+          expect(reasons(error)).toEqual(reasons(expected));
+        });
+        expect(growth).toBeLessThan(64 * MiB);
+        // The SDK stopped pulling decoded bytes just past the limit (one decoder chunk or so).
+        const counting = countingFetch();
+        await failure(call(side, server, counting.fetch));
+        expect(counting.pulled()).toBeGreaterThan(LIMIT);
+        expect(counting.pulled()).toBeLessThan(LIMIT + MiB);
+      });
+    }
+  }
+
+  it('an honest compressed answer under the limit is decoded and read as before, on every side', async () => {
+    const token = JSON.stringify({ access_token: 't', token_type: 'Bearer', expires_in: 300 });
+    // Just under the limit once decoded.
+    const payload = JSON.stringify({ id: 7, txid: 'abc', valor: { original: '1.00' }, padding: 'x'.repeat(LIMIT - 1024) });
+    for (const encoding of ['gzip', 'br'] as const) {
+      const encode = (text: string) => (encoding === 'gzip' ? gzipSync(text) : brotliCompressSync(text));
+      const server = await serve((req, res) => compressed(res, encoding, encode(req.url === '/oauth/token' ? token : payload)));
+      for (const side of sides) {
+        const result = (await call(side, server)) as { id?: number; txid?: string };
+        expect(result, `${side} ${encoding}`).toMatchObject(side === 'a payer payload' ? { txid: 'abc' } : { id: 7 });
+      }
+    }
   });
 });
 
