@@ -43,9 +43,9 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 const CORE_BACKOFF: Backoff = { baseMs: 500, maxMs: 8_000, floor: 0 };
 const SAFE_METHODS = ['get', 'put', 'delete'];
 
+/** What the retry hook logs; given to ky as the call's context only when retries are logged. */
 interface CallContext {
-  signal: AbortSignal | undefined;
-  /** Holder shared by ky's copies of the context: the token the last attempt sent, when it failed. */
+  /** Holder shared by ky's copies of the context: when the last attempt failed. */
   sent: CallState;
   method: HttpMethod;
   route: string;
@@ -53,7 +53,6 @@ interface CallContext {
 }
 
 interface CallState {
-  token?: string;
   failedAt?: number;
 }
 
@@ -77,6 +76,8 @@ export class HttpCore {
   readonly logger: Logger | undefined;
   /** The retry settings of the client's defaults with an idempotency key, built once. */
   readonly #idempotentRetry: NonNullable<KyOptions['retry']>;
+  /** The token each 401 answer was sent with. */
+  readonly #sentTokens = new WeakMap<Response, string>();
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
@@ -112,40 +113,57 @@ export class HttpCore {
 
   #create(create: KyModule['default']): KyInstance {
     const config = this.#config;
-    const auth = config.auth;
     const log = this.logger;
     return create.create({
       ...(config.baseUrl === undefined ? {} : { prefix: config.baseUrl }),
-      // Looked up at call time, so a mock installed after the client was built still sees it.
-      // The guard reads the whole body inside the fetch, so ky's timeouts and retries cover it.
-      fetch: guardFetch(() => config.fetch ?? globalThis.fetch, {
-        maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-        detachSuccessBody: true,
-      }),
+      fetch: this.#fetchAttempt(),
       redirect: 'manual',
       throwHttpErrors: true,
       headers: { accept: 'application/json', 'user-agent': USER_AGENT },
       timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
       retry: this.#retryOptions(undefined, false),
-      // The first attempt's token is in the call's headers (see `#attempt`): a `beforeRequest`
-      // hook would cost every call a timer race and a copy of ky's options.
-      hooks: {
-        beforeRetry: [
-          async ({ request, options, error, retryCount }) => {
-            const { method, route, sent, signal } = options.context as CallContext;
-            if (log?.warn) {
+      ...(log?.warn && {
+        hooks: {
+          beforeRetry: [
+            ({ options, error, retryCount }) => {
+              const { method, route, sent } = options.context as CallContext;
               const waitedMs = sent.failedAt === undefined ? undefined : Date.now() - sent.failedAt;
-              log.warn('retry', { method, route, retry: retryCount, reason: describeRetry(error), waitedMs });
-            }
-            if (!auth) return;
-            const token = await auth.getToken(signal);
-            sent.token = token;
-            request.headers.set('authorization', `Bearer ${token}`);
-          },
-        ],
-      },
+              log.warn?.('retry', { method, route, retry: retryCount, reason: describeRetry(error), waitedMs });
+            },
+          ],
+        },
+      }),
     });
+  }
+
+  /**
+   * ky's `fetch`: one attempt. The bearer token (fetched for each attempt, so a retry sends a
+   * fresh one) and the JSON content type are set on ky's own `Request` here rather than passed
+   * as per-call headers, which ky would merge into its defaults on every call. Inside ky's
+   * `fetch`, the token wait counts against the call's time limits like the rest of the attempt,
+   * and the guard reads the whole body, so ky's timeouts and retries cover it too.
+   */
+  #fetchAttempt(): FetchLike {
+    const config = this.#config;
+    const auth = config.auth;
+    const sentTokens = this.#sentTokens;
+    // Looked up at call time, so a mock installed after the client was built still sees it.
+    const guarded = guardFetch(() => config.fetch ?? globalThis.fetch, {
+      maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      detachSuccessBody: true,
+    });
+    return async (input, init) => {
+      const request = input as Request;
+      if (request.body !== null) request.headers.set('content-type', 'application/json');
+      if (!auth) return guarded(request, init);
+      const token = await auth.getToken(request.signal);
+      request.headers.set('authorization', `Bearer ${token}`);
+      const response = await guarded(request, init);
+      // The token a 401 refused, for `send` to drop.
+      if (response.status === 401) sentTokens.set(response, token);
+      return response;
+    };
   }
 
   /**
@@ -167,71 +185,99 @@ export class HttpCore {
   }
 
   /** Sends the call; on a 401 the token is invalidated and the call replayed exactly once. */
-  async send<T>(spec: CallSpec): Promise<WithResponse<T>> {
-    const sent: CallState = {};
-    try {
-      return await this.#attempt<T>(spec, sent);
-    } catch (error) {
-      if (!(error instanceof UnauthorizedError) || !this.#config.auth?.invalidate) throw error;
-      this.#config.auth.invalidate(sent.token);
+  send<T>(spec: CallSpec): Promise<WithResponse<T>> {
+    const first = this.#attempt<T>(spec);
+    const auth = this.#config.auth;
+    if (!auth?.invalidate) return first;
+    return first.catch((error: unknown) => {
+      if (!(error instanceof UnauthorizedError)) throw error;
+      auth.invalidate?.(error.response && this.#sentTokens.get(error.response));
       this.logger?.warn?.('401: token dropped, replaying once', { method: spec.method, route: spec.path.route });
-      return await this.#attempt<T>(spec, {});
-    }
+      return this.#attempt<T>(spec);
+    });
   }
 
-  async #attempt<T>(spec: CallSpec, sent: CallState): Promise<WithResponse<T>> {
-    const log = this.logger;
-    const options = spec.options ?? {};
+  /** One call through ky (with its retries); never throws, rejects instead. */
+  #attempt<T>(spec: CallSpec): Promise<WithResponse<T>> {
     const started = Date.now();
-    // `accept` and `user-agent` are ky defaults, like the client's time limits and retries: ky
-    // merges every per-call option into its defaults, so the fewer there are, the cheaper a call.
-    const headers: Record<string, string> = {};
-    if (spec.accept !== undefined) headers['accept'] = spec.accept;
-    if (spec.headers) Object.assign(headers, spec.headers);
-    if (options.headers) Object.assign(headers, options.headers);
-    if (spec.idempotencyKey) headers[spec.idempotencyKey.header] = spec.idempotencyKey.value;
-    const body = serialize(spec);
-    if (body !== undefined) headers['content-type'] = 'application/json';
-
-    const idempotent = spec.idempotencyKey !== undefined;
-    const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS;
-    const kyOptions: KyOptions = {
-      method: spec.method,
-      headers,
-      context: { signal: options.signal, sent, method: spec.method, route: spec.path.route } satisfies CallContext,
-    };
-    if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
-    if (options.totalTimeout !== undefined) kyOptions.totalTimeout = options.totalTimeout;
-    if (options.signal) kyOptions.signal = options.signal;
-    if (body !== undefined) kyOptions.body = body;
-    const query = toSearchParams(spec.query);
-    if (query) kyOptions.searchParams = query;
-
+    let kyOptions: KyOptions;
     try {
-      const transport = this.#ky ?? (await this.#transport());
-      // The defaults hold the retries of a call without an idempotency key; any other replaces them.
-      if (idempotent || options.maxRetries !== undefined || log?.warn) {
-        const retry = options.maxRetries === undefined && !log?.warn ? this.#idempotentRetry : this.#retryOptions(options.maxRetries, idempotent, log?.warn ? sent : undefined);
-        kyOptions.retry = ky!.replaceOption(retry);
+      kyOptions = this.#kyOptions(spec);
+    } catch (error) {
+      // Refused before sending (a body JSON cannot hold): nothing was sent, nothing is logged.
+      return Promise.reject(error);
+    }
+    const done = (response: Response, text: string): WithResponse<T> => {
+      let data: T;
+      try {
+        data = parseBody(text, response, spec) as T;
+      } catch (error) {
+        throw this.#failed(error, spec, started);
       }
-      const auth = this.#config.auth;
-      if (auth) {
-        // The token wait counts against the call's overall budget, as the rest of the call does.
-        const token = await withinBudget(auth.getToken(options.signal), totalTimeout, spec);
-        sent.token = token;
-        headers['authorization'] = `Bearer ${token}`;
-        const waited = Date.now() - started;
-        if (waited > 0) kyOptions.totalTimeout = Math.max(1, totalTimeout - waited);
-      }
-      const response = await transport(spec.path.url, kyOptions);
-      const data = (await readBody(response, spec)) as T;
+      const log = this.logger;
       if (log?.debug) log.debug('request', { method: spec.method, route: spec.path.route, status: response.status, ms: Date.now() - started });
       return { data, response };
-    } catch (error) {
-      const mapped = this.#mapError(error, spec, Date.now() - started);
-      if (log) logFailure(log, spec, mapped, Date.now() - started);
-      throw mapped;
+    };
+    // The guard read the body: it is there at once (a body read here would be outside ky's limits).
+    const read = (response: Response): WithResponse<T> | Promise<WithResponse<T>> => {
+      const text = bodyText(response);
+      return typeof text === 'string' ? done(response, text) : text.then((late) => done(response, late));
+    };
+    const fail = (error: unknown): never => {
+      throw this.#failed(error, spec, started);
+    };
+    const transport = this.#ky;
+    if (transport) return transport(spec.path.url, kyOptions).then(read, fail);
+    return this.#transport()
+      .then((loaded) => loaded(spec.path.url, this.#withRetry(kyOptions, spec)))
+      .then(read, fail);
+  }
+
+  /**
+   * ky's options for one call: only what differs from the client's defaults (accept, user
+   * agent, time limits, retries), as ky merges every per-call option into its defaults.
+   */
+  #kyOptions(spec: CallSpec): KyOptions {
+    const options = spec.options;
+    const kyOptions: KyOptions = { method: spec.method };
+    let headers: Record<string, string> | undefined;
+    if (spec.accept !== undefined) (headers ??= {})['accept'] = spec.accept;
+    if (spec.headers) headers = Object.assign(headers ?? {}, spec.headers);
+    if (options?.headers) headers = Object.assign(headers ?? {}, options.headers);
+    if (spec.idempotencyKey) (headers ??= {})[spec.idempotencyKey.header] = spec.idempotencyKey.value;
+    if (headers) kyOptions.headers = headers;
+    const body = serialize(spec);
+    if (body !== undefined) kyOptions.body = body;
+    if (options) {
+      if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
+      if (options.totalTimeout !== undefined) kyOptions.totalTimeout = options.totalTimeout;
+      if (options.signal) kyOptions.signal = options.signal;
     }
+    const query = toSearchParams(spec.query);
+    if (query) kyOptions.searchParams = query;
+    return ky === undefined ? kyOptions : this.#withRetry(kyOptions, spec);
+  }
+
+  /** The call's retry settings, when they differ from the defaults (ky must be loaded). */
+  #withRetry(kyOptions: KyOptions, spec: CallSpec): KyOptions {
+    const log = this.logger;
+    const idempotent = spec.idempotencyKey !== undefined;
+    const maxRetries = spec.options?.maxRetries;
+    if (log?.warn) {
+      const sent: CallState = {};
+      kyOptions.context = { sent, method: spec.method, route: spec.path.route } satisfies CallContext;
+      kyOptions.retry = ky!.replaceOption(this.#retryOptions(maxRetries, idempotent, sent));
+    } else if (idempotent || maxRetries !== undefined) {
+      kyOptions.retry = ky!.replaceOption(maxRetries === undefined ? this.#idempotentRetry : this.#retryOptions(maxRetries, idempotent));
+    }
+    return kyOptions;
+  }
+
+  /** The typed error of a failed call, logged. */
+  #failed(error: unknown, spec: CallSpec, started: number): unknown {
+    const mapped = this.#mapError(error, spec, Date.now() - started);
+    if (this.logger) logFailure(this.logger, spec, mapped, Date.now() - started);
+    return mapped;
   }
 
   #mapError(error: unknown, spec: CallSpec, elapsed: number): unknown {
@@ -287,18 +333,8 @@ function logFailure(log: Logger, spec: CallSpec, error: unknown, ms: number): vo
   }
 }
 
-/** `pending`, or a `TimeoutError` once `ms` have passed without it settling. */
-function withinBudget<T>(pending: Promise<T>, ms: number, spec: CallSpec): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
-}
-
-/** Reads a body: JSON when it is JSON, text otherwise, `undefined` when empty. */
-async function readBody(response: Response, spec: CallSpec): Promise<unknown> {
-  const text = await bodyText(response);
+/** A body as read: JSON when it is JSON, text otherwise, `undefined` when empty. */
+function parseBody(text: string, response: Response, spec: CallSpec): unknown {
   if (text === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
   if (!/\/(?:.*[.+-])?json\b/i.test(type)) return text;

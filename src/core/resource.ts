@@ -52,6 +52,12 @@ export interface ResourceListCall<T> {
   options: RequestOptions | undefined;
 }
 
+function normalized<T, W>(result: WithResponse<W>, normalize: (body: W) => T): WithResponse<T> {
+  const out = result as WithResponse<unknown>;
+  out.data = normalize(result.data);
+  return out as WithResponse<T>;
+}
+
 /** The `normalize` of a call that resolves with nothing (a 202 or 204), whatever the body says. */
 export function noData(): void {}
 
@@ -70,13 +76,26 @@ export abstract class APIResource {
     return apiPromise(this.#send(call));
   }
 
-  async #send<T, W>({ path, errors, rule, normalize, ...spec }: ResourceCall<T, W>): Promise<WithResponse<T>> {
-    const judging = this.#judge(rule, errors, spec.options);
-    if (judging) await judging;
-    const result: WithResponse<unknown> = await this.client.http.send<W>({ ...spec, path: path(), errors: this.errorTables(errors) });
-    // The core's fresh result, read in place: no second object per call.
-    if (normalize) result.data = normalize(result.data as W);
-    return result as WithResponse<T>;
+  /** No `async`: a refusal is an already rejected promise, a call one promise more than the core's. */
+  #send<T, W>({ path, errors, rule, normalize, ...spec }: ResourceCall<T, W>): Promise<WithResponse<T>> {
+    let judging: Promise<void> | undefined;
+    try {
+      judging = this.#judge(rule, errors, spec.options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const send = (): Promise<WithResponse<T>> => {
+      let call: CallSpec;
+      try {
+        call = { ...spec, path: path(), errors: this.errorTables(errors) };
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const sent = this.client.http.send<W>(call);
+      // The core's fresh result, read in place: no second object per call.
+      return normalize ? sent.then((result) => normalized(result, normalize)) : (sent as Promise<unknown> as Promise<WithResponse<T>>);
+    };
+    return judging ? judging.then(send) : send();
   }
 
   /**

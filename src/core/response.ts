@@ -69,7 +69,7 @@ const utf8 = new TextDecoder();
 /** The body of a response as text: the bytes `guardFetch` already read, or else its stream. */
 export function bodyText(response: Response): Promise<string> | string {
   const bytes = readBodies.get(response);
-  if (bytes === undefined) return response.text();
+  if (bytes === undefined) return response.body === null ? '' : response.text();
   // Read once, like a body stream: the bytes are not kept alive with the response.
   readBodies.delete(response);
   return utf8.decode(bytes);
