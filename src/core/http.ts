@@ -58,8 +58,13 @@ interface CallState {
 
 type KyModule = typeof import('ky');
 let kyModule: Promise<KyModule> | undefined;
-/** ky, imported once for all clients. */
-const loadKy = (): Promise<KyModule> => (kyModule ??= import('ky'));
+/**
+ * ky, imported once for all clients. The build bundles it into a chunk of its own; in the
+ * CommonJS build that chunk's `import()` gives its `module.exports` as `default`, which holds ky's
+ * own exports.
+ */
+const loadKy = (): Promise<KyModule> =>
+  (kyModule ??= import('ky').then((loaded) => ('create' in loaded.default ? loaded : (loaded.default as unknown as KyModule))));
 let ky: KyModule | undefined;
 
 /** ky counts attempts from 1. */
@@ -337,7 +342,7 @@ function logFailure(log: Logger, spec: CallSpec, error: unknown, ms: number): vo
 function parseBody(text: string, response: Response, spec: CallSpec): unknown {
   if (text === '') return undefined;
   const type = response.headers.get('content-type') ?? '';
-  if (!/\/(?:.*[.+-])?json\b/i.test(type)) return text;
+  if (type !== 'application/json' && !/\/(?:.*[.+-])?json\b/i.test(type)) return text;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -7,7 +7,7 @@
  * base (`APIResource`) runs the rule of a call on a fresh context and refuses when it is not
  * empty.
  */
-import type { ApiErrorClass } from '../errors/api-error.ts';
+import type { ApiError, ApiErrorClass } from '../errors/api-error.ts';
 import type { Violacao } from '../errors/base.ts';
 
 /** Where broken rules are collected, and what the rules compare against. */
@@ -46,8 +46,14 @@ function describeValue(valor: unknown): string {
 
 /** Throws `ErrorClass` carrying `violacoes` when there is at least one. */
 export function refuse(ErrorClass: ApiErrorClass<string>, violacoes: readonly Violacao[], title?: string): void {
-  if (violacoes.length === 0) return;
-  throw new ErrorClass({
+  const error = refusal(ErrorClass, violacoes, title);
+  if (error) throw error;
+}
+
+/** `ErrorClass` carrying `violacoes` when there is at least one (a caller that rejects need not throw). */
+export function refusal(ErrorClass: ApiErrorClass<string>, violacoes: readonly Violacao[], title?: string): ApiError | undefined {
+  if (violacoes.length === 0) return undefined;
+  return new ErrorClass({
     title: title ?? 'Request refused before sending',
     violacoes,
     sentRequest: false,
