@@ -31,8 +31,12 @@ const entries: Record<string, string | undefined> = {
   postgres: 'createPostgresStore',
   qr: 'qrSvg',
 };
+// A call through the main entry loads ky, bundled as a chunk of each build: it must reach the
+// network (a refused connection on loopback port 1 is the typed error, not a load failure).
+const call = `await new m.InstantClient({ baseUrl: 'http://127.0.0.1:1', maxRetries: 0, auth: { getToken: async () => 't' } }).loc.get(7).then(() => { throw new Error('no failure'); }, (e) => { if (e.name !== 'ConnectionError') throw e; });`;
 for (const [entry, name] of Object.entries(entries)) {
-  const check = name === undefined ? '' : `if (typeof m.${name} !== 'function') throw new Error('no ${name}');`;
+  const exported = name === undefined ? '' : `if (typeof m.${name} !== 'function') throw new Error('no ${name}');`;
+  const check = entry === 'index' ? `${exported} (async () => { ${call} })().catch((e) => { console.error(e); process.exit(1); });` : exported;
   execFileSync(binary, ['--disable-warning=ExperimentalWarning', '-e', `const m = require('./dist/${entry}.cjs'); ${check}`], { cwd: root, stdio: 'inherit' });
   execFileSync(binary, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', `const m = await import('./dist/${entry}.js'); ${check}`], { cwd: root, stdio: 'inherit' });
 }
