@@ -204,6 +204,22 @@ describe('authorization', () => {
     expect(Date.now() - begun).toBeLessThan(450);
   });
 
+  it("the token wait is part of each attempt: a token slower than timeout fails the attempt, and a safe call is retried", async () => {
+    let asked = 0;
+    // The first wait outlasts the 100 ms attempt; the retry's token comes at once.
+    const slowFirst: TokenProvider = { getToken: () => new Promise((resolve) => setTimeout(() => resolve('tok'), ++asked === 1 ? 400 : 0)) };
+    const seen = sequence('get', '/cob', []);
+    const started = Date.now();
+    await expect(core({ auth: slowFirst, timeout: 100, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(TimeoutError);
+    expect(Date.now() - started).toBeLessThan(350);
+    expect(seen).toHaveLength(0);
+
+    asked = 0;
+    await expect(core({ auth: slowFirst, timeout: 100, maxRetries: 1 }).json({ method: 'GET', path: path`/cob` })).resolves.toEqual({ ok: true, n: 1 });
+    expect(asked).toBe(2);
+    expect(seen.map((r) => r.headers.get('authorization'))).toEqual(['Bearer tok']);
+  });
+
   it('sends the bearer token on every attempt', async () => {
     const seen = sequence('get', '/cob', [503]);
     await core().json({ method: 'GET', path: path`/cob` });
