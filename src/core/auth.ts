@@ -136,7 +136,10 @@ export class ClientCredentialsProvider implements TokenProvider {
       const oidc = await import('openid-client');
       const config = (this.#oidcConfig ??= this.#configure(oidc));
       const response = await oidc.clientCredentialsGrant(config, scope ? { scope } : {});
-      return { value: response.access_token, lifetimeS: response.expiresIn() ?? DEFAULT_TOKEN_LIFETIME_S };
+      // `expires_in` as answered: `expiresIn()` counts from when openid-client read the answer, one
+      // second less once a millisecond has passed.
+      const lifetimeS = typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in : undefined;
+      return { value: response.access_token, lifetimeS: lifetimeS ?? response.expiresIn() ?? DEFAULT_TOKEN_LIFETIME_S };
     } catch (error) {
       throw authenticationError(error, clientSecret);
     }

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientCredentialsProvider, parseTokenAnswer } from '../../src/core/auth.ts';
 import { AuthenticationError } from '../../src/errors/failures.ts';
 import { UnauthorizedError } from '../../src/errors/api-error.ts';
@@ -44,6 +44,22 @@ function clientFor(url: string, extra: Partial<ConstructorParameters<typeof Clie
 }
 
 describe('client credentials through openid-client (form body)', () => {
+  it('the lifetime is expires_in as answered, however long the answer took to read', async () => {
+    const { server } = await startService();
+    const { auth } = clientFor(server.url);
+    // Every clock reading a millisecond later than the one before, as on a busy machine.
+    const now = Date.now.bind(Date);
+    let drift = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now() + ++drift);
+    try {
+      const started = now();
+      const info = await auth.getTokenInfo();
+      expect(info.expiresAt - started).toBeGreaterThanOrEqual(300_000);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('sends the standard form request and caches the token', async () => {
     const { server, tokenRequests } = await startService();
     const { http } = clientFor(server.url);
