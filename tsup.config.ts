@@ -22,7 +22,5 @@ export default defineConfig({
   // import.meta.url in the CJS build (the sandbox loads msw relative to itself).
   shims: true,
   treeshake: true,
-  // ky is bundled: one chunk to load on the first call instead of its ~30 modules (~10 ms).
-  noExternal: ['ky'],
   define: { __SDK_VERSION__: JSON.stringify(version) },
 });
