@@ -35,7 +35,7 @@ await import(${JSON.stringify(specifier)});
 process.stdout.write(JSON.stringify({ start, ms: performance.now() - start }));
 `;
 
-const firstCallScript = (kind: 'sdk' | 'raw', baseUrl: string) => `
+const firstCallScript = (kind: 'sdk' | 'ky' | 'raw', baseUrl: string) => `
 const start = performance.now();
 const url = ${JSON.stringify(baseUrl)};
 const txid = 'benchcharge0000000000000000005';
@@ -44,7 +44,10 @@ ${
     ? `const { InstantClient } = await import('instant-payments');
 const api = new InstantClient({ baseUrl: url, auth: { getToken: async () => 'bench-token' } });
 await api.cob.get(txid);`
-    : `const response = await fetch(url + '/cob/' + txid, { headers: { authorization: 'Bearer bench-token', accept: 'application/json' } });
+    : kind === 'ky'
+      ? `const { default: ky } = await import('ky');
+await ky.get(url + '/cob/' + txid, { headers: { authorization: 'Bearer bench-token', accept: 'application/json' } }).json();`
+      : `const response = await fetch(url + '/cob/' + txid, { headers: { authorization: 'Bearer bench-token', accept: 'application/json' } });
 await response.json();`
 }
 process.stdout.write(JSON.stringify({ start, ms: performance.now() }));
@@ -81,16 +84,21 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     rows.push({ measure: `cold start: import of the ${entry.name} entry`, value: 'not built', baseline: '-', ratio: '-', goal: '-', holds: undefined });
   }
 
-  const first = { sdk: () => node(firstCallScript('sdk', ctx.httpUrl)), raw: () => node(firstCallScript('raw', ctx.httpUrl)) };
-  await first.sdk();
-  await first.raw();
-  const calls = await interleave(ROUNDS, first);
+  const first = {
+    sdk: () => node(firstCallScript('sdk', ctx.httpUrl)),
+    ky: () => node(firstCallScript('ky', ctx.httpUrl)),
+    raw: () => node(firstCallScript('raw', ctx.httpUrl)),
+  };
+  for (const call of Object.values(first)) await call();
+  // More rounds than the imports: a fresh process's first call is the noisiest figure here.
+  const calls = await interleave(2 * ROUNDS, first);
   const sdkMs = median((calls['sdk'] ?? []).map((r) => r.ms));
+  const kyMs = median((calls['ky'] ?? []).map((r) => r.ms));
   const rawMs = median((calls['raw'] ?? []).map((r) => r.ms));
   rows.push({
     measure: 'cold start: process start to the first answered call (loopback GET)',
     value: `${fmt.fixed(sdkMs)} ms (+${fmt.fixed(sdkMs - rawMs)} ms)`,
-    baseline: `raw fetch ${fmt.fixed(rawMs)} ms`,
+    baseline: `raw fetch ${fmt.fixed(rawMs)} ms; bare ky ${fmt.fixed(kyMs)} ms (+${fmt.fixed(kyMs - rawMs)} ms)`,
     ratio: fmt.ratio(sdkMs / rawMs),
     goal: '≤ raw fetch + 30 ms',
     holds: sdkMs <= rawMs + 30,

@@ -63,8 +63,7 @@ let kyModule: Promise<KyModule> | undefined;
  * CommonJS build that chunk's `import()` gives its `module.exports` as `default`, which holds ky's
  * own exports.
  */
-const loadKy = (): Promise<KyModule> =>
-  (kyModule ??= import('ky').then((loaded) => ('create' in loaded.default ? loaded : (loaded.default as unknown as KyModule))));
+const loadKy = (): Promise<KyModule> => (kyModule ??= import('ky'));
 let ky: KyModule | undefined;
 
 /** ky counts attempts from 1. */
