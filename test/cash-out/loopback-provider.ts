@@ -45,10 +45,10 @@ export type LookupFault =
   | '429';
 
 export interface ProviderOptions {
-  /** Fault of the n-th POST (0-based, over the whole server). */
-  postFault?: (n: number) => PostFault;
-  /** Fault of the n-th status query. */
-  lookupFault?: (n: number) => LookupFault;
+  /** Fault of the n-th POST (0-based, over the whole server), of an order under `idempotencyKey`. */
+  postFault?: (n: number, idempotencyKey: string) => PostFault;
+  /** Fault of the n-th status query, for `idempotencyKey`. */
+  lookupFault?: (n: number, idempotencyKey: string) => LookupFault;
   /** A POST with a key that already has an order: 409 (default), or 202 with the existing order. */
   duplicate?: 'conflict' | 'echo';
   /** The `type` of the status query's 404 body. */
@@ -59,6 +59,8 @@ export interface ProviderOptions {
   delay?: () => number;
   /** Called when an order arrives, before anything is done with it; awaited. */
   onOrder?: (idempotencyKey: string) => void | Promise<void>;
+  /** Called when an order is recorded (the first under its key). */
+  onRecorded?: (idempotencyKey: string) => void;
 }
 
 export interface Provider {
@@ -94,6 +96,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
       key,
       wireTransfer({ idempotencyKey: key, instantKey: body.instantKey, payment: { currency: 'BRL', amount: Number(body.payment.amount) } }),
     );
+    options.onRecorded?.(key);
   };
 
   const cutMidBody = (res: ServerResponse, status: number, body: unknown) => {
@@ -120,7 +123,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
       const key = String(req.headers['x-idempotency-key']);
       const body = JSON.parse(req.body) as { instantKey: string; payment: { amount: string } };
       await options.onOrder?.(key);
-      const fault = healed ? 'ok' : (options.postFault?.(postCount) ?? 'ok');
+      const fault = healed ? 'ok' : (options.postFault?.(postCount, key) ?? 'ok');
       postCount++;
       if (fault === 'cut-before-record') return void res.socket?.destroy();
       if (fault === '500-before-record') return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
@@ -159,9 +162,10 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
 
     const byKey = LOOKUP.exec(url.pathname);
     if (req.method === 'GET' && byKey) {
-      const fault = healed ? 'ok' : (options.lookupFault?.(lookupCount) ?? 'ok');
+      const key = decodeURIComponent(byKey[1]!);
+      const fault = healed ? 'ok' : (options.lookupFault?.(lookupCount, key) ?? 'ok');
       lookupCount++;
-      const order = orders.get(decodeURIComponent(byKey[1]!));
+      const order = orders.get(key);
       switch (fault) {
         case 'cut':
           return void res.socket?.destroy();
