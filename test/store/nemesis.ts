@@ -20,7 +20,10 @@
  * 5. no intent is left open after the final `recover()`; no worker died but by our SIGKILL.
  *
  * A schedule is the seed's (a small PRNG); the interleaving is the machine's, so a replay
- * (`NEMESIS_SEED=<seed>`) runs the same schedule, not always the same race.
+ * (`NEMESIS_SEED=<seed>`) runs the same schedule, not always the same race. The provider's
+ * slowness stays under half a lease: an order that lands later than `intents.leaseMs` plus
+ * `settleDelayMs` after its process lost the key's lease is beyond what a lease can promise (the
+ * README's `settleDelayMs`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -269,7 +272,7 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
         }
       }
       // The faults.
-      const faultCount = 2 + int(4);
+      const faultCount = 3 + int(5);
       for (let f = 0; f < faultCount; f++) {
         const kind = pick(FAULTS);
         const when = int(WINDOW_MS);
