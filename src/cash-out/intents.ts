@@ -19,6 +19,7 @@ import { TimeoutError } from '../errors/failures.ts';
 import { isRecord, parseJson } from '../internal/json.ts';
 import { isValidIdempotencyKey } from '../lib/ids.ts';
 import { MONEY_PATTERN } from '../lib/money.ts';
+import { durationOption } from '../store/options.ts';
 import { ClaimBusyError, StoreError, type Store } from '../store/types.ts';
 import { Budget } from './budget.ts';
 import { IdempotencyKeyReusedError, PaymentOutcomeUnknownError } from './errors.ts';
@@ -91,6 +92,15 @@ const LEASE = 'intent:';
 /** How long an outcome is kept. */
 const OUTCOME_TTL_MS = 90 * 24 * 3600_000;
 const POLL_MS = 100;
+
+/**
+ * `leaseMs` out of range (`NaN`, under 100 ms, beyond 2^31 ms) is a `ConfigurationError` naming
+ * the option (`prefix` + `leaseMs`): a zero or NaN lease would let a second `pay()` with the key
+ * run at once.
+ */
+export function checkIntentOptions(options: IntentOptions | undefined, prefix: string): void {
+  durationOption(options?.leaseMs, `${prefix}leaseMs`, 100);
+}
 
 /** `pay()` through the store; see the module comment. */
 export async function payWithIntent(
@@ -190,6 +200,9 @@ export async function payWithIntent(
 
 /** Settles the intents a crash left open; see `RecoverOptions`. */
 export async function recoverIntents(api: CashOutApi, store: Store, options: RecoverOptions = {}): Promise<RecoveredPayment[]> {
+  checkIntentOptions(options, '');
+  // A NaN delay would not wait at all before "not placed".
+  durationOption(options.settleDelayMs, 'settleDelayMs', 0);
   const signal = options.signal ?? options.requestOptions?.signal;
   const budget = new Budget(
     {
