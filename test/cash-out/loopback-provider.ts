@@ -57,6 +57,8 @@ export interface ProviderOptions {
   balanceCents?: number;
   /** Milliseconds to wait before handling each order or status query. */
   delay?: () => number;
+  /** Milliseconds to wait before answering a balance request. */
+  balanceDelay?: () => number;
   /** Called when an order arrives, before anything is done with it; awaited. */
   onOrder?: (idempotencyKey: string) => void | Promise<void>;
   /** Called when an order is recorded (the first under its key). */
@@ -116,6 +118,8 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { type: 'x/ABC-0001', title: 'Unauthorized' });
 
     if (req.method === 'GET' && url.pathname === '/api/v2/accounts/balances/') {
+      const balanceDelay = healed ? 0 : (options.balanceDelay?.() ?? 0);
+      if (balanceDelay > 0) await new Promise((resolve) => setTimeout(resolve, balanceDelay));
       return sendJson(res, 200, { data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { name: 'main', available: balance / 100, blocked: 0, overdraft: 0 } }] });
     }
 

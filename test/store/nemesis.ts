@@ -144,6 +144,7 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
       postFault: () => now.postFaults.shift() ?? 'ok',
       lookupFault: () => now.lookupFaults.shift() ?? 'ok',
       delay: () => now.slowMs,
+      balanceDelay: () => now.slowMs,
       onOrder: async (key) => {
         figures.posts++;
         if (provider.orders.has(key)) now.violation('1 one order per key', `a second order was POSTed under ${key}, which has one`);
@@ -239,9 +240,12 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
       for (let i = 0; i < pays; i++) {
         const variants = asked.get(pick(keys))!;
         const params = variants.length > 1 && rnd() < 0.3 ? variants[1]! : variants[0]!;
+        // Some are sent by two or three processes at the same moment.
+        const copies = rnd() < 0.35 ? 2 + int(2) : 1;
         at(int(WINDOW_MS), () => {
-          const worker = someWorker();
-          if (worker) launch(state, { kind: 'pay', worker, key: params.idempotencyKey!, params }, worker.call({ cmd: 'pay', params }));
+          for (const worker of live().sort(() => rnd() - 0.5).slice(0, copies)) {
+            launch(state, { kind: 'pay', worker, key: params.idempotencyKey!, params }, worker.call({ cmd: 'pay', params }));
+          }
         });
       }
       const recovers = 1 + int(3);
@@ -394,7 +398,7 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
           return;
         case 'provider-slow':
           count(kind);
-          // Orders and lookups answered late, each by less than half a lease.
+          // Orders, lookups and balances answered late, each by less than half a lease.
           state.slowMs = 50 + Math.floor(variant * (LEASE_MS / 2 - 100));
           await sleep(length);
           state.slowMs = 0;
