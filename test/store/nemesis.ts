@@ -115,9 +115,12 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
   const stops: Array<() => unknown> = [];
   const workers: Array<Worker | undefined> = [];
   const proxies: TcpProxy[] = [];
+  /** Slots whose worker is being restarted. */
+  const restarting = new Map<number, Promise<Worker>>();
   let closing = false;
   const close = async () => {
     closing = true;
+    await Promise.allSettled(restarting.values());
     await Promise.all(workers.map((w) => w && kill(w)));
     for (const stop of stops.splice(0).reverse()) await Promise.resolve(stop()).catch(() => undefined);
   };
@@ -184,14 +187,14 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
         onEvent,
       );
       workers[slot] = worker;
+      // Started while the suite closes: it goes too.
+      if (closing) await kill(worker);
       worker.child.on('exit', (code, signal) => {
         if (!closing && signal !== 'SIGKILL') now.violation('5 no crash', `worker ${worker.child.pid} exited by itself (code ${code}, signal ${signal})`);
       });
       return worker;
     };
     await Promise.all(Array.from({ length: size }, (_, slot) => start(slot)));
-    /** Slots being restarted. */
-    const restarting = new Map<number, Promise<Worker>>();
     const live = () => workers.filter((w): w is Worker => w !== undefined && alive(w));
 
     async function nemesisKill(worker: Worker, kind: FaultKind): Promise<void> {
@@ -216,136 +219,138 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
       now = freshState(seed);
       const state = now;
       balance();
-      const t0 = Date.now();
       const timers: Array<ReturnType<typeof setTimeout>> = [];
-      const at = (ms: number, action: () => unknown) => timers.push(setTimeout(() => void Promise.resolve(action()).catch(() => undefined), ms));
-      const someWorker = () => {
-        const list = live();
-        return list.length === 0 ? undefined : list[int(list.length)];
-      };
+      try {
+        const at = (ms: number, action: () => unknown) => timers.push(setTimeout(() => void Promise.resolve(action()).catch(() => undefined), ms));
+        const someWorker = () => {
+          const list = live();
+          return list.length === 0 ? undefined : list[int(list.length)];
+        };
 
-      // The payments: a handful of keys, some paid by several processes, one maybe reused for another payment.
-      const asked = new Map<string, PayParams[]>();
-      const keyCount = 3 + int(3);
-      for (let k = 0; k < keyCount; k++) {
-        const key = `n${seed}k${k}`;
-        const amount = `${1 + int(90)}.${String(int(100)).padStart(2, '0')}`;
-        const destination = pick([EVP, CPF, PHONE]);
-        const variants: PayParams[] = [{ key: destination, amount, creditorDocument: CPF, idempotencyKey: key }];
-        if (k === 0 && rnd() < 0.5) variants.push({ key: destination, amount: `${Number(amount.split('.')[0]) + 1}.00`, creditorDocument: CPF, idempotencyKey: key });
-        asked.set(key, variants);
-      }
-      const keys = [...asked.keys()];
-      const pays = 6 + int(7);
-      for (let i = 0; i < pays; i++) {
-        const variants = asked.get(pick(keys))!;
-        const params = variants.length > 1 && rnd() < 0.3 ? variants[1]! : variants[0]!;
-        // Some are sent by two or three processes at the same moment.
-        const copies = rnd() < 0.35 ? 2 + int(2) : 1;
-        at(int(WINDOW_MS), () => {
-          for (const worker of live().sort(() => rnd() - 0.5).slice(0, copies)) {
-            launch(state, { kind: 'pay', worker, key: params.idempotencyKey!, params }, worker.call({ cmd: 'pay', params }));
-          }
-        });
-      }
-      const recovers = 1 + int(3);
-      for (let i = 0; i < recovers; i++) {
-        const unknown = rnd() < 0.5 ? 'place' : 'mark';
-        at(int(WINDOW_MS), () => startRecover(state, someWorker(), unknown));
-      }
-      // A planted intent (plain JSON, a thief's key): never to be paid.
-      const planted = rnd() < 0.3 ? `n${seed}planted` : undefined;
-      if (planted) {
-        figures.planted++;
-        const body = { instantKey: 'thief@example.com', creditorDocument: CPF, payment: { currency: 'BRL', amount: '9999.00' } };
-        await store.set(`intent-open:${planted}`, JSON.stringify({ body, createdAt: new Date().toISOString() }));
-      }
-      // The notifications: each delivered two to four times, to any process, at once or later.
-      const notifications = Array.from({ length: 2 + int(3) }, (_, n) => E2E(seed, n));
-      await pool.query('INSERT INTO fleet_orders (e2eid) SELECT unnest($1::text[])', [notifications]);
-      for (const e2eid of notifications) {
-        const base = int(WINDOW_MS);
-        const copies = 2 + int(3);
-        for (let c = 0; c < copies; c++) {
-          at(base + (rnd() < 0.5 ? 0 : int(400)), async () => {
-            const worker = someWorker();
-            if (!worker) return;
-            figures.deliveries++;
-            if ((await deliver(worker, e2eid)) === 200) state.delivered.add(e2eid);
+        // The payments: a handful of keys, some paid by several processes, one maybe reused for another payment.
+        const asked = new Map<string, PayParams[]>();
+        const keyCount = 3 + int(3);
+        for (let k = 0; k < keyCount; k++) {
+          const key = `n${seed}k${k}`;
+          const amount = `${1 + int(90)}.${String(int(100)).padStart(2, '0')}`;
+          const destination = pick([EVP, CPF, PHONE]);
+          const variants: PayParams[] = [{ key: destination, amount, creditorDocument: CPF, idempotencyKey: key }];
+          if (k === 0 && rnd() < 0.5) variants.push({ key: destination, amount: `${Number(amount.split('.')[0]) + 1}.00`, creditorDocument: CPF, idempotencyKey: key });
+          asked.set(key, variants);
+        }
+        const keys = [...asked.keys()];
+        const pays = 6 + int(7);
+        for (let i = 0; i < pays; i++) {
+          const variants = asked.get(pick(keys))!;
+          const params = variants.length > 1 && rnd() < 0.3 ? variants[1]! : variants[0]!;
+          // Some are sent by two or three processes at the same moment.
+          const copies = rnd() < 0.35 ? 2 + int(2) : 1;
+          at(int(WINDOW_MS), () => {
+            for (const worker of live().sort(() => rnd() - 0.5).slice(0, copies)) {
+              launch(state, { kind: 'pay', worker, key: params.idempotencyKey!, params }, worker.call({ cmd: 'pay', params }));
+            }
           });
         }
-      }
-      // The faults.
-      const faultCount = 3 + int(5);
-      for (let f = 0; f < faultCount; f++) {
-        const kind = pick(FAULTS);
-        const when = int(WINDOW_MS);
-        const slot = int(size);
-        const length = 200 + int(1_000);
-        const variant = rnd();
-        at(when, () => inject(state, kind, slot, length, variant));
-      }
-
-      await sleep(WINDOW_MS + 450);
-      for (const timer of timers) clearTimeout(timer);
-      // The faults stop.
-      state.stopped = true;
-      state.killOnOrder = false;
-      state.killInCallback = false;
-      state.postFaults.length = 0;
-      state.lookupFaults.length = 0;
-      state.slowMs = 0;
-      balance();
-      for (const proxy of proxies) proxy.restore();
-      await Promise.race([Promise.all(state.calls.map((c) => c.done)), sleep(20_000)]);
-      for (const call of state.calls.filter((c) => c.end === undefined)) {
-        state.violation('5 no crash', `a ${call.kind} of worker ${call.worker.child.pid} did not end 20 s after the faults stopped`);
-        await kill(call.worker);
-      }
-      await Promise.all(restarting.values());
-      for (let slot = 0; slot < size; slot++) if (!workers[slot] || !alive(workers[slot]!)) await start(slot);
-      // Past the leases of the processes killed.
-      await sleep(LEASE_MS + 100);
-
-      // Recover until nothing is open (a planted row stays, reported tampered).
-      let open: string[] = [];
-      for (let round = 0; round < 10; round++) {
-        const results = await cashOut.recover({ settleDelayMs: SETTLE_MS }).catch((error: unknown) => {
-          state.violation('5 nothing left open', `the final recover() failed: ${String(error)}`);
-          return [] as RecoveredPayment[];
-        });
-        for (const result of results) {
-          if (result.outcome === 'not-placed' && result.error === undefined && provider.orders.has(result.idempotencyKey)) {
-            state.violation('2 never "not placed" while it exists', `the final recover() reported ${result.idempotencyKey} not placed; the provider has its order`);
+        const recovers = 1 + int(3);
+        for (let i = 0; i < recovers; i++) {
+          const unknown = rnd() < 0.5 ? 'place' : 'mark';
+          at(int(WINDOW_MS), () => startRecover(state, someWorker(), unknown));
+        }
+        // A planted intent (plain JSON, a thief's key): never to be paid.
+        const planted = rnd() < 0.3 ? `n${seed}planted` : undefined;
+        if (planted) {
+          figures.planted++;
+          const body = { instantKey: 'thief@example.com', creditorDocument: CPF, payment: { currency: 'BRL', amount: '9999.00' } };
+          await store.set(`intent-open:${planted}`, JSON.stringify({ body, createdAt: new Date().toISOString() }));
+        }
+        // The notifications: each delivered two to four times, to any process, at once or later.
+        const notifications = Array.from({ length: 2 + int(3) }, (_, n) => E2E(seed, n));
+        await pool.query('INSERT INTO fleet_orders (e2eid) SELECT unnest($1::text[])', [notifications]);
+        for (const e2eid of notifications) {
+          const base = int(WINDOW_MS);
+          const copies = 2 + int(3);
+          for (let c = 0; c < copies; c++) {
+            at(base + (rnd() < 0.5 ? 0 : int(400)), async () => {
+              const worker = someWorker();
+              if (!worker) return;
+              figures.deliveries++;
+              if ((await deliver(worker, e2eid)) === 200) state.delivered.add(e2eid);
+            });
           }
-          if (result.idempotencyKey === planted && result.outcome !== 'tampered') state.violation('3 nothing planted paid', `the planted intent was ${result.outcome}`);
         }
-        open = (await store.list('intent-open:')).map((e) => e.key.slice('intent-open:'.length)).filter((k) => k !== planted);
-        if (open.length === 0) break;
-        await sleep(300);
-      }
-      if (open.length > 0) state.violation('5 nothing left open', `intents still open after the final recover(): ${open.join(', ')}`);
-      if (planted) await store.delete(`intent-open:${planted}`);
+        // The faults.
+        const faultCount = 3 + int(5);
+        for (let f = 0; f < faultCount; f++) {
+          const kind = pick(FAULTS);
+          const when = int(WINDOW_MS);
+          const slot = int(size);
+          const length = 200 + int(1_000);
+          const variant = rnd();
+          at(when, () => inject(state, kind, slot, length, variant));
+        }
 
-      // Each notification delivered until one delivery answers 200.
-      for (const e2eid of notifications) {
-        for (let attempt = 0; attempt < 10 && !state.delivered.has(e2eid); attempt++) {
-          const list = live();
-          if ((await deliver(list[attempt % list.length]!, e2eid)) === 200) state.delivered.add(e2eid);
-          else await sleep(200);
+        await sleep(WINDOW_MS + 450);
+        for (const timer of timers) clearTimeout(timer);
+        // The faults stop.
+        state.stopped = true;
+        state.killOnOrder = false;
+        state.killInCallback = false;
+        state.postFaults.length = 0;
+        state.lookupFaults.length = 0;
+        state.slowMs = 0;
+        balance();
+        for (const proxy of proxies) proxy.restore();
+        await Promise.race([Promise.all(state.calls.map((c) => c.done)), sleep(20_000)]);
+        for (const call of state.calls.filter((c) => c.end === undefined)) {
+          state.violation('5 no crash', `a ${call.kind} of worker ${call.worker.child.pid} did not end 20 s after the faults stopped`);
+          await kill(call.worker);
         }
+        await Promise.all(restarting.values());
+        for (let slot = 0; slot < size; slot++) if (!workers[slot] || !alive(workers[slot]!)) await start(slot);
+        // Past the leases of the processes killed.
+        await sleep(LEASE_MS + 100);
+
+        // Recover until nothing is open (a planted row stays, reported tampered).
+        let open: string[] = [];
+        for (let round = 0; round < 10; round++) {
+          const results = await cashOut.recover({ settleDelayMs: SETTLE_MS }).catch((error: unknown) => {
+            state.violation('5 nothing left open', `the final recover() failed: ${String(error)}`);
+            return [] as RecoveredPayment[];
+          });
+          for (const result of results) {
+            if (result.outcome === 'not-placed' && result.error === undefined && provider.orders.has(result.idempotencyKey)) {
+              state.violation('2 never "not placed" while it exists', `the final recover() reported ${result.idempotencyKey} not placed; the provider has its order`);
+            }
+            if (result.idempotencyKey === planted && result.outcome !== 'tampered') state.violation('3 nothing planted paid', `the planted intent was ${result.outcome}`);
+          }
+          open = (await store.list('intent-open:')).map((e) => e.key.slice('intent-open:'.length)).filter((k) => k !== planted);
+          if (open.length === 0) break;
+          await sleep(300);
+        }
+        if (open.length > 0) state.violation('5 nothing left open', `intents still open after the final recover(): ${open.join(', ')}`);
+        if (planted) await store.delete(`intent-open:${planted}`);
+
+        // Each notification delivered until one delivery answers 200.
+        for (const e2eid of notifications) {
+          for (let attempt = 0; attempt < 10 && !state.delivered.has(e2eid); attempt++) {
+            const list = live();
+            if ((await deliver(list[attempt % list.length]!, e2eid)) === 200) state.delivered.add(e2eid);
+            else await sleep(200);
+          }
+        }
+        check(state, asked, notifications, planted);
+        const { rows } = await pool.query('SELECT e2eid, paid FROM fleet_orders WHERE e2eid = ANY($1)', [notifications]);
+        for (const { e2eid, paid } of rows as Array<{ e2eid: string; paid: number }>) {
+          if (!state.delivered.has(e2eid)) state.violation('4 effect once', `${e2eid} was never answered 200`);
+          else if (paid !== 1) state.violation('4 effect once', `${e2eid}'s effect happened ${paid} times`);
+        }
+        figures.schedules++;
+        figures.orders += keys.filter((k) => provider.orders.has(k)).length;
+        figures.violations.push(...state.violations);
+        return state.violations;
+      } finally {
+        for (const timer of timers) clearTimeout(timer);
       }
-      check(state, asked, notifications, planted);
-      const { rows } = await pool.query('SELECT e2eid, paid FROM fleet_orders WHERE e2eid = ANY($1)', [notifications]);
-      for (const { e2eid, paid } of rows as Array<{ e2eid: string; paid: number }>) {
-        if (!state.delivered.has(e2eid)) state.violation('4 effect once', `${e2eid} was never answered 200`);
-        else if (paid !== 1) state.violation('4 effect once', `${e2eid}'s effect happened ${paid} times`);
-      }
-      figures.schedules++;
-      figures.orders += keys.filter((k) => provider.orders.has(k)).length;
-      figures.violations.push(...state.violations);
-      void t0;
-      return state.violations;
     }
 
     function launch(state: State, call: Omit<Call, 'start' | 'done'>, work: Promise<unknown>): void {
