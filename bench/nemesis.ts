@@ -40,7 +40,7 @@ export async function nemesis(): Promise<number> {
     `${NEMESIS_HEADING}\n\nWritten by \`npm run bench -- nemesis\` (bench/nemesis.ts, test/store/nemesis.ts); the last such run ` +
     `replaces this section. ${date}; ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}; load average ` +
     `${load.toFixed(2)} at start. Each schedule: 4 worker processes on one PostgreSQL, each behind its own TCP proxy; ` +
-    `6 to 12 payments on 3 to 5 keys, about a third sent by 2 or 3 processes at once, 1 to 3 recover() calls, 2 to 4 notifications delivered 2 to 4 times each; 3 to 7 faults. ` +
+    `6 to 12 payments on 3 to 5 keys, about a third sent by 2 or 3 processes at once, 1 to 3 recover() calls and one more under each lookup outage, 2 to 4 notifications delivered 2 to 4 times each; 3 to 7 faults within 2.5 s. ` +
     `The invariants are listed in test/store/nemesis.ts.\n\n${table}\n` +
     (failed.length > 0 ? `\nViolations in seeds ${failed.join(', ')}.\n` : '');
   const text = readFileSync(RESULTS, 'utf8');

@@ -40,8 +40,9 @@ import { alive, deliver, kill, spawnWorker, type Worker, type WorkerEvent } from
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 const LEASE_MS = 1_000;
-/** How long faults are injected and operations started, per schedule. */
+/** Payments and deliveries start within the first 1.5 s of a schedule; faults and recoveries within 2.5 s (past a killed process's lease). */
 const WINDOW_MS = 1_500;
+const FAULT_WINDOW_MS = 2_500;
 const SETTLE_MS = 100;
 const BALANCE_CENTS = 100_000_000;
 const FAULTS = [
@@ -145,7 +146,7 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
 
     const provider: Provider = await startProvider({
       postFault: () => now.postFaults.shift() ?? 'ok',
-      lookupFault: () => now.lookupFaults.shift() ?? 'ok',
+      lookupFault: () => now.lookupFaults.shift() ?? now.lookupPeriod ?? 'ok',
       delay: () => now.slowMs,
       balanceDelay: () => now.slowMs,
       onOrder: async (key) => {
@@ -254,7 +255,7 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
         const recovers = 1 + int(3);
         for (let i = 0; i < recovers; i++) {
           const unknown = rnd() < 0.5 ? 'place' : 'mark';
-          at(int(WINDOW_MS), () => startRecover(state, someWorker(), unknown));
+          at(int(FAULT_WINDOW_MS), () => startRecover(state, someWorker(), unknown));
         }
         // A planted intent (plain JSON, a thief's key): never to be paid.
         const planted = rnd() < 0.3 ? `n${seed}planted` : undefined;
@@ -282,14 +283,14 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
         const faultCount = 3 + int(5);
         for (let f = 0; f < faultCount; f++) {
           const kind = pick(FAULTS);
-          const when = int(WINDOW_MS);
+          const when = int(FAULT_WINDOW_MS);
           const slot = int(size);
           const length = 200 + int(1_000);
           const variant = rnd();
           at(when, () => inject(state, kind, slot, length, variant));
         }
 
-        await sleep(WINDOW_MS + 450);
+        await sleep(FAULT_WINDOW_MS + 200);
         for (const timer of timers) clearTimeout(timer);
         // The faults stop.
         state.stopped = true;
@@ -297,6 +298,7 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
         state.killInCallback = false;
         state.postFaults.length = 0;
         state.lookupFaults.length = 0;
+        state.lookupPeriod = undefined;
         state.slowMs = 0;
         balance();
         for (const proxy of proxies) proxy.restore();
@@ -417,7 +419,12 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
           count(kind);
           if (variant < 0.4) state.postFaults.push('500-after-record');
           else if (variant < 0.7) state.postFaults.push('500-before-record');
-          else state.lookupFaults.push('500');
+          else {
+            // Every status lookup fails for a while.
+            state.lookupPeriod = '500';
+            await sleep(length);
+            state.lookupPeriod = undefined;
+          }
           return;
         case 'provider-cut':
           count(kind);
@@ -425,7 +432,16 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
           return;
         case 'lookup-refused':
           count(kind);
-          state.lookupFaults.push(pick3(variant, ['401', '403', '429'] as const), pick3(1 - variant, ['401', '403', '429'] as const));
+          // The next lookups refused, or all of them for a while.
+          if (variant < 0.5) {
+            state.lookupFaults.push(pick3(variant * 2, ['401', '403', '429'] as const), 'cut');
+          } else {
+            // ...while a recover() runs: it must leave what it cannot ask about open.
+            state.lookupPeriod = pick3(variant * 2 - 1, ['401', '403', '429'] as const);
+            startRecover(state, target && alive(target) ? target : undefined, variant < 0.75 ? 'mark' : 'place');
+            await sleep(length);
+            state.lookupPeriod = undefined;
+          }
           return;
         case 'balance-short':
           count(kind);
@@ -492,6 +508,8 @@ interface State {
   delivered: Set<string>;
   postFaults: PostFault[];
   lookupFaults: LookupFault[];
+  /** The fault of every lookup for now (after `lookupFaults`). */
+  lookupPeriod: LookupFault | undefined;
   slowMs: number;
   killOnOrder: boolean;
   killInCallback: boolean;
@@ -503,7 +521,7 @@ function freshState(seed: number): State {
   const violations: Violation[] = [];
   return {
     seed, stopped: false, calls: [], outcomes: [], recordedAt: new Map(), openAtArrival: new Map(), delivered: new Set(),
-    postFaults: [], lookupFaults: [], slowMs: 0, killOnOrder: false, killInCallback: false, violations,
+    postFaults: [], lookupFaults: [], lookupPeriod: undefined, slowMs: 0, killOnOrder: false, killInCallback: false, violations,
     violation: (invariant, detail) => void violations.push({ seed, invariant, detail }),
   };
 }
