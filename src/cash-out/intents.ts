@@ -162,6 +162,8 @@ export async function payWithIntent(
           // It may have been written: recover() could place it.
           throw new PaymentOutcomeUnknownError({ idempotencyKey, cause: error });
         }
+        // The write may have outlasted the lease, and another process placed the order meanwhile.
+        await lease.confirm();
       },
     });
     try {
@@ -391,7 +393,7 @@ class KeyLease {
 
   /** One attempt: true when taken (renewed from then on). */
   async take(): Promise<boolean> {
-    const taken = await this.#renew();
+    const taken = await this.#renew(true);
     if (taken) this.#timer = setInterval(() => void this.#renew().catch(() => undefined), this.#ms / 3);
     return taken;
   }
@@ -425,9 +427,16 @@ class KeyLease {
     await this.#budget.store(this.#store.unlease(LEASE + this.#key, this.#owner)).catch(() => undefined);
   }
 
-  async #renew(): Promise<boolean> {
+  /**
+   * Takes the lease, or extends it: with the store's `renew`, only while it is still held, so
+   * that a renewal after the lease ran out (a stalled link) never takes back a key another
+   * process took and gave back meanwhile.
+   */
+  async #renew(take = false): Promise<boolean> {
     const sent = Date.now();
-    const held = await this.#budget.store(this.#store.lease(LEASE + this.#key, this.#owner, this.#ms));
+    const name = LEASE + this.#key;
+    const call = !take && this.#store.renew ? this.#store.renew(name, this.#owner, this.#ms) : this.#store.lease(name, this.#owner, this.#ms);
+    const held = await this.#budget.store(call);
     if (held) this.#heldUntil = Math.max(this.#heldUntil, sent + this.#ms);
     else if (this.#timer !== undefined) this.#lost = true;
     return held;

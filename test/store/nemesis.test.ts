@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNemesis, type Nemesis } from './nemesis.ts';
 
-const SEEDS = process.env['NEMESIS_SEED'] ? process.env['NEMESIS_SEED'].split(',').map(Number) : [1, 2, 3];
+// Seed 180 found a pay() that sent its order after its intent's write outlasted the key's lease.
+const SEEDS = process.env['NEMESIS_SEED'] ? process.env['NEMESIS_SEED'].split(',').map(Number) : [1, 2, 3, 180];
 
 let nemesis: Nemesis;
 
