@@ -5,13 +5,15 @@
  * same run.
  *
  * `npm run bench -- <section>...` runs only those sections (the file is not rewritten);
- * `npm run bench -- fuzz` runs the fuzz suites with 10,000 runs each instead.
+ * `npm run bench -- fuzz` runs the fuzz suites with 10,000 runs each instead; `npm run bench --
+ * nemesis` the nemesis suite over 200 seeds (bench/nemesis.ts; its own section of RESULTS.md,
+ * which the full run keeps).
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { BenchContext, Row, ServerStats } from './support.ts';
+import { nemesisSection, type BenchContext, type Row, type ServerStats } from './support.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => `${root}node_modules/.bin/${name}`;
@@ -31,9 +33,11 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
 const args = process.argv.slice(2);
 if (args.includes('fuzz')) {
   process.exitCode = fuzz();
+} else if (args.includes('nemesis')) {
+  process.exitCode = await (await import('./nemesis.ts')).nemesis();
 } else {
   const unknown = args.filter((name) => !(name in SECTIONS));
-  if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: fuzz, ${Object.keys(SECTIONS).join(', ')}`);
+  if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: fuzz, nemesis, ${Object.keys(SECTIONS).join(', ')}`);
   await bench(args.length > 0 ? args : Object.keys(SECTIONS), args.length === 0);
 }
 
@@ -76,12 +80,14 @@ async function bench(sections: string[], record: boolean): Promise<void> {
   console.log(`\n${table}\n${machine}; ${took} s`);
   if (!record) return;
   const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const kept = nemesisSection();
   writeFileSync(
     new URL('RESULTS.md', import.meta.url),
     `# Benchmark results\n\nWritten by \`npm run bench\` (bench/index.ts); the last run replaces this file.\n\n` +
       `- Date: ${date}\n- Machine: ${machine}\n- Duration: ${took} s\n\n` +
       `Every figure is set against a baseline measured in the same run; contenders were interleaved ` +
-      `round by round and each figure is the median of its rounds. The server runs in its own process.\n\n${table}\n`,
+      `round by round and each figure is the median of its rounds. The server runs in its own process.\n\n${table}\n` +
+      (kept === '' ? '' : `\n${kept}`),
   );
   console.log('recorded in bench/RESULTS.md');
 }

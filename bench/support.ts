@@ -2,7 +2,18 @@
  * What every bench section shares: the row of the results table, medians, interleaved rounds,
  * a driver that keeps N calls in flight, and the public SDK as built in dist/.
  */
+import { readFileSync } from 'node:fs';
 import type * as Main from '../src/index.ts';
+
+/** The heading of RESULTS.md's section written by `npm run bench -- nemesis`, which the full run keeps. */
+export const NEMESIS_HEADING = '## Nemesis';
+
+/** The Nemesis section of bench/RESULTS.md as it stands ('' when there is none). */
+export function nemesisSection(): string {
+  const text = readFileSync(new URL('RESULTS.md', import.meta.url), 'utf8');
+  const at = text.indexOf(`\n${NEMESIS_HEADING}\n`);
+  return at < 0 ? '' : text.slice(at + 1);
+}
 
 /** One line of the results table. */
 export interface Row {

@@ -20,7 +20,7 @@ import {
   type TransferNotificationHandlerOptions,
 } from './notifications.ts';
 import {
-  payWithIntent, recoverIntents, type IntentOptions, type RecoverOptions, type RecoveredPayment,
+  checkIntentOptions, payWithIntent, recoverIntents, type IntentOptions, type RecoverOptions, type RecoveredPayment,
 } from './intents.ts';
 import { MemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
@@ -79,6 +79,7 @@ export class CashOutClient implements ClientContext {
   /** Throws a `ConfigurationError` naming the option when one cannot work (no `baseUrl`, no `auth`...). */
   constructor(options: CashOutClientOptions) {
     checkClientOptions(options, CASH_OUT_CLIENT);
+    checkIntentOptions(options.intents, 'intents.');
     const { auth, validate, intents, ...connection } = options;
     const withTokenUrl =
       'getToken' in auth && typeof auth.getToken === 'function'

@@ -19,6 +19,7 @@ import { TimeoutError } from '../errors/failures.ts';
 import { isRecord, parseJson } from '../internal/json.ts';
 import { isValidIdempotencyKey } from '../lib/ids.ts';
 import { MONEY_PATTERN } from '../lib/money.ts';
+import { durationOption } from '../store/options.ts';
 import { ClaimBusyError, StoreError, type Store } from '../store/types.ts';
 import { Budget } from './budget.ts';
 import { IdempotencyKeyReusedError, PaymentOutcomeUnknownError } from './errors.ts';
@@ -92,6 +93,15 @@ const LEASE = 'intent:';
 const OUTCOME_TTL_MS = 90 * 24 * 3600_000;
 const POLL_MS = 100;
 
+/**
+ * `leaseMs` out of range (`NaN`, under 100 ms, beyond 2^31 ms) is a `ConfigurationError` naming
+ * the option (`prefix` + `leaseMs`): a zero or NaN lease would let a second `pay()` with the key
+ * run at once.
+ */
+export function checkIntentOptions(options: IntentOptions | undefined, prefix: string): void {
+  durationOption(options?.leaseMs, `${prefix}leaseMs`, 100);
+}
+
 /** `pay()` through the store; see the module comment. */
 export async function payWithIntent(
   api: CashOutApi,
@@ -152,6 +162,8 @@ export async function payWithIntent(
           // It may have been written: recover() could place it.
           throw new PaymentOutcomeUnknownError({ idempotencyKey, cause: error });
         }
+        // The write may have outlasted the lease, and another process placed the order meanwhile.
+        await lease.confirm();
       },
     });
     try {
@@ -190,6 +202,9 @@ export async function payWithIntent(
 
 /** Settles the intents a crash left open; see `RecoverOptions`. */
 export async function recoverIntents(api: CashOutApi, store: Store, options: RecoverOptions = {}): Promise<RecoveredPayment[]> {
+  checkIntentOptions(options, '');
+  // A NaN delay would not wait at all before "not placed".
+  durationOption(options.settleDelayMs, 'settleDelayMs', 0);
   const signal = options.signal ?? options.requestOptions?.signal;
   const budget = new Budget(
     {
@@ -378,7 +393,7 @@ class KeyLease {
 
   /** One attempt: true when taken (renewed from then on). */
   async take(): Promise<boolean> {
-    const taken = await this.#renew();
+    const taken = await this.#renew(true);
     if (taken) this.#timer = setInterval(() => void this.#renew().catch(() => undefined), this.#ms / 3);
     return taken;
   }
@@ -412,9 +427,16 @@ class KeyLease {
     await this.#budget.store(this.#store.unlease(LEASE + this.#key, this.#owner)).catch(() => undefined);
   }
 
-  async #renew(): Promise<boolean> {
+  /**
+   * Takes the lease, or extends it: with the store's `renew`, only while it is still held, so
+   * that a renewal after the lease ran out (a stalled link) never takes back a key another
+   * process took and gave back meanwhile.
+   */
+  async #renew(take = false): Promise<boolean> {
     const sent = Date.now();
-    const held = await this.#budget.store(this.#store.lease(LEASE + this.#key, this.#owner, this.#ms));
+    const name = LEASE + this.#key;
+    const call = !take && this.#store.renew ? this.#store.renew(name, this.#owner, this.#ms) : this.#store.lease(name, this.#owner, this.#ms);
+    const held = await this.#budget.store(call);
     if (held) this.#heldUntil = Math.max(this.#heldUntil, sent + this.#ms);
     else if (this.#timer !== undefined) this.#lost = true;
     return held;

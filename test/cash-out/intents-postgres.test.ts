@@ -277,6 +277,37 @@ describe('3. "not placed" only on the provider\'s word', () => {
   }, 20_000);
 });
 
+describe('1b. the key\'s lease is held when the order leaves', () => {
+  it('the intent\'s write stalls past the lease while another pay() with the key places the order: the first sends nothing (nemesis seed 180)', async () => {
+    const storeA = await freshStore();
+    const direct = new pg.Pool({ connectionString: db.url });
+    direct.on('error', () => undefined);
+    const storeB = createPostgresStore({ pool: direct, encryptionKey: KEY, tablePrefix: `intents${tables}` });
+    let stall = true;
+    // The link of A stalls once its balance is read, right before its intent is written.
+    provider = await startProvider({ balanceDelay: () => (stall && ((stall = false), proxy.blackhole()), 0) });
+    try {
+      const a = clientOf(storeA, { intents: { leaseMs: 300 } });
+      const first = a.pay({ ...params, idempotencyKey: 'stalled1' }).then((r) => r, (e: unknown) => e);
+      while (stall) await new Promise((resolve) => setTimeout(resolve, 10));
+      // A's lease runs out; B takes the key, places the order and gives the key back.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const second = await clientOf(storeB, { intents: { leaseMs: 300 } }).pay({ ...params, idempotencyKey: 'stalled1' });
+      expect(second.transfer).toMatchObject({ idempotencyKey: 'stalled1' });
+      proxy.restore();
+      const outcome = await first;
+      expect(provider.posts()).toHaveLength(1);
+      // A learns it no longer holds the key: the order may exist (B's), its intent is left for recover().
+      expect(outcome).toBeInstanceOf(PaymentOutcomeUnknownError);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(await a.recover({ settleDelayMs: 10 })).toMatchObject([{ idempotencyKey: 'stalled1', outcome: 'found' }]);
+      expect(provider.posts()).toHaveLength(1);
+    } finally {
+      await direct.end();
+    }
+  }, 20_000);
+});
+
 describe('4. sealed means sealed: with an encryptionKey an intent is read only through the sealer', () => {
   it('plain or foreign rows are reported as tampered and logged, never paid', async () => {
     const store = await freshStore();

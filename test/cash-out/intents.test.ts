@@ -104,7 +104,7 @@ describe('pay() with a shared store', () => {
   it('an unknown outcome leaves the intent open; recover() marks it not placed by default, or places it with the same key', async () => {
     const store = sharedStore();
     provider({ post: 503 });
-    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
     await expect(cashOut.pay({ ...params, idempotencyKey: 'lost1' }, { maxRetries: 0 })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
     await expect(cashOut.pay({ ...params, idempotencyKey: 'lost2' }, { maxRetries: 0 })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
     expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:lost1', 'intent-open:lost2']);
@@ -127,7 +127,7 @@ describe('pay() with a shared store', () => {
   it('recover() leaves an intent open when the provider cannot be asked', async () => {
     const store = sharedStore();
     provider({ post: 503 });
-    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
     await expect(cashOut.pay({ ...params, idempotencyKey: 'dark1' }, { maxRetries: 0 })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
     provider({ get: 500 });
     const [result] = await cashOut.recover({ settleDelayMs: 10 });
@@ -140,7 +140,7 @@ describe('pay() with a shared store', () => {
   it("recover({ unknown: 'place' }) aborted while its order is in flight rejects at once with PaymentOutcomeUnknownError carrying the key", async () => {
     const store = sharedStore();
     provider({ post: 503 });
-    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
     await expect(cashOut.pay({ ...params, idempotencyKey: 'abort1' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
     let posted!: () => void;
     const arrived = new Promise<void>((resolve) => (posted = resolve));
@@ -174,6 +174,21 @@ describe('pay() with a shared store', () => {
 });
 
 describe('pay() and recover() at the edges', () => {
+  it.each<[string, () => Promise<unknown>]>([
+    ['intents.leaseMs', () => cashOutClient({ store: sharedStore(), intents: { leaseMs: 0 } }).pay(params)],
+    ['intents.leaseMs', () => cashOutClient({ store: sharedStore(), intents: { leaseMs: Number.NaN } }).pay(params)],
+    ['intents.leaseMs', () => cashOutClient({ store: sharedStore(), intents: { leaseMs: 3e9 } }).pay(params)],
+    ['leaseMs', () => cashOutClient({ store: sharedStore() }).recover({ leaseMs: -1 })],
+    ['settleDelayMs', () => cashOutClient({ store: sharedStore() }).recover({ settleDelayMs: Number.NaN })],
+    ['settleDelayMs', () => cashOutClient({ store: sharedStore() }).recover({ settleDelayMs: -5 })],
+  ])('%s out of range is a ConfigurationError naming it, before the store or the provider is asked', async (option, call) => {
+    // A zero or NaN lease would let a second pay() with the key run at once; a NaN settle delay would not wait.
+    const error = await Promise.resolve().then(call).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as ConfigurationError).option).toBe(option);
+    expect(net.requests).toHaveLength(0);
+  });
+
   it('writing the intent fails: PaymentOutcomeUnknownError (the intent may be stored, so recover() could place it), and nothing was sent', async () => {
     const store = sharedStore();
     provider();
@@ -199,7 +214,7 @@ describe('pay() and recover() at the edges', () => {
     let leases = 0;
     // Another owner takes the key after the first lease (its renewals are refused).
     const contested: Store = { ...store, lease: (name, owner, ttlMs) => (leases++ === 0 ? store.lease(name, owner, ttlMs) : Promise.resolve(false)) };
-    const error = await cashOutClient({ store: contested, intents: { leaseMs: 60 } }).pay({ ...params, idempotencyKey: 'lost1' }).catch((e: unknown) => e);
+    const error = await cashOutClient({ store: contested, intents: { leaseMs: 100 } }).pay({ ...params, idempotencyKey: 'lost1' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect((error as PaymentOutcomeUnknownError).cause).toBeInstanceOf(ClaimBusyError);
     expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
@@ -209,7 +224,7 @@ describe('pay() and recover() at the edges', () => {
   it('recover(): the key names another payment at the provider: not placed (IdempotencyKeyReusedError), the intent closed, that payment\'s record untouched', async () => {
     const store = sharedStore();
     provider({ post: 503 });
-    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
     await expect(cashOut.pay({ ...params, idempotencyKey: 'other1' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
     await store.set('intent:other1', 'the other payment\'s record');
     const p = provider();
@@ -224,7 +239,7 @@ describe('pay() and recover() at the edges', () => {
   it("recover({ unknown: 'place' }) when the balance no longer covers the payment: not placed (InsufficientBalanceError), nothing sent", async () => {
     const store = sharedStore();
     provider({ post: 503 });
-    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 50 } });
+    const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
     await expect(cashOut.pay({ ...params, idempotencyKey: 'poor2' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
     provider({ balance: 1 });
     net.requests.length = 0;

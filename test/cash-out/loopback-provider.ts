@@ -45,10 +45,10 @@ export type LookupFault =
   | '429';
 
 export interface ProviderOptions {
-  /** Fault of the n-th POST (0-based, over the whole server). */
-  postFault?: (n: number) => PostFault;
-  /** Fault of the n-th status query. */
-  lookupFault?: (n: number) => LookupFault;
+  /** Fault of the n-th POST (0-based, over the whole server), of an order under `idempotencyKey`. */
+  postFault?: (n: number, idempotencyKey: string) => PostFault;
+  /** Fault of the n-th status query, for `idempotencyKey`. */
+  lookupFault?: (n: number, idempotencyKey: string) => LookupFault;
   /** A POST with a key that already has an order: 409 (default), or 202 with the existing order. */
   duplicate?: 'conflict' | 'echo';
   /** The `type` of the status query's 404 body. */
@@ -57,8 +57,12 @@ export interface ProviderOptions {
   balanceCents?: number;
   /** Milliseconds to wait before handling each order or status query. */
   delay?: () => number;
+  /** Milliseconds to wait before answering a balance request. */
+  balanceDelay?: () => number;
   /** Called when an order arrives, before anything is done with it; awaited. */
   onOrder?: (idempotencyKey: string) => void | Promise<void>;
+  /** Called when an order is recorded (the first under its key). */
+  onRecorded?: (idempotencyKey: string) => void;
 }
 
 export interface Provider {
@@ -94,6 +98,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
       key,
       wireTransfer({ idempotencyKey: key, instantKey: body.instantKey, payment: { currency: 'BRL', amount: Number(body.payment.amount) } }),
     );
+    options.onRecorded?.(key);
   };
 
   const cutMidBody = (res: ServerResponse, status: number, body: unknown) => {
@@ -113,6 +118,8 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { type: 'x/ABC-0001', title: 'Unauthorized' });
 
     if (req.method === 'GET' && url.pathname === '/api/v2/accounts/balances/') {
+      const balanceDelay = healed ? 0 : (options.balanceDelay?.() ?? 0);
+      if (balanceDelay > 0) await new Promise((resolve) => setTimeout(resolve, balanceDelay));
       return sendJson(res, 200, { data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { name: 'main', available: balance / 100, blocked: 0, overdraft: 0 } }] });
     }
 
@@ -120,7 +127,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
       const key = String(req.headers['x-idempotency-key']);
       const body = JSON.parse(req.body) as { instantKey: string; payment: { amount: string } };
       await options.onOrder?.(key);
-      const fault = healed ? 'ok' : (options.postFault?.(postCount) ?? 'ok');
+      const fault = healed ? 'ok' : (options.postFault?.(postCount, key) ?? 'ok');
       postCount++;
       if (fault === 'cut-before-record') return void res.socket?.destroy();
       if (fault === '500-before-record') return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
@@ -159,9 +166,10 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
 
     const byKey = LOOKUP.exec(url.pathname);
     if (req.method === 'GET' && byKey) {
-      const fault = healed ? 'ok' : (options.lookupFault?.(lookupCount) ?? 'ok');
+      const key = decodeURIComponent(byKey[1]!);
+      const fault = healed ? 'ok' : (options.lookupFault?.(lookupCount, key) ?? 'ok');
       lookupCount++;
-      const order = orders.get(decodeURIComponent(byKey[1]!));
+      const order = orders.get(key);
       switch (fault) {
         case 'cut':
           return void res.socket?.destroy();

@@ -6,7 +6,9 @@
  * every process, so the parent counts runs and effects across the fleet.
  *
  * `CLOCK_SKEW_MS` moves this process's clock (`Date.now`); `TOKEN_TIMEOUT_MS` is the clients'
- * time limit (a token request's included).
+ * time limit (a token request's included). `CASH_OUT_URL` (else `PROVIDER_URL`) is the cash-out
+ * provider, `CASH_OUT_TIMEOUT_MS` its calls' time limit. Every payment outcome the cash-out client
+ * records is reported to the parent (`outcome`, with the time it was decided) for the nemesis suite.
  */
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -32,6 +34,14 @@ if (skew !== 0) {
 const pool = new pg.Pool({ connectionString: env('DB_URL'), max: 4 });
 pool.on('error', () => undefined);
 const store = createPostgresStore({ pool, encryptionKey: env('ENCRYPTION_KEY') });
+const record = store.set;
+store.set = async (key, value, ttlMs) => {
+  if (key.startsWith('intent:')) {
+    const { state } = JSON.parse(await store.sealer!.open(value, key)) as { state: string };
+    process.send?.({ event: 'outcome', key: key.slice('intent:'.length), state, at: Date.now() });
+  }
+  return record(key, value, ttlMs);
+};
 const base = env('PROVIDER_URL');
 const timeout = Number(process.env['TOKEN_TIMEOUT_MS'] ?? 30_000);
 const clients = new Map<string, InstantClient>();
@@ -45,11 +55,12 @@ const instantClient = (clientId: string) => {
 };
 const api = instantClient('fleet-client');
 const cashOut = new CashOutClient({
-  baseUrl: base,
+  baseUrl: process.env['CASH_OUT_URL'] ?? base,
   auth: { clientId: 'fleet-cash-out', clientSecret: 'fleet-secret' },
   store,
   intents: { leaseMs: Number(env('LEASE_MS')) },
   maxRetries: 0,
+  ...(process.env['CASH_OUT_TIMEOUT_MS'] !== undefined && { timeout: Number(process.env['CASH_OUT_TIMEOUT_MS']) }),
 });
 const log = env('LOG_FILE');
 const holdMs = Number(env('HOLD_MS'));
@@ -77,7 +88,7 @@ type Command =
   | { id: number; cmd: 'calls'; count: number; e2eid: string; clientId?: string }
   | { id: number; cmd: 'sequential'; count: number; pauseMs: number; e2eid: string; clientId: string }
   | { id: number; cmd: 'pay'; params: PayParams }
-  | { id: number; cmd: 'recover'; settleDelayMs: number; unknown?: 'mark' | 'place' }
+  | { id: number; cmd: 'recover'; settleDelayMs: number; unknown?: 'mark' | 'place'; totalTimeout?: number }
   | { id: number; cmd: 'exit' };
 
 process.on('message', (message: Command) => {
@@ -109,7 +120,11 @@ async function run(command: Command): Promise<unknown> {
     case 'pay':
       return cashOut.pay(command.params);
     case 'recover':
-      return cashOut.recover({ settleDelayMs: command.settleDelayMs, ...(command.unknown && { unknown: command.unknown }) });
+      return cashOut.recover({
+        settleDelayMs: command.settleDelayMs,
+        ...(command.unknown && { unknown: command.unknown }),
+        ...(command.totalTimeout !== undefined && { totalTimeout: command.totalTimeout }),
+      });
     case 'exit':
       server.close();
       await pool.end();

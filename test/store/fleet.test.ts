@@ -5,7 +5,6 @@
  * running the callback killed, or its database link cut or black-holed through a TCP proxy),
  * and a payment whose process was killed mid-POST settled by `recover()` in another process.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,17 +14,10 @@ import { createPostgresStore } from '../../src/postgres.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { startFleetProvider, type FleetProvider } from './fleet-provider.ts';
+import { deliver, kill, spawnWorker as spawnFleetWorker, type Worker } from './fleet-process.ts';
 
-const NODE = join(process.cwd(), 'node_modules', '.bin', 'node');
-const WORKER = join(import.meta.dirname, 'fleet-worker.ts');
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const E2E = (n: number) => `E1234567820261009${String(n).padStart(15, '0')}`;
-
-interface Worker {
-  child: ChildProcess;
-  port: number;
-  call<T>(command: Record<string, unknown>): Promise<T>;
-}
 
 let db: TestPostgres;
 let provider: FleetProvider;
@@ -44,57 +36,11 @@ const SKEWS = [-30_000, 0, 30_000];
 const TOKEN_TIMEOUT_MS = 1_500;
 const eventListeners: Array<(worker: Worker, event: string, e2eid: string) => void> = [];
 
-async function spawnWorker(extraEnv: Record<string, string> = {}): Promise<Worker> {
-  const child = fork(WORKER, [], {
-    execPath: NODE,
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: {
-      ...process.env,
-      DB_URL: db.url,
-      ENCRYPTION_KEY: KEY,
-      PROVIDER_URL: provider.url,
-      LOG_FILE: log,
-      LEASE_MS: '1000',
-      WAIT_MS: '3000',
-      HOLD_MS: '400',
-      ...extraEnv,
-    },
-  });
-  let next = 0;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  const worker: Worker = {
-    child,
-    port: 0,
-    call: <T>(command: Record<string, unknown>) =>
-      new Promise<T>((resolve, reject) => {
-        const id = ++next;
-        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-        child.send({ id, ...command });
-      }),
-  };
-  const ready = new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
-    child.on('message', (message: { event?: string; port?: number; e2eid?: string; id?: number; result?: unknown; error?: string }) => {
-      if (message.event === 'ready') {
-        worker.port = message.port!;
-        resolve();
-      } else if (message.event !== undefined) {
-        for (const listener of eventListeners) listener(worker, message.event, message.e2eid!);
-      } else if (message.id !== undefined) {
-        const waiter = pending.get(message.id);
-        pending.delete(message.id);
-        if (message.error !== undefined) waiter?.reject(new Error(message.error));
-        else waiter?.resolve(message.result);
-      }
-    });
-  });
-  child.on('exit', () => {
-    for (const waiter of pending.values()) waiter.reject(new Error('worker died'));
-    pending.clear();
-  });
-  spawned.push(worker);
-  await ready;
-  return worker;
+function spawnWorker(extraEnv: Record<string, string> = {}): Promise<Worker> {
+  const env = { DB_URL: db.url, ENCRYPTION_KEY: KEY, PROVIDER_URL: provider.url, LOG_FILE: log, LEASE_MS: '1000', WAIT_MS: '3000', HOLD_MS: '400', ...extraEnv };
+  return spawnFleetWorker(env, (worker, { event, e2eid }) => {
+    for (const listener of eventListeners) listener(worker, event, e2eid!);
+  }).then((worker) => (spawned.push(worker), worker));
 }
 
 /** A new order row in the user's own table, for a payment: the callback marks it paid through `tx`. */
@@ -113,25 +59,6 @@ function first(event: string, e2eid: string, then: (worker: Worker) => void): vo
       then(worker);
     }
   });
-}
-
-function kill(worker: Worker): Promise<void> {
-  return new Promise((resolve) => {
-    if (worker.child.exitCode !== null || worker.child.signalCode !== null) return resolve();
-    worker.child.once('exit', () => resolve());
-    worker.child.kill('SIGKILL');
-  });
-}
-
-function deliver(worker: Worker, e2eid: string): Promise<number> {
-  return fetch(`http://127.0.0.1:${worker.port}/webhook/recebidos`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ recebidos: [{ endToEndId: e2eid, txid: 'fleettxid0000000000000000001', valor: '10.00', horario: '2026-10-09T20:15:00.358Z' }] }),
-  }).then(
-    (response) => response.status,
-    () => 0,
-  );
 }
 
 /** `start` and `done` lines of the shared callback log for one payment. */
