@@ -101,6 +101,12 @@ export class ClientCredentialsProvider implements TokenProvider {
     return abortable(this.#inflight, signal);
   }
 
+  /** @internal The cached token while it needs no refresh, without waiting. */
+  tokenNow(): string | undefined {
+    const cached = this.#cached;
+    return cached && Date.now() < cached.refreshAt ? cached.value : undefined;
+  }
+
   /** Forgets the token `rejected` (or any cached token) so the next call fetches a new one. */
   invalidate(rejected?: string): void {
     if (rejected === undefined || this.#cached?.value === rejected) this.#cached = undefined;

@@ -144,9 +144,10 @@ export class HttpCore {
   /**
    * ky's `fetch`: one attempt. The bearer token (fetched for each attempt, so a retry sends a
    * fresh one) and the JSON content type are set on ky's own `Request` here rather than passed
-   * as per-call headers, which ky would merge into its defaults on every call. Inside ky's
-   * `fetch`, the token wait counts against the call's time limits like the rest of the attempt,
-   * and the guard reads the whole body, so ky's timeouts and retries cover it too.
+   * as per-call headers, which ky would merge into its defaults on every call. A built-in
+   * provider's token is at hand here (`#attempt` waited for it before the first attempt); a
+   * custom `getToken` is waited for inside the attempt. The guard reads the whole body, so ky's
+   * timeouts and retries cover it too.
    */
   #fetchAttempt(): FetchLike {
     const config = this.#config;
@@ -230,11 +231,25 @@ export class HttpCore {
     const fail = (error: unknown): never => {
       throw this.#failed(error, spec, started);
     };
+    const auth = this.#config.auth;
+    if (auth?.tokenNow && auth.tokenNow() === undefined) {
+      // A built-in provider must fetch (or wait for another process's fetch): that wait has its
+      // own time limit and counts against `totalTimeout`, not against the first attempt's `timeout`.
+      const totalTimeout = spec.options?.totalTimeout ?? this.#config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS;
+      return withinBudget(auth.getToken(spec.options?.signal), totalTimeout, spec)
+        .then(() => {
+          kyOptions.totalTimeout = Math.max(1, totalTimeout - (Date.now() - started));
+          return this.#transmit(spec, kyOptions);
+        })
+        .then(read, fail);
+    }
+    return this.#transmit(spec, kyOptions).then(read, fail);
+  }
+
+  #transmit(spec: CallSpec, kyOptions: KyOptions): Promise<Response> {
     const transport = this.#ky;
-    if (transport) return transport(spec.path.url, kyOptions).then(read, fail);
-    return this.#transport()
-      .then((loaded) => loaded(spec.path.url, this.#withRetry(kyOptions, spec)))
-      .then(read, fail);
+    if (transport) return transport(spec.path.url, kyOptions);
+    return this.#transport().then((loaded) => loaded(spec.path.url, this.#withRetry(kyOptions, spec)));
   }
 
   /**
@@ -365,4 +380,13 @@ function describeRetry(error: unknown): string {
   if (ky?.isTimeoutError(error)) return 'timeout';
   if (ky?.isNetworkError(error)) return 'network error';
   return error instanceof Error ? error.name : 'unknown';
+}
+
+/** `pending`, or a `TimeoutError` once `ms` have passed. */
+function withinBudget<T>(pending: Promise<T>, ms: number, spec: CallSpec): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
 }

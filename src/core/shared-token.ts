@@ -109,6 +109,12 @@ export class SharedTokenProvider implements TokenProvider {
     return (await abortable(this.#inflight, signal)).value;
   }
 
+  /** @internal The token this process holds while it may use it, without waiting. */
+  tokenNow(): string | undefined {
+    if (this.#invalidating) return undefined;
+    return this.#held && Date.now() < this.#useUntil ? this.#held.value : undefined;
+  }
+
   invalidate(rejected?: string): void {
     const held = this.#held;
     // A token newer than the refused one is kept.

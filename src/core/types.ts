@@ -14,6 +14,13 @@ export interface TokenProvider {
    * is the token that was refused: a provider that already holds a newer one keeps it.
    */
   invalidate?(rejected?: string): void;
+  /**
+   * @internal The built-in providers: a valid token at hand without waiting, else `undefined`.
+   * Their wait (a token request, or another process's) has its own time limit, so it is waited
+   * for before a call's first attempt, bounded by `totalTimeout` and the signal but not by the
+   * attempt's `timeout`.
+   */
+  tokenNow?(): string | undefined;
 }
 
 /** Per-call options, always the last argument of a resource method. */
