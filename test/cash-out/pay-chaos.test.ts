@@ -12,18 +12,7 @@ import {
 } from '../../src/index.ts';
 import { CPF, EVP } from './fixtures.ts';
 import { startProvider, TOKEN, type LookupFault, type PostFault, type Provider } from './loopback-provider.ts';
-
-/** mulberry32: a small seeded generator, uniform in [0, 1). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededRandom } from '../support/random.ts';
 
 function pick<T extends string>(next: () => number, weights: Record<T, number>): T {
   const entries = Object.entries(weights) as Array<[T, number]>;
@@ -72,7 +61,7 @@ type Outcome =
 
 describe(`pay() under random faults (seed ${SEED})`, () => {
   it('every caller gets its order or its key; paying again with the keys leaves one order per call', { timeout: 60_000 }, async () => {
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     provider = await startProvider({
       postFault: () => pick(next, POST_FAULTS),
       lookupFault: () => pick(next, LOOKUP_FAULTS),

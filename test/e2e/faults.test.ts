@@ -25,6 +25,7 @@ import {
 } from '../../src/index.ts';
 import { FAULT_KINDS } from '../../src/sandbox.ts';
 import { aroundNow, useSandbox } from './harness.ts';
+import { seededRandom } from '../support/random.ts';
 
 const SEED = 20_260_101;
 const OPERATIONS = 500;
@@ -33,17 +34,6 @@ const PARALLEL = 16;
 const BALANCE = '1000000.00';
 
 const s = useSandbox({ seed: SEED, balance: BALANCE, settle: 'auto' });
-
-/** mulberry32: the workload's own repeatable sequence. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Content {
   valor: string;
@@ -98,7 +88,7 @@ const contentOf = (cob: CobCompleta): Content => ({ valor: cob.valor.original, t
 
 it('keeps every charge once and every order once under 20% injected faults of every kind', { timeout: 120_000 }, async () => {
   const { api, cashOut, sandbox, receiverKey } = s;
-  const { charges, orders, tasks } = plan(random(SEED));
+  const { charges, orders, tasks } = plan(seededRandom(SEED));
   const seen: { op: string; error: unknown }[] = [];
   const fail = (op: string, error: unknown) => void seen.push({ op, error });
   const counts = { create: 0, revise: 0, pay: 0, order: 0 };

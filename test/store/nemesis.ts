@@ -37,6 +37,7 @@ import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { startFleetProvider, type FleetProvider } from './fleet-provider.ts';
 import { alive, deliver, kill, spawnWorker, type Worker, type WorkerEvent } from './fleet-process.ts';
+import { seededRandom } from '../support/random.ts';
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 const LEASE_MS = 1_000;
@@ -80,18 +81,6 @@ export interface Nemesis {
   run(seed: number): Promise<Violation[]>;
   /** Stops every process, proxy, server and the database; safe to call twice. */
   close(): Promise<void>;
-}
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -214,7 +203,7 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
     const count = (kind: string) => void (figures.faults[kind] = (figures.faults[kind] ?? 0) + 1);
 
     async function run(seed: number): Promise<Violation[]> {
-      const rnd = prng(seed);
+      const rnd = seededRandom(seed);
       const int = (n: number) => Math.floor(rnd() * n);
       const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
       now = freshState(seed);
