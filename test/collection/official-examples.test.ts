@@ -11,6 +11,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { isRecord } from '../../src/internal/json.ts';
+import { INSTANT_LIST_KEY } from '../../src/core/pagination.ts';
 import type { CobSolicitada, InstantClient } from '../../src/index.ts';
 import { BASE_URL, testClient, useMsw } from '../support/msw.ts';
 
@@ -27,8 +28,9 @@ const E2E = 'E12345678202009091221abcdef12345';
 const CHAVE = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
 
 /**
- * The operations in scope, by their path in the official document (its `/pix` is the SDK's
- * `/instant`), and the SDK call that sends each one's request body.
+ * The operations in scope, by their path in the official document (its received-payments path,
+ * named after the BR Code protocol, is the SDK's `/instant`), and the SDK call that sends each
+ * one's request body.
  */
 const CALLS: Record<string, Call> = {
   'PUT /cob/{txid}': (api, body) => api.cob.create(TXID, body as never),
@@ -39,7 +41,7 @@ const CALLS: Record<string, Call> = {
   'PUT /lotecobv/{id}': (api, body) => api.lotecobv.put(7, body as never),
   'PATCH /lotecobv/{id}': (api, body) => api.lotecobv.update(7, body as never),
   'POST /loc': (api, body) => api.loc.create(body as never),
-  'PUT /pix/{e2eid}/devolucao/{id}': (api, body) => api.instant.refund(E2E, 'refund1', body as never),
+  [`PUT /${INSTANT_LIST_KEY}/{e2eid}/devolucao/{id}`]: (api, body) => api.instant.refund(E2E, 'refund1', body as never),
   'PUT /webhook/{chave}': (api, body) => api.webhook.put(CHAVE, String(body['webhookUrl'])),
 };
 

@@ -18,7 +18,7 @@ import { FUZZ_RUNS, FUZZ_TIMEOUT } from '../fuzz/settings.ts';
 
 const STATIC = brcode.build({ key: '+5561912345678', amount: '10.00', txid: 'ORDER123', merchantName: 'Loja', merchantCity: 'Brasilia' });
 const DYNAMIC = brcode.build({
-  url: 'pix.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca25',
+  url: 'psp.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca25',
   merchantName: 'Empresa de Serviços SA',
   merchantCity: 'São Paulo',
 });

@@ -109,7 +109,7 @@ describe('parseRecurringNotifications', () => {
     ['not json', '{'],
     ['null', 'null'],
     ['an array', '[]'],
-    ['neither list', '{"pix":[]}'],
+    ['neither list', '{"payments":[]}'],
     ['recs not a list', '{"recs":{}}'],
     ['a rec without status', JSON.stringify({ recs: [{ idRec: ID_REC }] })],
     ['a rec with a numeric idRec', JSON.stringify({ recs: [{ idRec: 1, status: 'APROVADA' }] })],
