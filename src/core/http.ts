@@ -58,11 +58,7 @@ interface CallState {
 
 type KyModule = typeof import('ky');
 let kyModule: Promise<KyModule> | undefined;
-/**
- * ky, imported once for all clients. The build bundles it into a chunk of its own; in the
- * CommonJS build that chunk's `import()` gives its `module.exports` as `default`, which holds ky's
- * own exports.
- */
+/** ky, imported once for all clients. */
 const loadKy = (): Promise<KyModule> => (kyModule ??= import('ky'));
 let ky: KyModule | undefined;
 
@@ -382,7 +378,7 @@ function describeRetry(error: unknown): string {
   return error instanceof Error ? error.name : 'unknown';
 }
 
-/** `pending`, or a `TimeoutError` once `ms` have passed. */
+/** `pending`, or a `TimeoutError` once `ms` have passed without it settling. */
 function withinBudget<T>(pending: Promise<T>, ms: number, spec: CallSpec): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
