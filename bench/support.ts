@@ -60,15 +60,20 @@ export function median(values: readonly number[]): number {
 }
 
 /**
- * Runs every contender once per round, the order rotated each round so none always goes first,
- * and returns each contender's results in round order.
+ * Runs every contender once per round and returns each contender's results in round order. The
+ * order turns each round and runs backwards every other round, so no contender always goes first
+ * or always follows the same one (whose garbage it would collect); with `--expose-gc` (as `npm run
+ * bench` runs), the heap is collected before each contender, for the same reason.
  */
 export async function interleave<T>(rounds: number, contenders: Record<string, () => Promise<T>>): Promise<Record<string, T[]>> {
   const names = Object.keys(contenders);
   const out: Record<string, T[]> = Object.fromEntries(names.map((name) => [name, [] as T[]]));
+  const collect = (globalThis as { gc?: () => void }).gc;
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < names.length; i++) {
-      const name = names[(i + round) % names.length] as string;
+      const at = round % 2 === 0 ? i + round : round - i + names.length;
+      const name = names[at % names.length] as string;
+      collect?.();
       out[name]?.push(await (contenders[name] as () => Promise<T>)());
     }
   }
@@ -118,6 +123,25 @@ export const fmt = {
   fixed: (n: number, digits = 1) => n.toFixed(digits),
   ratio: (n: number) => `${n.toFixed(2)}x`,
 };
+
+/** The value at fraction `q` (0 to 1) of `values` sorted, by linear interpolation. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = values.toSorted((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return (sorted[low] ?? 0) + ((sorted[Math.ceil(at)] ?? 0) - (sorted[low] ?? 0)) * (at - low);
+}
+
+/**
+ * `a` against `b` round by round (each round ran both, one after the other), so a drift of the
+ * machine between rounds cancels: the median of the per-round ratios and their interquartile range.
+ */
+export function pairedRatio<T>(runs: Record<string, T[]>, a: string, b: string, field: (run: T) => number): { median: number; q1: number; q3: number } {
+  const over = runs[b] ?? [];
+  const ratios = (runs[a] ?? []).map((run, i) => field(run) / field(over[i] as T));
+  return { median: median(ratios), q1: quantile(ratios, 0.25), q3: quantile(ratios, 0.75) };
+}
 
 /** The median of each contender's runs of one field. */
 export function medians<T>(runs: Record<string, T[]>, field: (run: T) => number): Record<string, number> {

@@ -42,6 +42,8 @@ export const DEFAULT_MAX_RETRIES = 2;
 export const MAX_RETRY_AFTER_MS = 60_000;
 const CORE_BACKOFF: Backoff = { baseMs: 500, maxMs: 8_000, floor: 0 };
 const SAFE_METHODS = ['get', 'put', 'delete'];
+const LEADING_SLASHES = /^\/+/;
+const SLASH = 0x2f;
 
 /** What the retry hook logs; given to ky as the call's context only when retries are logged. */
 interface CallContext {
@@ -72,6 +74,8 @@ const retryDelay = (attempt: number): number => backoffMs(attempt - 1, CORE_BACK
 export class HttpCore {
   #ky: KyInstance | undefined;
   readonly #config: HttpCoreConfig;
+  /** `baseUrl` without its trailing slashes. */
+  readonly #base: string | undefined;
   /** Where the core logs: the `logger` option, else the `INSTANT_PAYMENTS_LOG` one. */
   readonly logger: Logger | undefined;
   /** The retry settings of the client's defaults with an idempotency key, built once. */
@@ -81,6 +85,7 @@ export class HttpCore {
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
+    this.#base = config.baseUrl ? config.baseUrl.replace(/\/+$/, '') : undefined;
     this.logger = resolveLogger(config.logger);
     this.#idempotentRetry = this.#retryOptions(undefined, true);
   }
@@ -111,14 +116,17 @@ export class HttpCore {
     return (this.#ky ??= this.#create(ky.default));
   }
 
+  /**
+   * The client's ky. ky merges each of these defaults into every call's options, one key at a
+   * time: a key it has by default (`throwHttpErrors: true`) is left out, and the base URL is
+   * joined by `#url` rather than given as `prefix`.
+   */
   #create(create: KyModule['default']): KyInstance {
     const config = this.#config;
     const log = this.logger;
     return create.create({
-      ...(config.baseUrl === undefined ? {} : { prefix: config.baseUrl }),
       fetch: this.#fetchAttempt(),
       redirect: 'manual',
-      throwHttpErrors: true,
       headers: { accept: 'application/json', 'user-agent': USER_AGENT },
       timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
@@ -217,6 +225,8 @@ export class HttpCore {
       }
       const log = this.logger;
       if (log?.debug) log.debug('request', { method: spec.method, route: spec.path.route, status: response.status, ms: Date.now() - started });
+      // Outside the try: a reader's own failure is not the call's.
+      if (spec.normalize) data = (spec.normalize as (body: unknown) => T)(data);
       return { data, response };
     };
     // The guard read the body: it is there at once (a body read here would be outside ky's limits).
@@ -244,8 +254,18 @@ export class HttpCore {
 
   #transmit(spec: CallSpec, kyOptions: KyOptions): Promise<Response> {
     const transport = this.#ky;
-    if (transport) return transport(spec.path.url, kyOptions);
-    return this.#transport().then((loaded) => loaded(spec.path.url, this.#withRetry(kyOptions, spec)));
+    const url = this.#url(spec.path.url);
+    if (transport) return transport(url, kyOptions);
+    return this.#transport().then((loaded) => loaded(url, this.#withRetry(kyOptions, spec)));
+  }
+
+  /** The base URL and the path, one slash between them (as ky's `prefix` joins them). */
+  #url(path: string): string {
+    const base = this.#base;
+    if (base === undefined) return path;
+    // The usual path starts with one slash: joined as it is, without a regular expression.
+    if (path.charCodeAt(0) === SLASH && path.charCodeAt(1) !== SLASH) return base + path;
+    return `${base}/${path.replace(LEADING_SLASHES, '')}`;
   }
 
   /**

@@ -52,12 +52,6 @@ export interface ResourceListCall<T> {
   options: RequestOptions | undefined;
 }
 
-function normalized<T, W>(result: WithResponse<W>, normalize: (body: W) => T): WithResponse<T> {
-  const out = result as WithResponse<unknown>;
-  out.data = normalize(result.data);
-  return out as WithResponse<T>;
-}
-
 /** The `normalize` of a call that resolves with nothing (a 202 or 204), whatever the body says. */
 export function noData(): void {}
 
@@ -78,10 +72,10 @@ export abstract class APIResource {
 
   /** No `async`: a refusal is an already rejected promise, a call one promise more than the core's. */
   #send<T, W>(resourceCall: ResourceCall<T, W>): Promise<WithResponse<T>> {
-    const { errors, normalize } = resourceCall;
+    const { errors } = resourceCall;
     let judging: Promise<void> | ApiError | undefined;
     try {
-      judging = this.#judge(resourceCall.rule, errors, resourceCall.options);
+      judging = this.#judge(resourceCall.rule, errors, resourceCall.options, APIResource.prototype.send);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -93,9 +87,8 @@ export abstract class APIResource {
       } catch (error) {
         return Promise.reject(error);
       }
-      const sent = this.client.http.send<W>(call);
-      // The core's fresh result, read in place: no second object per call.
-      return normalize ? sent.then((result) => normalized(result, normalize)) : (sent as Promise<unknown> as Promise<WithResponse<T>>);
+      // The core reads the answer with `normalize` as it parses it: no step more per call.
+      return this.client.http.send<T>(call);
     };
     return judging ? judging.then(send) : send();
   }
@@ -108,6 +101,7 @@ export abstract class APIResource {
     if (c.headers !== undefined) call.headers = c.headers;
     if (c.idempotencyKey !== undefined) call.idempotencyKey = c.idempotencyKey;
     if (c.accept !== undefined) call.accept = c.accept;
+    if (c.normalize !== undefined) call.normalize = c.normalize;
     return call;
   }
 
@@ -139,13 +133,19 @@ export abstract class APIResource {
 
   /**
    * The refusal when the rule is broken (returned, not thrown: a throw costs a refusal more than
-   * the rest of it); a promise only when the rule must read first (saves a turn per call).
+   * the rest of it); a promise only when the rule must read first (saves a turn per call). `above`:
+   * the method on the stack the refusal's stack starts below (the resource method the caller called).
    */
-  #judge(rule: Rule | undefined, errors: EndpointErrors, options: RequestOptions | undefined): Promise<void> | ApiError | undefined {
+  #judge(
+    rule: Rule | undefined,
+    errors: EndpointErrors,
+    options: RequestOptions | undefined,
+    above?: Function,
+  ): Promise<void> | ApiError | undefined {
     if (rule === undefined || !shouldValidate(this.client.validate, options?.validate)) return undefined;
     const ctx = ruleContext(this.client.ownKeys);
     const reading = rule(ctx);
     if (reading) return reading.then(() => refuse(errors[400], ctx.out));
-    return refusal(errors[400], ctx.out);
+    return refusal(errors[400], ctx.out, undefined, above);
   }
 }

@@ -11,7 +11,9 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /** True for a 3xx, or the opaque answer a browser gives for a redirect under `redirect: 'manual'`. */
 export function isRedirect(response: Response): boolean {
-  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+  const { status } = response;
+  // An opaque redirect's status is 0: `type` is read only then.
+  return (status >= 300 && status < 400) || (status === 0 && response.type === 'opaqueredirect');
 }
 
 /**
@@ -20,9 +22,11 @@ export function isRedirect(response: Response): boolean {
  * encoded bytes (300 KB of gzip can decode to 300 MB).
  */
 function declaredLength(message: Request | Response): number {
+  const length = message.headers.get('content-length');
+  if (length === null) return Number.NaN;
   const encoding = message instanceof Response ? message.headers.get('content-encoding') : null;
   if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return Number.NaN;
-  return Number(message.headers.get('content-length') ?? Number.NaN);
+  return Number(length);
 }
 
 /**
@@ -62,17 +66,17 @@ export async function readBounded(message: Request | Response, maxBytes: number)
   return out;
 }
 
-/** The bodies `guardFetch` read, by the response it returned, so they are not read twice. */
-const readBodies = new WeakMap<Response, Uint8Array>();
+/** The bodies `guardFetch` read (as text, or bytes when read chunk by chunk), so they are not read twice. */
+const readBodies = new WeakMap<Response, Uint8Array | string>();
 const utf8 = new TextDecoder();
 
-/** The body of a response as text: the bytes `guardFetch` already read, or else its stream. */
+/** The body of a response as text: what `guardFetch` already read, or else its stream. */
 export function bodyText(response: Response): Promise<string> | string {
-  const bytes = readBodies.get(response);
-  if (bytes === undefined) return response.body === null ? '' : response.text();
-  // Read once, like a body stream: the bytes are not kept alive with the response.
+  const body = readBodies.get(response);
+  if (body === undefined) return response.body === null || response.bodyUsed ? '' : response.text();
+  // Read once, like a body stream: the body is not kept alive with the response.
   readBodies.delete(response);
-  return utf8.decode(bytes);
+  return typeof body === 'string' ? body : utf8.decode(body);
 }
 
 export interface GuardOptions {
@@ -80,8 +84,9 @@ export interface GuardOptions {
   /** Sent as `User-Agent` on requests given as a URL (a `Request` carries its own headers). */
   userAgent?: string;
   /**
-   * A success is returned without a body stream (building one costs more than the rest of the
-   * guard); its bytes are kept for `bodyText`. For a caller that reads bodies with `bodyText` only.
+   * A success is returned as `fetch` gave it, its body read (`bodyUsed`), and its bytes kept for
+   * `bodyText`: a second `Response` built around them costs more than the rest of the guard. For
+   * a caller that reads bodies with `bodyText` only.
    */
   detachSuccessBody?: boolean;
 }
@@ -108,34 +113,38 @@ export function guardFetch(fetch: () => FetchLike, options: GuardOptions): Fetch
       void response.body?.cancel().catch(() => undefined);
       throw new InvalidResponseError('redirect', response.status, redirectMessage(response, input));
     }
-    const bytes = await readAnswer(response, options.maxResponseBytes);
-    if (bytes === undefined && response.ok) {
-      throw new InvalidResponseError(
-        'too-large',
-        response.status,
-        `the ${response.status} answer is larger than maxResponseBytes (${options.maxResponseBytes} bytes); reading stopped there`,
-      );
+    const max = options.maxResponseBytes;
+    const detach = options.detachSuccessBody === true && response.ok;
+    let bytes: Uint8Array | undefined;
+    // A Content-Length the HTTP layer enforces (it fails a body that runs past it) lets the body
+    // be read in one go, cheaper than chunk by chunk; a compressed one declares no such length.
+    if (response.body !== null && declaredLength(response) <= max) {
+      if (detach) {
+        // As text: fetch decodes it without the copy `arrayBuffer()` makes. A custom fetch may
+        // not hold to its Content-Length: a text longer than the limit has more bytes than it.
+        const text = await response.text();
+        if (text.length > max) throw tooLarge(response.status, max);
+        readBodies.set(response, response.status === 204 || response.status === 205 ? '' : text);
+        return response;
+      }
+      bytes = new Uint8Array(await response.arrayBuffer());
+      if (bytes.byteLength > max) bytes = undefined;
+    } else {
+      bytes = await readBounded(response, max);
     }
+    if (bytes === undefined && response.ok) throw tooLarge(response.status, max);
     const { status, statusText } = response;
     const body = bytes === undefined || bytes.byteLength === 0 || status === 204 || status === 205 ? null : bytes;
-    const answer = { status, statusText, headers: response.headers };
-    if (body === null || !(options.detachSuccessBody && response.ok)) return new Response(body as BodyInit | null, answer);
-    const detached = new Response(null, answer);
-    readBodies.set(detached, body);
-    return detached;
+    if (detach) {
+      readBodies.set(response, body ?? '');
+      return response;
+    }
+    return new Response(body as BodyInit | null, { status, statusText, headers: response.headers });
   };
 }
 
-/**
- * An answer's body, bounded. A Content-Length the HTTP layer enforces (it fails a body that
- * runs past it) lets the body be read in one go, which is cheaper than chunk by chunk; a
- * compressed body declares no length it can be held to, and is read chunk by chunk.
- */
-async function readAnswer(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
-  const declared = declaredLength(response);
-  if (response.body === null || !Number.isFinite(declared) || declared > maxBytes) return readBounded(response, maxBytes);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return bytes.byteLength <= maxBytes ? bytes : undefined;
+function tooLarge(status: number, max: number): InvalidResponseError {
+  return new InvalidResponseError('too-large', status, `the ${status} answer is larger than maxResponseBytes (${max} bytes); reading stopped there`);
 }
 
 /** Names where a redirect pointed: its origin only, never its path or query. */

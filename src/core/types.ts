@@ -63,16 +63,18 @@ export interface CustomRequest {
   accept?: string;
 }
 
-/** One call for `HttpCore.send`: the request, and how to read its failures. */
+/** One call for `HttpCore.send`: the request, and how to read its answer and its failures. */
 export interface CallSpec extends CustomRequest {
   /** How the endpoint's error answers map to classes (by type, then by status). */
   errors?: ErrorTables;
   options?: RequestOptions | undefined;
+  /** Reads the parsed answer into what the call resolves with (a resource's `normalize`). */
+  normalize?: ((body: never) => unknown) | undefined;
 }
 
 /** A successful call: the parsed answer and the raw response (what `.withResponse()` gives). */
 export interface WithResponse<T> {
   data: T;
-  /** Status and headers as received; its body was read into `data` (the response carries none). */
+  /** Status and headers as received; its body was read into `data` (`bodyUsed` is true). */
   response: Response;
 }

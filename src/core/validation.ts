@@ -24,8 +24,21 @@ export type Rule = (ctx: RuleContext) => void | Promise<void>;
 
 /** A fresh context for one request. */
 export function ruleContext(ownKeys: readonly string[] | undefined): RuleContext {
-  const out: Violacao[] = [];
-  return { out, ownKeys, add: (propriedade, razao, valor) => void out.push(violation(propriedade, razao, valor)) };
+  return new Rules(ownKeys);
+}
+
+/** A class rather than an object literal: `add` is shared, not a closure made per call. */
+class Rules implements RuleContext {
+  readonly out: Violacao[] = [];
+  readonly ownKeys: readonly string[] | undefined;
+
+  constructor(ownKeys: readonly string[] | undefined) {
+    this.ownKeys = ownKeys;
+  }
+
+  add(propriedade: string, razao: string, valor?: unknown): void {
+    this.out.push(violation(propriedade, razao, valor));
+  }
 }
 
 /** One broken rule: the property as the service names it (`cob.valor.original`) and why. */
@@ -50,14 +63,25 @@ export function refuse(ErrorClass: ApiErrorClass<string>, violacoes: readonly Vi
   if (error) throw error;
 }
 
-/** `ErrorClass` carrying `violacoes` when there is at least one (a caller that rejects need not throw). */
-export function refusal(ErrorClass: ApiErrorClass<string>, violacoes: readonly Violacao[], title?: string): ApiError | undefined {
+/**
+ * `ErrorClass` carrying `violacoes` when there is at least one (a caller that rejects need not
+ * throw). With `above`, its stack starts where `above` was called from: the caller's frames, not
+ * the SDK's rule machinery (and fewer frames to collect, which is most of a refusal's cost).
+ */
+export function refusal(ErrorClass: ApiErrorClass<string>, violacoes: readonly Violacao[], title?: string, above?: Function): ApiError | undefined {
   if (violacoes.length === 0) return undefined;
-  return new ErrorClass({
-    title: title ?? 'Request refused before sending',
-    violacoes,
-    sentRequest: false,
-  });
+  const init = { title: title ?? 'Request refused before sending', violacoes, sentRequest: false };
+  if (above === undefined || typeof Error.captureStackTrace !== 'function') return new ErrorClass(init);
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let error: ApiError;
+  try {
+    error = new ErrorClass(init);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  Error.captureStackTrace(error, above);
+  return error;
 }
 
 /** Per-call or per-client switch: `validate: false` lets the service judge instead. */

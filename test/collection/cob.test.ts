@@ -244,6 +244,18 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
     expect(net.requests).toHaveLength(0);
   });
 
+  it("a refusal's stack starts at the method the caller called, then the caller", async () => {
+    async function placeOrder() {
+      return api.cob.create(TXID, { ...valid, valor: { original: '0.00' } });
+    }
+    const error = (await placeOrder().catch((e: unknown) => e)) as ApiError;
+    const frames = String(error.stack).split('\n').slice(1);
+    expect(frames[0]).toMatch(/\bat \S*write\b/);
+    expect(frames[1]).toMatch(/\bat \S*create\b/);
+    expect(frames[2]).toMatch(/\bat placeOrder\b/);
+    expect(String(error.stack)).toMatch(/^CobOperacaoInvalida: 400 CobOperacaoInvalida Request refused before sending \(cob\.valor\.original /);
+  });
+
   it('validate: false on the call sends the request and returns the service verdict', async () => {
     const official = {
       type: 'https://instant.example.com/api/v2/error/CobOperacaoInvalida',

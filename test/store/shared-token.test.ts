@@ -38,12 +38,13 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('shared token under a failing endpoint', () => {
   it('a failed refresh keeps the still-valid token in use; the endpoint is asked again only after the pause', async () => {
     const store = sealed();
-    const tokens = endpoint(1_000);
+    // Refresh due at 1.6 s, expiry at 2 s: the 150 ms below end well before it, even on a loaded machine.
+    const tokens = endpoint(2_000);
     const a = new SharedTokenProvider(tokens.source(), store, { identity: ['refresh'], pollMs: 20 });
     const b = new SharedTokenProvider(tokens.source(), store, { identity: ['refresh'], pollMs: 20 });
     expect(await a.getToken()).toBe('token-1');
     tokens.failing = new AuthenticationError('Token endpoint answered 503', { status: 503 });
-    await pause(820);
+    await pause(1_620);
     // Refresh due, the endpoint failing: both processes keep serving the valid token.
     const seen = new Set<string>();
     const until = Date.now() + 150;
