@@ -36,6 +36,21 @@ function dataOf<T>(result: WithResponse<T>): T {
   return result.data;
 }
 
+/**
+ * A call refused before anything was sent. Its promise is rejected once `.then` is attached to
+ * it, so the platform does not first record an unhandled rejection and then its handling (Node's
+ * bookkeeping for that is a tenth of a refusal's cost).
+ */
+export function rejectedApiPromise<T>(error: unknown): APIPromise<T> {
+  let reject: (reason: unknown) => void = ignore;
+  const result = new Promise<WithResponse<T>>((_resolve, rejectWith) => {
+    reject = rejectWith;
+  });
+  const promise = apiPromise(result);
+  reject(error);
+  return promise;
+}
+
 /** The call's promise of data, from its promise of `{ data, response }`. */
 export function apiPromise<T>(result: Promise<WithResponse<T>>): APIPromise<T> {
   const promise = result.then(dataOf) as Linked<T>;

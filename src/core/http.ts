@@ -166,7 +166,8 @@ export class HttpCore {
       const request = input as Request;
       if (request.body !== null) request.headers.set('content-type', 'application/json');
       if (!auth) return guarded(request, init);
-      const token = await auth.getToken(request.signal);
+      // A built-in provider's token at hand is taken as it is: no promise to wait for.
+      const token = auth.tokenNow?.() ?? (await auth.getToken(request.signal));
       request.headers.set('authorization', `Bearer ${token}`);
       const response = await guarded(request, init);
       // The token a 401 refused, for `send` to drop.

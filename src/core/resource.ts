@@ -8,7 +8,7 @@ import { ApiError, type ApiErrorClass } from '../errors/api-error.ts';
 import type { ErrorTables, StatusTable } from '../errors/factory.ts';
 import type { CallSpec, RequestOptions, WithResponse } from './types.ts';
 import type { HttpCore } from './http.ts';
-import { apiPromise, type APIPromise } from './api-promise.ts';
+import { apiPromise, rejectedApiPromise, type APIPromise } from './api-promise.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
 import type { RoutePath } from './path.ts';
 import { refusal, refuse, ruleContext, shouldValidate, type Rule } from './validation.ts';
@@ -67,30 +67,26 @@ export abstract class APIResource {
    * `.withResponse()` with its `Response` too.
    */
   protected send<T, W = T>(call: ResourceCall<T, W>): APIPromise<T> {
-    return apiPromise(this.#send(call));
-  }
-
-  /** No `async`: a refusal is an already rejected promise, a call one promise more than the core's. */
-  #send<T, W>(resourceCall: ResourceCall<T, W>): Promise<WithResponse<T>> {
-    const { errors } = resourceCall;
+    // No `async`: a refusal is a rejected promise made at once, a call one promise more than the core's.
     let judging: Promise<void> | ApiError | undefined;
     try {
-      judging = this.#judge(resourceCall.rule, errors, resourceCall.options, APIResource.prototype.send);
+      judging = this.#judge(call.rule, call.errors, call.options, APIResource.prototype.send);
+    } catch (error) {
+      return rejectedApiPromise(error);
+    }
+    if (judging instanceof ApiError) return rejectedApiPromise(judging);
+    return apiPromise(judging ? judging.then(() => this.#dispatch<T, W>(call)) : this.#dispatch<T, W>(call));
+  }
+
+  /** Hands the call to the core, which reads the answer with `normalize` as it parses it. */
+  #dispatch<T, W>(resourceCall: ResourceCall<T, W>): Promise<WithResponse<T>> {
+    let call: CallSpec;
+    try {
+      call = this.#callSpec(resourceCall);
     } catch (error) {
       return Promise.reject(error);
     }
-    if (judging instanceof ApiError) return Promise.reject(judging);
-    const send = (): Promise<WithResponse<T>> => {
-      let call: CallSpec;
-      try {
-        call = this.#callSpec(resourceCall);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      // The core reads the answer with `normalize` as it parses it: no step more per call.
-      return this.client.http.send<T>(call);
-    };
-    return judging ? judging.then(send) : send();
+    return this.client.http.send<T>(call);
   }
 
   /** The core's call, field by field (a rest-and-spread copy costs a call more than this). */
