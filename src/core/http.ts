@@ -196,19 +196,15 @@ export class HttpCore {
 
   /** Sends the call; on a 401 the token is invalidated and the call replayed exactly once. */
   send<T>(spec: CallSpec): Promise<WithResponse<T>> {
-    const first = this.#attempt<T>(spec);
-    const auth = this.#config.auth;
-    if (!auth?.invalidate) return first;
-    return first.catch((error: unknown) => {
-      if (!(error instanceof UnauthorizedError)) throw error;
-      auth.invalidate?.(error.response && this.#sentTokens.get(error.response));
-      this.logger?.warn?.('401: token dropped, replaying once', { method: spec.method, route: spec.path.route });
-      return this.#attempt<T>(spec);
-    });
+    return this.#attempt<T>(spec, true);
   }
 
-  /** One call through ky (with its retries); never throws, rejects instead. */
-  #attempt<T>(spec: CallSpec): Promise<WithResponse<T>> {
+  /**
+   * One call through ky (with its retries); never throws, rejects instead. A 401 the first time
+   * (`replay`) drops the token and is replayed once, from the failure handler: a call that
+   * succeeds takes no step more for it.
+   */
+  #attempt<T>(spec: CallSpec, replay: boolean): Promise<WithResponse<T>> {
     const started = Date.now();
     let kyOptions: KyOptions;
     try {
@@ -235,8 +231,13 @@ export class HttpCore {
       const text = bodyText(response);
       return typeof text === 'string' ? done(response, text) : text.then((late) => done(response, late));
     };
-    const fail = (error: unknown): never => {
-      throw this.#failed(error, spec, started);
+    const fail = (error: unknown): Promise<WithResponse<T>> => {
+      const failed = this.#failed(error, spec, started);
+      const auth = this.#config.auth;
+      if (!replay || !auth?.invalidate || !(failed instanceof UnauthorizedError)) throw failed;
+      auth.invalidate(failed.response && this.#sentTokens.get(failed.response));
+      this.logger?.warn?.('401: token dropped, replaying once', { method: spec.method, route: spec.path.route });
+      return this.#attempt<T>(spec, false);
     };
     const auth = this.#config.auth;
     if (auth?.tokenNow && auth.tokenNow() === undefined) {
