@@ -80,8 +80,8 @@ export class HttpCore {
   readonly logger: Logger | undefined;
   /** The retry settings of the client's defaults with an idempotency key, built once. */
   readonly #idempotentRetry: NonNullable<KyOptions['retry']>;
-  /** The token each 401 answer was sent with. */
-  readonly #sentTokens = new WeakMap<Response, string>();
+  /** The token each request was sent with, when the provider can drop a refused one. */
+  readonly #sentTokens = new WeakMap<Request, string>();
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
@@ -151,7 +151,8 @@ export class HttpCore {
    * as per-call headers, which ky would merge into its defaults on every call. A built-in
    * provider's token is at hand here (`#attempt` waited for it before the first attempt); a
    * custom `getToken` is waited for inside the attempt. The guard reads the whole body, so ky's
-   * timeouts and retries cover it too.
+   * timeouts and retries cover it too. Not `async`: with the token at hand, the attempt is the
+   * guard's own promise.
    */
   #fetchAttempt(): FetchLike {
     const config = this.#config;
@@ -162,17 +163,24 @@ export class HttpCore {
       maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       detachSuccessBody: true,
     });
-    return async (input, init) => {
-      const request = input as Request;
-      if (request.body !== null) request.headers.set('content-type', 'application/json');
-      if (!auth) return guarded(request, init);
-      // A built-in provider's token at hand is taken as it is: no promise to wait for.
-      const token = auth.tokenNow?.() ?? (await auth.getToken(request.signal));
+    const withToken = (request: Request, init: RequestInit | undefined, token: string): Promise<Response> => {
       request.headers.set('authorization', `Bearer ${token}`);
-      const response = await guarded(request, init);
-      // The token a 401 refused, for `send` to drop.
-      if (response.status === 401) sentTokens.set(response, token);
-      return response;
+      // The token a 401 would refuse, for the failure handler to drop.
+      if (auth?.invalidate) sentTokens.set(request, token);
+      return guarded(request, init);
+    };
+    return (input, init) => {
+      try {
+        const request = input as Request;
+        if (request.body !== null) request.headers.set('content-type', 'application/json');
+        if (!auth) return guarded(request, init);
+        // A built-in provider's token at hand is taken as it is: no promise to wait for.
+        const token = auth.tokenNow?.();
+        if (token !== undefined) return withToken(request, init, token);
+        return auth.getToken(request.signal).then((fetched) => withToken(request, init, fetched));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     };
   }
 
@@ -235,7 +243,8 @@ export class HttpCore {
       const failed = this.#failed(error, spec, started);
       const auth = this.#config.auth;
       if (!replay || !auth?.invalidate || !(failed instanceof UnauthorizedError)) throw failed;
-      auth.invalidate(failed.response && this.#sentTokens.get(failed.response));
+      // ky's error names the request that was answered 401: the token it carried is dropped.
+      auth.invalidate(ky?.isHTTPError(error) ? this.#sentTokens.get(error.request) : undefined);
       this.logger?.warn?.('401: token dropped, replaying once', { method: spec.method, route: spec.path.route });
       return this.#attempt<T>(spec, false);
     };
