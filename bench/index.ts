@@ -86,7 +86,9 @@ async function bench(sections: string[], record: boolean): Promise<void> {
     `# Benchmark results\n\nWritten by \`npm run bench\` (bench/index.ts); the last run replaces this file.\n\n` +
       `- Date: ${date}\n- Machine: ${machine}\n- Duration: ${took} s\n\n` +
       `Every figure is set against a baseline measured in the same run; contenders were interleaved ` +
-      `round by round and each figure is the median of its rounds. The server runs in its own process.\n\n${table}\n` +
+      `round by round (the order turning and reversing) and each figure is the median of its rounds; a ratio ` +
+      `of the SDK to bare ky is the median of the per-round ratios, with their interquartile range. ` +
+      `The server runs in its own process.\n\n${table}\n` +
       (kept === '' ? '' : `\n${kept}`),
   );
   console.log('recorded in bench/RESULTS.md');
