@@ -118,8 +118,9 @@ export class HttpCore {
 
   /**
    * The client's ky. ky merges each of these defaults into every call's options, one key at a
-   * time: a key it has by default (`throwHttpErrors: true`) is left out, and the base URL is
-   * joined by `#url` rather than given as `prefix`.
+   * time, and builds a few `Headers` per call from default headers: a key it has by default
+   * (`throwHttpErrors: true`) is left out, the base URL is joined by `#url` rather than given as
+   * `prefix`, and the default headers are set by `#fetchAttempt`.
    */
   #create(create: KyModule['default']): KyInstance {
     const config = this.#config;
@@ -127,7 +128,6 @@ export class HttpCore {
     return create.create({
       fetch: this.#fetchAttempt(),
       redirect: 'manual',
-      headers: { accept: 'application/json', 'user-agent': USER_AGENT },
       timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
       retry: this.#retryOptions(undefined, false),
@@ -172,7 +172,11 @@ export class HttpCore {
     return (input, init) => {
       try {
         const request = input as Request;
-        if (request.body !== null) request.headers.set('content-type', 'application/json');
+        const headers = request.headers;
+        // The defaults, unless the call gave its own (a call's `accept`, a caller's header).
+        if (!headers.has('accept')) headers.set('accept', 'application/json');
+        if (!headers.has('user-agent')) headers.set('user-agent', USER_AGENT);
+        if (request.body !== null) headers.set('content-type', 'application/json');
         if (!auth) return guarded(request, init);
         // A built-in provider's token at hand is taken as it is: no promise to wait for.
         const token = auth.tokenNow?.();

@@ -309,6 +309,26 @@ describe('transport', () => {
 });
 
 describe('what leaves the SDK', () => {
+  it('sends accept JSON, its user agent and the bearer token, on every attempt; a call or caller may set its own accept and user agent', async () => {
+    const seen = sequence('get', '/cob/*', [503]);
+    await core().json({ method: 'GET', path: path`/cob/${'abc'}` });
+    expect(seen).toHaveLength(2);
+    for (const request of seen) {
+      expect(request.headers.get('accept')).toBe('application/json');
+      expect(request.headers.get('user-agent')).toMatch(/^instant-payments\/\d/);
+      expect(request.headers.get('authorization')).toBe('Bearer tok-secret-123');
+    }
+    const own = sequence('get', '/loc/*', []);
+    await core().json({
+      method: 'GET',
+      path: path`/loc/${'7'}/qrcode`,
+      accept: 'image/png',
+      options: { headers: { 'user-agent': 'merchant-app/2.1' } },
+    });
+    expect(own[0]?.headers.get('accept')).toBe('image/png');
+    expect(own[0]?.headers.get('user-agent')).toBe('merchant-app/2.1');
+  });
+
   it('logs routes, statuses and timings but no token or parameter value', async () => {
     const lines: string[] = [];
     const logger = { debug: (m: string, meta?: object) => lines.push(m + JSON.stringify(meta)), warn: (m: string, meta?: object) => lines.push(m + JSON.stringify(meta)) };
