@@ -31,13 +31,27 @@ const CHECKS: Record<KeyType, (key: string) => boolean> = {
 };
 
 /**
- * The type of a directory key, tried in the order CPF, CNPJ, phone, e-mail, EVP; `undefined`
- * when the string is no valid key. An 11-digit string is a CPF (phones always carry `+`), so
- * an 11-digit string with wrong check digits is no key at all. Never throws.
+ * The type of a directory key, as trying CPF, CNPJ, phone, e-mail and EVP in that order would
+ * find it; `undefined` when the string is no valid key. An 11-digit string is a CPF (phones
+ * always carry `+`), so an 11-digit string with wrong check digits is no key at all. Never throws.
  */
 export function detectKeyType(key: unknown): KeyType | undefined {
   if (typeof key !== 'string' || key.length === 0 || key.length > KEY_MAX_LENGTH) return undefined;
-  for (const type of KEY_TYPES) if (CHECKS[type](key)) return type;
+  const type = candidateType(key);
+  return type !== undefined && CHECKS[type](key) ? type : undefined;
+}
+
+/**
+ * The one type whose format `key` could have: the five formats are disjoint (only an e-mail has
+ * `@`, and it may start with `+`; only a phone starts with `+` otherwise; an EVP has 36
+ * characters, a CPF 11, a CNPJ 14), so one check is made instead of up to five.
+ */
+function candidateType(key: string): KeyType | undefined {
+  if (key.includes('@')) return 'email';
+  if (key.charCodeAt(0) === 0x2b) return 'phone';
+  if (key.length === 36) return 'evp';
+  if (key.length === 11) return 'cpf';
+  if (key.length === 14) return 'cnpj';
   return undefined;
 }
 

@@ -21,6 +21,11 @@ describe('detectKeyType', () => {
     ['+123', 'phone'],
     ['fulano@example.com', 'email'],
     ["a.b!#$&'*+/=?^_`{|}~-c@sub-domain.example.com", 'email'],
+    // E-mails shaped like the other types at first sight: a leading +, 11, 14 and 36 characters.
+    ['+fulano@example.com', 'email'],
+    ['a@b.example', 'email'],
+    ['abcd@e.example', 'email'],
+    ['123e4567-e12b-12d1-a4567@example.com', 'email'],
     ['123e4567-e12b-12d1-a456-426655440000', 'evp'],
   ] as const)('%s is %s', (key, type) => {
     expect(detectKeyType(key)).toBe(type);
