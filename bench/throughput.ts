@@ -12,9 +12,9 @@ import { drive, fmt, interleave, loadSdk, medians, pairedRatio, type BenchContex
 
 const CONCURRENCY = 32;
 /** Milliseconds each contender runs per round. */
-const ROUND_MS = 250;
+const ROUND_MS = 200;
 /** Rounds: enough for the median of per-round ratios to settle on a machine that is not idle. */
-const ROUNDS = 20;
+const ROUNDS = 32;
 const TXID = 'benchcharge0000000000000000001';
 const TOKEN = 'bench-token';
 
