@@ -80,20 +80,18 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   const cpu = medians(runs, (r) => r.cpuUsPerCall);
   await Promise.all([sdk.close(), unchecked.close()]);
 
-  const rows: Row[] = [];
-  const withResponse = rate['GET SDK withResponse'] ?? Number.NaN;
+  const spread = (r: { q1: number; q3: number }) => `rounds' IQR ${r.q1.toFixed(2)}–${r.q3.toFixed(2)}`;
   const kyGet = rate['GET bare ky'] ?? Number.NaN;
   const sdkGet = rate['GET SDK'] ?? Number.NaN;
-  const withOverPlain = pairedRatio(runs, 'GET SDK withResponse', 'GET SDK', (r) => r.callsPerSecond);
-  const spread = (r: { q1: number; q3: number }) => `rounds' IQR ${r.q1.toFixed(2)}–${r.q3.toFixed(2)}`;
-  for (const method of ['GET', 'PUT'] as const) {
+  /** Bare ky against raw fetch, the SDK against bare ky (the goal), and client CPU per call. */
+  const methodRows = (method: 'GET' | 'PUT'): Row[] => {
     const raw = rate[`${method} raw fetch`] ?? Number.NaN;
     const kyRate = rate[`${method} bare ky`] ?? Number.NaN;
     const sdkRate = rate[`${method} SDK`] ?? Number.NaN;
     const kyOverRaw = pairedRatio(runs, `${method} bare ky`, `${method} raw fetch`, (r) => r.callsPerSecond);
     const sdkOverKy = pairedRatio(runs, `${method} SDK`, `${method} bare ky`, (r) => r.callsPerSecond);
     const cpuOverKy = pairedRatio(runs, `${method} SDK`, `${method} bare ky`, (r) => r.cpuUsPerCall);
-    rows.push(
+    return [
       {
         measure: `${method} charge, c=${CONCURRENCY}: bare ky calls/s`,
         value: `${fmt.int(kyRate)}/s`,
@@ -118,35 +116,38 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
         goal: '(≈ 1x bare ky)',
         holds: undefined,
       },
-    );
-  }
+    ];
+  };
+  const withOverPlain = pairedRatio(runs, 'GET SDK withResponse', 'GET SDK', (r) => r.callsPerSecond);
   const kyOwnJson = pairedRatio(runs, 'GET bare ky .json()', 'GET bare ky', (r) => r.callsPerSecond);
   const sdkOverKyOwnJson = pairedRatio(runs, 'GET SDK', 'GET bare ky .json()', (r) => r.callsPerSecond);
-  const kyOwnJsonRow: Row = {
-    measure: `GET charge, c=${CONCURRENCY}: bare ky with its own .json() (the body read under ky's time limits, as the SDK reads it) calls/s`,
-    value: `${fmt.int(rate['GET bare ky .json()'] ?? Number.NaN)}/s`,
-    baseline: `bare ky reading the body after it returned ${fmt.int(kyGet)}/s; SDK ${fmt.int(sdkGet)}/s is ${fmt.ratio(sdkOverKyOwnJson.median)} of it (${spread(sdkOverKyOwnJson)})`,
-    ratio: `${fmt.ratio(kyOwnJson.median)} (${spread(kyOwnJson)})`,
-    goal: '(for reference)',
-    holds: undefined,
-  };
   const uncheckedOverKy = pairedRatio(runs, 'PUT SDK validate: false', 'PUT bare ky', (r) => r.callsPerSecond);
-  rows.push({
-    measure: `PUT charge, c=${CONCURRENCY}: SDK without the rule checks (validate: false) calls/s`,
-    value: `${fmt.int(rate['PUT SDK validate: false'] ?? Number.NaN)}/s`,
-    baseline: `bare ky ${fmt.int(rate['PUT bare ky'] ?? Number.NaN)}/s, SDK with them ${fmt.int(rate['PUT SDK'] ?? Number.NaN)}/s`,
-    ratio: `${fmt.ratio(uncheckedOverKy.median)} (${spread(uncheckedOverKy)})`,
-    goal: '(for reference)',
-    holds: undefined,
-  });
-  rows.splice(3, 0, {
-    measure: `GET charge, c=${CONCURRENCY}: SDK with .withResponse() calls/s`,
-    value: `${fmt.int(withResponse)}/s`,
-    baseline: `SDK plain await ${fmt.int(sdkGet)}/s, bare ky ${fmt.int(kyGet)}/s`,
-    ratio: `${fmt.ratio(withOverPlain.median)} (${spread(withOverPlain)})`,
-    goal: '(≈ 1x plain await)',
-    holds: undefined,
-  });
-  rows.splice(4, 0, kyOwnJsonRow);
-  return rows;
+  return [
+    ...methodRows('GET'),
+    {
+      measure: `GET charge, c=${CONCURRENCY}: SDK with .withResponse() calls/s`,
+      value: `${fmt.int(rate['GET SDK withResponse'] ?? Number.NaN)}/s`,
+      baseline: `SDK plain await ${fmt.int(sdkGet)}/s, bare ky ${fmt.int(kyGet)}/s`,
+      ratio: `${fmt.ratio(withOverPlain.median)} (${spread(withOverPlain)})`,
+      goal: '(≈ 1x plain await)',
+      holds: undefined,
+    },
+    {
+      measure: `GET charge, c=${CONCURRENCY}: bare ky with its own .json() (the body read under ky's time limits, as the SDK reads it) calls/s`,
+      value: `${fmt.int(rate['GET bare ky .json()'] ?? Number.NaN)}/s`,
+      baseline: `bare ky reading the body after it returned ${fmt.int(kyGet)}/s; SDK ${fmt.int(sdkGet)}/s is ${fmt.ratio(sdkOverKyOwnJson.median)} of it (${spread(sdkOverKyOwnJson)})`,
+      ratio: `${fmt.ratio(kyOwnJson.median)} (${spread(kyOwnJson)})`,
+      goal: '(for reference)',
+      holds: undefined,
+    },
+    ...methodRows('PUT'),
+    {
+      measure: `PUT charge, c=${CONCURRENCY}: SDK without the rule checks (validate: false) calls/s`,
+      value: `${fmt.int(rate['PUT SDK validate: false'] ?? Number.NaN)}/s`,
+      baseline: `bare ky ${fmt.int(rate['PUT bare ky'] ?? Number.NaN)}/s, SDK with them ${fmt.int(rate['PUT SDK'] ?? Number.NaN)}/s`,
+      ratio: `${fmt.ratio(uncheckedOverKy.median)} (${spread(uncheckedOverKy)})`,
+      goal: '(for reference)',
+      holds: undefined,
+    },
+  ];
 }

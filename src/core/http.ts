@@ -243,16 +243,15 @@ export class HttpCore {
       const text = bodyText(response);
       return typeof text === 'string' ? done(response, text) : text.then((late) => done(response, late));
     };
+    const auth = this.#config.auth;
     const fail = (error: unknown): Promise<WithResponse<T>> => {
       const failed = this.#failed(error, spec, started);
-      const auth = this.#config.auth;
       if (!replay || !auth?.invalidate || !(failed instanceof UnauthorizedError)) throw failed;
       // ky's error names the request that was answered 401: the token it carried is dropped.
       auth.invalidate(ky?.isHTTPError(error) ? this.#sentTokens.get(error.request) : undefined);
       this.logger?.warn?.('401: token dropped, replaying once', { method: spec.method, route: spec.path.route });
       return this.#attempt<T>(spec, false);
     };
-    const auth = this.#config.auth;
     if (auth?.tokenNow && auth.tokenNow() === undefined) {
       // A built-in provider must fetch (or wait for another process's fetch): that wait has its
       // own time limit and counts against `totalTimeout`, not against the first attempt's `timeout`.

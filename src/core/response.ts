@@ -84,7 +84,7 @@ export interface GuardOptions {
   /** Sent as `User-Agent` on requests given as a URL (a `Request` carries its own headers). */
   userAgent?: string;
   /**
-   * A success is returned as `fetch` gave it, its body read (`bodyUsed`), and its bytes kept for
+   * A success is returned as `fetch` gave it, its body read (`bodyUsed`) and kept for
    * `bodyText`: a second `Response` built around them costs more than the rest of the guard. For
    * a caller that reads bodies with `bodyText` only.
    */
@@ -113,8 +113,11 @@ export function guardFetch(fetch: () => FetchLike, options: GuardOptions): Fetch
       void response.body?.cancel().catch(() => undefined);
       throw new InvalidResponseError('redirect', response.status, redirectMessage(response, input));
     }
+    const { status, statusText } = response;
     const max = options.maxResponseBytes;
     const detach = options.detachSuccessBody === true && response.ok;
+    // A 204 or 205 has no body, whatever a custom fetch put in it.
+    const noContent = status === 204 || status === 205;
     let bytes: Uint8Array | undefined;
     // A Content-Length the HTTP layer enforces (it fails a body that runs past it) lets the body
     // be read in one go, cheaper than chunk by chunk; a compressed one declares no such length.
@@ -123,8 +126,8 @@ export function guardFetch(fetch: () => FetchLike, options: GuardOptions): Fetch
         // As text: fetch decodes it without the copy `arrayBuffer()` makes. A custom fetch may
         // not hold to its Content-Length: a text longer than the limit has more bytes than it.
         const text = await response.text();
-        if (text.length > max) throw tooLarge(response.status, max);
-        readBodies.set(response, response.status === 204 || response.status === 205 ? '' : text);
+        if (text.length > max) throw tooLarge(status, max);
+        readBodies.set(response, noContent ? '' : text);
         return response;
       }
       bytes = new Uint8Array(await response.arrayBuffer());
@@ -132,9 +135,8 @@ export function guardFetch(fetch: () => FetchLike, options: GuardOptions): Fetch
     } else {
       bytes = await readBounded(response, max);
     }
-    if (bytes === undefined && response.ok) throw tooLarge(response.status, max);
-    const { status, statusText } = response;
-    const body = bytes === undefined || bytes.byteLength === 0 || status === 204 || status === 205 ? null : bytes;
+    if (bytes === undefined && response.ok) throw tooLarge(status, max);
+    const body = bytes === undefined || bytes.byteLength === 0 || noContent ? null : bytes;
     if (detach) {
       readBodies.set(response, body ?? '');
       return response;
