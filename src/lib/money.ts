@@ -25,6 +25,15 @@ export function toCents(amount: string): number {
   return Number(amount.slice(0, -3)) * 100 + Number(amount.slice(-2));
 }
 
+/** True when the wire amount `amount` (already checked against the pattern) is zero: no digit but 0. */
+export function isZeroAmount(amount: string): boolean {
+  for (let i = 0; i < amount.length; i++) {
+    const c = amount.charCodeAt(i);
+    if (c > 0x30 && c <= 0x39) return false;
+  }
+  return true;
+}
+
 /** Two amounts name the same sum: compared in cents when both are wire amounts, else as text. */
 export function sameAmount(a: unknown, b: unknown): boolean {
   if (typeof a !== 'string' || typeof b !== 'string') return false;

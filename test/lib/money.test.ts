@@ -6,6 +6,7 @@ import {
   fromCents,
   fromProviderNumber,
   isValidAmount,
+  isZeroAmount,
   parseAmount,
   toCents,
 } from '../../src/lib/money.ts';
@@ -60,6 +61,15 @@ describe('toCents / fromCents', () => {
     fc.assert(
       fc.property(amountArb, (s) => BigInt(toCents(s)) === BigInt(s.replace('.', ''))),
     );
+  });
+});
+
+describe('isZeroAmount', () => {
+  it.each(['0.00', '00.00', '0000000000.00'])('%s is zero', (s) => expect(isZeroAmount(s)).toBe(true));
+  it.each(['0.01', '0.10', '1.00', '10.00', '9000000000.00'])('%s is not', (s) => expect(isZeroAmount(s)).toBe(false));
+
+  it('agrees with toCents on every wire amount', () => {
+    fc.assert(fc.property(amountArb, (s) => isZeroAmount(s) === (toCents(s) === 0)));
   });
 });
 

@@ -1,7 +1,7 @@
 /** The rules of an immediate charge body (`CobSolicitada`, `CobRevisada`). */
 import { isRecord } from '../../internal/json.ts';
 import type { RuleContext } from '../../core/validation.ts';
-import { toCents } from '../../lib/money.ts';
+import { isZeroAmount } from '../../lib/money.ts';
 import {
   checkChave, checkCommon, checkDevedor, checkRemoval, isInt, isMoney, isOptionalFlag, type
   ChargeMode,
@@ -52,7 +52,7 @@ function checkCobValor(valor: unknown, p: string, ctx: RuleContext, mode: Charge
   } else if (!isMoney(original)) {
     ctx.add(`${p}.original`, 'valor.original must match ^\\d{1,10}\\.\\d{2}$', original);
   } else {
-    const zero = toCents(original) === 0;
+    const zero = isZeroAmount(original);
     if (kind === 'saque') {
       if (!zero) ctx.add(`${p}.original`, 'valor.original must be 0.00 for a withdrawal (retirada.saque)', original);
     } else if (kind === 'troco') {
