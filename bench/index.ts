@@ -86,8 +86,10 @@ async function bench(sections: string[], record: boolean): Promise<void> {
     `# Benchmark results\n\nWritten by \`npm run bench\` (bench/index.ts); the last run replaces this file.\n\n` +
       `- Date: ${date}\n- Machine: ${machine}\n- Duration: ${took} s\n\n` +
       `Every figure is set against a baseline measured in the same run; contenders were interleaved ` +
-      `round by round (the order turning and reversing) and each figure is the median of its rounds; a ratio ` +
-      `of the SDK to bare ky is the median of the per-round ratios, with their interquartile range. ` +
+      `round by round (the order turning and reversing) and each figure is the median of its rounds. The SDK ` +
+      `is judged against bare ky in duels, the two alone one right after the other over many short rounds, ` +
+      `by the median of the per-round ratios with their interquartile range; a control duel of bare ky ` +
+      `against a second bare ky client shows how far apart the method puts equals. ` +
       `The server runs in its own process.\n\n${table}\n` +
       (kept === '' ? '' : `\n${kept}`),
   );
