@@ -7,7 +7,7 @@ import type { ClientContext } from './core/resource.ts';
 import type { CustomRequest, RequestOptions } from './core/types.ts';
 import type { HttpCore } from './core/http.ts';
 import type { Logger } from './core/log.ts';
-import { connect, type ConnectionOptions } from './composition/connection.ts';
+import { connect, RESOURCE_TAGS, type BaseUrls, type ConnectionOptions } from './composition/connection.ts';
 import { checkClientOptions, type ClientKind } from './composition/check-options.ts';
 import type { APIPromise } from './core/api-promise.ts';
 import { Cob } from './collection/cob.ts';
@@ -35,6 +35,12 @@ export interface InstantClientOptions extends ConnectionOptions {
    * `agencia`, when both give one) must be one of them.
    */
   ownAccounts?: readonly OwnAccount[];
+  /**
+   * A base URL per tag, for services that version resources apart (`{ rec: 'https://api.psp.example/v3' }`):
+   * that tag's calls (pages, `.withResponse()` and the 401 replay included) go under it; the
+   * others under `baseUrl`.
+   */
+  baseUrls?: BaseUrls;
 }
 
 const INSTANT_CLIENT: ClientKind = {
@@ -42,6 +48,7 @@ const INSTANT_CLIENT: ClientKind = {
   baseUrl: "the API's root with its /v2, such as https://api.psp.example/v2",
   tokenUrlRequired: true,
   authRequired: false,
+  baseUrls: RESOURCE_TAGS,
 };
 
 /** The receiving user's client: resources as fields (`api.cob`, `api.instant`...), and `request()`. */

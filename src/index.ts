@@ -6,11 +6,13 @@
  * @module instant-payments
  */
 export { InstantClient, type InstantClientOptions } from './client.ts';
-export type { ConnectionOptions } from './composition/connection.ts';
+export type { BaseUrls, ConnectionOptions } from './composition/connection.ts';
 export type { TlsOptions } from './node/tls.ts';
 export {
   ClientCredentialsProvider,
   type ClientCredentials,
+  type SecretClientCredentials,
+  type CertificateClientCredentials,
   type ClientCredentialsOptions,
   type TokenInfo,
 } from './core/auth.ts';

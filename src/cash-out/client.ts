@@ -29,7 +29,7 @@ import { cashOutErrors } from './errors.ts';
 import { CashOutPayments } from './payments.ts';
 
 /** The provider's client credentials; `tokenUrl` defaults to `{baseUrl}/api/v2/oauth/token`. */
-export type CashOutCredentials = Omit<ClientCredentials, 'tokenUrl'> & { tokenUrl?: string };
+export type CashOutCredentials = ClientCredentials extends infer C ? (C extends ClientCredentials ? Omit<C, 'tokenUrl'> & { tokenUrl?: string } : never) : never;
 
 /** Options of `new CashOutClient(...)`: the provider's host, credentials, certificate and limits. */
 export interface CashOutClientOptions extends Omit<ConnectionOptions, 'auth'> {

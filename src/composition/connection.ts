@@ -44,7 +44,21 @@ export interface ConnectionOptions {
    * store (`instant-payments/postgres`) the built-in credentials' token is one for the fleet.
    */
   store?: Store;
+  /**
+   * Headers sent with every API call, such as an application key the service wants on each (a
+   * header the call sets itself wins). Not sent with the token request: the token endpoint
+   * takes only the OAuth fields, and a key it does not expect must not travel to it.
+   */
+  defaultHeaders?: Record<string, string>;
+  /** Query parameters sent with every API call, merged with the call's own (the call's value wins). */
+  defaultQuery?: Record<string, string | number | boolean>;
 }
+
+/** The API's tags, each of which may have its own base URL (`baseUrls`). */
+export const RESOURCE_TAGS = ['cob', 'cobv', 'lotecobv', 'loc', 'instant', 'webhook', 'rec', 'solicrec', 'cobr', 'locrec', 'webhookrec', 'webhookcobr'] as const;
+
+/** A base URL per tag, for services that version resources apart (`{ rec: 'https://api.psp.example/v3' }`). */
+export type BaseUrls = { [Tag in (typeof RESOURCE_TAGS)[number]]?: string };
 
 export interface Connection {
   http: HttpCore;
@@ -52,7 +66,7 @@ export interface Connection {
 }
 
 /** A client's connection, from options `checkClientOptions` accepted. */
-export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' | 'json'): Connection {
+export function connect(options: ConnectionOptions & { baseUrls?: BaseUrls }, tokenRequestFormat?: 'form' | 'json'): Connection {
   const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
   const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
   const auth = options.auth === undefined ? undefined : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);
@@ -66,6 +80,9 @@ export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' 
     ...(options.maxResponseBytes !== undefined && { maxResponseBytes: options.maxResponseBytes }),
     ...(options.logger && { logger: options.logger }),
     ...(transport && { explainConnectionError: transport.explainConnectionError }),
+    ...(options.defaultHeaders && { defaultHeaders: { ...options.defaultHeaders } }),
+    ...(options.defaultQuery && { defaultQuery: { ...options.defaultQuery } }),
+    ...(options.baseUrls && { baseUrls: { ...options.baseUrls } }),
   });
   return { http, close: async () => transport?.close() };
 }

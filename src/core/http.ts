@@ -12,7 +12,7 @@ import { isRecord } from '../internal/json.ts';
 import { serialize } from './request-body.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
-import type { CallSpec, CustomRequest, FetchLike, HttpMethod, RequestOptions, TokenProvider, WithResponse } from './types.ts';
+import type { CallSpec, CustomRequest, FetchLike, HttpMethod, QueryValue, RequestOptions, TokenProvider, WithResponse } from './types.ts';
 import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
 import { apiPromise, type APIPromise } from './api-promise.ts';
@@ -33,6 +33,12 @@ export interface HttpCoreConfig {
   maxResponseBytes?: number;
   /** Names the TLS failure behind a dropped connection (Node mTLS transport). */
   explainConnectionError?: (error: unknown) => unknown;
+  /** Headers sent with every call unless the call sets its own (never with the token request). */
+  defaultHeaders?: Readonly<Record<string, string>>;
+  /** Query parameters sent with every call, merged under the call's own (the call's value wins). */
+  defaultQuery?: Readonly<Record<string, QueryValue>>;
+  /** A base URL per route's first segment (`cob`, `rec`...), for services that version resources apart. */
+  baseUrls?: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -82,10 +88,18 @@ export class HttpCore {
   readonly #idempotentRetry: NonNullable<KyOptions['retry']>;
   /** The token each request was sent with, when the provider can drop a refused one. */
   readonly #sentTokens = new WeakMap<Request, string>();
+  /** `baseUrls` without trailing slashes, by route's first segment; `undefined` when not given. */
+  readonly #bases: ReadonlyMap<string, string> | undefined;
+  /** `defaultQuery`'s entries; `undefined` when not given (no work per call then). */
+  readonly #defaultQuery: ReadonlyArray<readonly [string, QueryValue]> | undefined;
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
-    this.#base = config.baseUrl ? config.baseUrl.replace(/\/+$/, '') : undefined;
+    this.#base = config.baseUrl ? trimSlashes(config.baseUrl) : undefined;
+    const bases = config.baseUrls && Object.entries(config.baseUrls).filter(([, url]) => url !== undefined);
+    this.#bases = bases?.length ? new Map(bases.map(([tag, url]) => [tag, trimSlashes(url)])) : undefined;
+    const query = config.defaultQuery && Object.entries(config.defaultQuery).filter(([, value]) => value !== undefined);
+    this.#defaultQuery = query?.length ? query : undefined;
     this.logger = resolveLogger(config.logger);
     this.#idempotentRetry = this.#retryOptions(undefined, true);
   }
@@ -158,6 +172,7 @@ export class HttpCore {
     const config = this.#config;
     const auth = config.auth;
     const sentTokens = this.#sentTokens;
+    const defaultHeaders = config.defaultHeaders && Object.entries(config.defaultHeaders);
     // Looked up at call time, so a mock installed after the client was built still sees it.
     const guarded = guardFetch(() => config.fetch ?? globalThis.fetch, {
       maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
@@ -177,6 +192,9 @@ export class HttpCore {
         if (!headers.has('accept')) headers.set('accept', 'application/json');
         if (!headers.has('user-agent')) headers.set('user-agent', USER_AGENT);
         if (request.body !== null) headers.set('content-type', 'application/json');
+        if (defaultHeaders) {
+          for (const [name, value] of defaultHeaders) if (!headers.has(name)) headers.set(name, value);
+        }
         if (!auth) return guarded(request, init);
         // A built-in provider's token at hand is taken as it is: no promise to wait for.
         const token = auth.tokenNow?.();
@@ -268,14 +286,18 @@ export class HttpCore {
 
   #transmit(spec: CallSpec, kyOptions: KyOptions): Promise<Response> {
     const transport = this.#ky;
-    const url = this.#url(spec.path.url);
+    const url = this.#url(spec.path);
     if (transport) return transport(url, kyOptions);
     return this.#transport().then((loaded) => loaded(url, this.#withRetry(kyOptions, spec)));
   }
 
-  /** The base URL and the path, one slash between them (as ky's `prefix` joins them). */
-  #url(path: string): string {
-    const base = this.#base;
+  /**
+   * The base URL and the path, one slash between them (as ky's `prefix` joins them). With
+   * `baseUrls`, the base is the one given for the route's first segment, if any.
+   */
+  #url(target: CallSpec['path']): string {
+    const path = target.url;
+    const base = this.#bases ? (this.#bases.get(routeTag(target.route)) ?? this.#base) : this.#base;
     if (base === undefined) return path;
     // The usual path starts with one slash: joined as it is, without a regular expression.
     if (path.charCodeAt(0) === SLASH && path.charCodeAt(1) !== SLASH) return base + path;
@@ -302,7 +324,7 @@ export class HttpCore {
       if (options.totalTimeout !== undefined) kyOptions.totalTimeout = options.totalTimeout;
       if (options.signal) kyOptions.signal = options.signal;
     }
-    const query = toSearchParams(spec.query);
+    const query = toSearchParams(spec.query, this.#defaultQuery);
     if (query) kyOptions.searchParams = query;
     return ky === undefined ? kyOptions : this.#withRetry(kyOptions, spec);
   }
@@ -395,14 +417,32 @@ function parseBody(text: string, response: Response, spec: CallSpec): unknown {
   }
 }
 
-function toSearchParams(query: CallSpec['query']): URLSearchParams | undefined {
+function toSearchParams(query: CallSpec['query'], defaults: ReadonlyArray<readonly [string, QueryValue]> | undefined): URLSearchParams | undefined {
   let params: URLSearchParams | undefined;
-  if (!query) return undefined;
-  for (const key of Object.keys(query)) {
-    const value = query[key];
-    if (value !== undefined) (params ??= new URLSearchParams()).append(key, String(value));
+  if (query) {
+    for (const key of Object.keys(query)) {
+      const value = query[key];
+      if (value !== undefined) (params ??= new URLSearchParams()).append(key, String(value));
+    }
+  }
+  if (defaults) {
+    // Under the call's own: a parameter the call gives a value is the call's.
+    for (const [key, value] of defaults) {
+      if (query?.[key] === undefined) (params ??= new URLSearchParams()).append(key, String(value));
+    }
   }
   return params;
+}
+
+function trimSlashes(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** A route's first segment: `cob` for `/cob/{}`, the key of `baseUrls`. */
+function routeTag(route: string): string {
+  const start = route.charCodeAt(0) === SLASH ? 1 : 0;
+  const end = route.indexOf('/', start);
+  return end === -1 ? route.slice(start) : route.slice(start, end);
 }
 
 function describeRetry(error: unknown): string {
