@@ -21,7 +21,11 @@ export interface TestPostgres {
   start(): Promise<void>;
   /** Stops it and removes its folders. Safe to call twice. */
   stop(): Promise<void>;
+  /** What the server wrote to its log (stderr) since it started, the last 1 MiB of it. */
+  log(): string;
 }
+
+const LOG_KEPT = 1 << 20;
 
 export async function startPostgres(): Promise<TestPostgres> {
   const asRoot = process.getuid?.() === 0;
@@ -53,6 +57,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   });
   const port = await freePort();
   let server: ChildProcess | undefined;
+  let output = '';
   const kill = () => server?.kill('SIGINT');
   process.once('exit', kill);
 
@@ -65,14 +70,17 @@ export async function startPostgres(): Promise<TestPostgres> {
     );
     server = child;
     await new Promise<void>((resolve, reject) => {
-      let log = '';
+      let ready = false;
       child.stderr!.on('data', (chunk: Buffer) => {
-        log += chunk.toString();
-        if (log.includes('ready to accept connections')) resolve();
+        output += chunk.toString();
+        if (output.length > LOG_KEPT) output = output.slice(-LOG_KEPT);
+        if (!ready && output.includes('ready to accept connections')) {
+          ready = true;
+          resolve();
+        }
       });
-      child.once('exit', (code) => reject(new Error(`postgres exited (${code}): ${log.slice(-500)}`)));
+      child.once('exit', (code) => reject(new Error(`postgres exited (${code}): ${output.slice(-500)}`)));
     });
-    child.stderr!.resume();
   };
   const halt = async () => {
     const child = server;
@@ -89,6 +97,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     halt,
     start,
+    log: () => output,
     async stop() {
       await halt();
       process.removeListener('exit', kill);
