@@ -51,6 +51,7 @@ export {
   type CobLocation,
   type ChargePayment,
   type RetiradaDetalhe,
+  type ModalidadeAgente,
   type Retirada,
   type CobValor,
   type CobSolicitada,
