@@ -329,4 +329,5 @@ export {
 export { createMemoryStore, type MemoryStoreOptions } from './store/memory.ts';
 export { createSealer, type EncryptionKey } from './store/crypto.ts';
 export type { ClaimOptions, ClaimContext } from './store/claims.ts';
-export type { RecoverOptions, RecoveredPayment, IntentOptions } from './cash-out/intents.ts';
+export type { RecoverOptions, RecoveredPayment } from './cash-out/recover.ts';
+export type { IntentOptions } from './cash-out/intents.ts';
