@@ -10,7 +10,7 @@ import type { FetchLike, TokenProvider } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
 import { createTlsTransport, type TlsOptions } from '../node/tls.ts';
 import { sharedStore } from '../store/memory.ts';
-import { SharedTokenProvider, tokenIdentity } from '../core/shared-token.ts';
+import { SharedTokenProvider, tokenIdentity } from './shared-token.ts';
 import type { Store } from '../store/types.ts';
 
 /** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
