@@ -1,5 +1,5 @@
 /**
- * Node only: the sandbox on 127.0.0.1 over node:http (or node:https demanding a client
+ * Node only: the sandbox on 127.0.0.1 (or the host given) over node:http (or node:https demanding a client
  * certificate on the routes that `needsCertificate`). It reuses the SDK's Request/Response
  * bridge (`toRequest`, `writeResponse`) and adds what a fault needs and a generic adapter must
  * not do: a dropped request destroys the socket without an answer, and a body that breaks off
@@ -27,7 +27,10 @@ export interface SandboxTlsOptions {
 type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface NodeServer {
+  /** Where this process reaches the server: loopback, whatever address it listens on. */
   origin: string;
+  /** True over HTTPS: every request past `needsCertificate` came with a certificate from the CA. */
+  tls: boolean;
   /** A fetch that reaches this server (trusting its CA in HTTPS mode). */
   fetch: FetchFn;
   close(): Promise<void>;
@@ -40,6 +43,7 @@ export async function listenNode(
   port: number,
   tls: SandboxTlsOptions | undefined,
   needsCertificate: (path: string) => boolean,
+  host = '127.0.0.1',
 ): Promise<NodeServer> {
   const listener = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
@@ -67,10 +71,10 @@ export async function listenNode(
     : createHttpServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(port, host, () => resolve());
   });
   const { port: bound } = server.address() as AddressInfo;
-  const origin = `${tls ? 'https' : 'http'}://127.0.0.1:${bound}`;
+  const origin = `${tls ? 'https' : 'http'}://${reachable(host)}:${bound}`;
   let agent: Promise<{ close(): Promise<void> }> | undefined;
   const fetch: FetchFn = tls
     ? async (input, init) => {
@@ -80,6 +84,7 @@ export async function listenNode(
     : (input, init) => globalThis.fetch(input, init);
   return {
     origin,
+    tls: tls !== undefined,
     fetch,
     close: async () => {
       await new Promise<void>((resolve) => {
@@ -89,6 +94,19 @@ export async function listenNode(
       if (agent) await (await agent).close();
     },
   };
+}
+
+/** The address this process reaches a server listening on `host` at: loopback for a wildcard. */
+function reachable(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** True when `host` is a loopback name or address: nothing beyond this machine can connect. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 function readBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> {

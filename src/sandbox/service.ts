@@ -87,8 +87,18 @@ export type SandboxCredentials = { tokenUrl: string; clientId: string; clientSec
 
 /** Options of `sandbox.listen()`. */
 export interface SandboxListenOptions {
-  /** Port on 127.0.0.1 (default 0: any free port). */
+  /** Port (default 0: any free port). */
   port?: number;
+  /**
+   * Address to listen on (default `127.0.0.1`). `0.0.0.0` serves a container network or a LAN:
+   * the test controls take no credentials, so anyone who reaches the port drives the sandbox.
+   */
+  host?: string;
+  /**
+   * The origin written into every URL and location the sandbox gives (`http://sandbox:8080`
+   * when clients reach it by a container's name); default: where this process reaches it.
+   */
+  publicOrigin?: string;
   /** HTTPS; the API and cash-out routes then demand a client certificate signed by `ca`. */
   tls?: SandboxTlsOptions;
 }
@@ -114,6 +124,8 @@ export class Sandbox {
   readonly #notifier: Notifier;
   readonly #recurring: RecurringPart;
   #server: NodeServer | undefined;
+  /** The `publicOrigin` given to `listen()`: the origin written into URLs and locations. */
+  #publicOrigin: string | undefined;
   #handlers: HttpHandler[] | undefined;
   #closed = false;
   #requests = 0;
@@ -171,7 +183,7 @@ export class Sandbox {
 
   /** The origin clients reach: `http(s)://127.0.0.1:PORT` once listening, else the virtual one. */
   get origin(): string {
-    return this.#server?.origin ?? VIRTUAL_ORIGIN;
+    return this.#publicOrigin ?? this.#server?.origin ?? VIRTUAL_ORIGIN;
   }
 
   /** The collection API's base URL (`…/v2`). */
@@ -207,7 +219,7 @@ export class Sandbox {
   payerOptions(): { allowPrivateHosts: true; fetch?: FetchLike } {
     const server = this.#server;
     if (server === undefined) return { allowPrivateHosts: true };
-    const httpsOrigin = server.origin.replace(/^https?:/, 'https:');
+    const httpsOrigin = this.origin.replace(/^https?:/, 'https:');
     return {
       allowPrivateHosts: true,
       fetch: (input, init) => {
@@ -241,8 +253,10 @@ export class Sandbox {
   /** Serves the sandbox on 127.0.0.1 (HTTPS with `tls`); resolves with its origin. */
   async listen(options: SandboxListenOptions = {}): Promise<{ url: string }> {
     if (this.#server) throw new Error('The sandbox is already listening');
-    this.#server = await listenNode((request) => this.handle(request), options.port ?? 0, options.tls, needsCertificate);
-    return { url: this.#server.origin };
+    const publicOrigin = options.publicOrigin === undefined ? undefined : checkOrigin(options.publicOrigin);
+    this.#server = await listenNode((request) => this.handle(request), options.port ?? 0, options.tls, needsCertificate, options.host);
+    this.#publicOrigin = publicOrigin;
+    return { url: this.origin };
   }
 
   /**
@@ -289,7 +303,7 @@ export class Sandbox {
     const ctx = this.#ctx;
     const lifetime = this.#options.tokenLifetime ?? 300;
     const method = request.method;
-    if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#api, lifetime) : undefined;
+    if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#api, lifetime, this.#server?.tls === true) : undefined;
     if (path === CASH_OUT_TOKEN_PATH) return method === 'POST' ? cashOutToken(ctx, request, this.#cashOut, lifetime) : undefined;
     if (path.startsWith(CONTROL_PREFIX)) return this.#controls.answer(request, path);
     if (path.startsWith(REC_PAYLOAD_PATH)) return this.#recurring.payload(request, path);
@@ -325,7 +339,9 @@ export class Sandbox {
   /** The collection API's route for `path` (under `/v2/`), if it has one. */
   #apiRoute(request: Request, path: string): Route | undefined {
     const ctx = this.#ctx;
-    const [resource, a, b, c, ...rest] = path.slice('/v2/'.length).split('/').map(decode);
+    // A trailing slash names the same resource (`/cobv/` is the list, not an empty txid).
+    const trimmed = path.length > '/v2/'.length && path.endsWith('/') ? path.slice(0, -1) : path;
+    const [resource, a, b, c, ...rest] = trimmed.slice('/v2/'.length).split('/').map(decode);
     if (rest.length > 0) return undefined;
     switch (resource) {
       case 'cob':
@@ -503,6 +519,7 @@ export class Sandbox {
     this.#timers.clear();
     const server = this.#server;
     this.#server = undefined;
+    this.#publicOrigin = undefined;
     await server?.close();
   }
 
@@ -537,6 +554,20 @@ class Unauthorized extends Error {}
 /** Over HTTPS, the API, the provider and the token endpoints want a client certificate; payloads and test controls do not. */
 function needsCertificate(path: string): boolean {
   return !path.startsWith('/qr/') && !path.startsWith(CONTROL_PREFIX);
+}
+
+/** `origin` as an origin (scheme, host, port), or an error naming `publicOrigin`. */
+function checkOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new Error(`publicOrigin must be an origin such as http://sandbox:8080, not ${JSON.stringify(origin)}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.username !== '') {
+    throw new Error(`publicOrigin must be an http(s) origin without path, query or credentials, such as http://sandbox:8080`);
+  }
+  return url.origin;
 }
 
 function decode(segment: string): string {
