@@ -24,6 +24,7 @@ import { WebhookRec } from './recurring/webhookrec.ts';
 import { WebhookCobR } from './recurring/webhookcobr.ts';
 import { ConfigurationError } from './errors/failures.ts';
 import type { Store } from './store/types.ts';
+import type { Telemetry } from './core/telemetry.ts';
 
 export interface InstantClientOptions extends ConnectionOptions {
   /** Check the rules of the interface spec's "Violations" before sending (default true). */
@@ -62,6 +63,8 @@ export class InstantClient implements ClientContext {
   readonly store: Store | undefined;
   /** Where the client logs (the `logger` option, else the `INSTANT_PAYMENTS_LOG` one); the notification handlers use it too. */
   readonly logger: Logger | undefined;
+  /** @internal OpenTelemetry, decided once (`undefined`: none); the notification handlers' spans use it. */
+  readonly telemetry: Telemetry | undefined;
   readonly #close: () => Promise<void>;
 
   readonly cob: Cob;
@@ -82,6 +85,7 @@ export class InstantClient implements ClientContext {
     checkClientOptions(options, INSTANT_CLIENT);
     const connection = connect(options);
     this.http = connection.http;
+    this.telemetry = connection.telemetry;
     this.logger = connection.http.logger;
     this.#close = connection.close;
     this.validate = options.validate ?? true;

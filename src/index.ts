@@ -7,6 +7,7 @@
  */
 export { InstantClient, type InstantClientOptions } from './client.ts';
 export type { BaseUrls, ConnectionOptions } from './composition/connection.ts';
+export type { TelemetryOptions, TelemetryTracerProvider, TelemetryMeterProvider, TelemetrySpan } from './core/telemetry.ts';
 export type { TlsOptions } from './node/tls.ts';
 export {
   ClientCredentialsProvider,

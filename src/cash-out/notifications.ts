@@ -151,7 +151,7 @@ export function createTransferNotificationHandler<S extends Store = Store>(
 ): TransferNotificationHandler {
   const log = handlers.logger ?? api.logger ?? resolveLogger(undefined);
   const runOnce = onceRunner(handlers.store, handlers.claim);
-  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, request, fail) => {
+  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, request, fail, report) => {
     let verification: NotificationVerification;
     try {
       verification = await verifyTransferNotification(api, bytes);
@@ -161,17 +161,20 @@ export function createTransferNotificationHandler<S extends Store = Store>(
     if (verification.verdict === 'suspicious') log?.warn?.('notification suspicious', { reason: verification.reason });
     else log?.info?.('notification confirmed', { status: verification.actual.status });
     try {
-      if (verification.verdict === 'suspicious') await handlers.onSuspicious(verification, unclaimed);
-      else {
+      if (verification.verdict === 'suspicious') {
+        await handlers.onSuspicious(verification, unclaimed);
+        report('unconfirmed');
+      } else {
         // The context has `tx` exactly when the store is transactional, as `NotificationContext<S>` says.
         const confirmed = verification;
-        await runOnce(transferClaimKey(confirmed.actual), (claim) => handlers.onConfirmed(confirmed, claim as NotificationContext<S>), request.signal);
+        const ran = await runOnce(transferClaimKey(confirmed.actual), (claim) => handlers.onConfirmed(confirmed, claim as NotificationContext<S>), request.signal);
+        report(ran === 'done' ? 'duplicate' : 'confirmed');
       }
     } catch (error) {
       return fail(500, error);
     }
     return new Response(null, { status: 200 });
-  });
+  }, { telemetry: api.telemetry, name: 'cashOut.notification' });
 }
 
 function transferClaimKey(transfer: Transfer): string {

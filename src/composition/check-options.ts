@@ -50,6 +50,7 @@ export function checkClientOptions(options: unknown, kind: ClientKind): void {
   if (options['fetch'] !== undefined && typeof options['fetch'] !== 'function') {
     throw new ConfigurationError('fetch', 'fetch must be a function, such as globalThis.fetch');
   }
+  checkTelemetry(options['telemetry']);
   checkDefaultHeaders(options['defaultHeaders']);
   checkDefaultQuery(options['defaultQuery']);
   if (options['baseUrls'] !== undefined) {
@@ -59,6 +60,17 @@ export function checkClientOptions(options: unknown, kind: ClientKind): void {
   const auth = options['auth'];
   if (isRecord(auth) && auth['clientAuthentication'] === 'tls_client_auth' && options['tls'] === undefined && options['fetch'] === undefined) {
     throw new ConfigurationError('tls', "auth.clientAuthentication 'tls_client_auth' logs in with the client certificate: give tls { cert, key } or { pfx } (or a fetch that presents one)");
+  }
+}
+
+function checkTelemetry(telemetry: unknown): void {
+  if (telemetry === undefined) return;
+  if (!isRecord(telemetry)) throw new ConfigurationError('telemetry', 'telemetry takes { tracerProvider?, meterProvider? } from @opentelemetry/api');
+  for (const [option, method] of [['tracerProvider', 'getTracer'], ['meterProvider', 'getMeter']] as const) {
+    const provider = telemetry[option];
+    if (provider !== undefined && !(isRecord(provider) && typeof provider[method] === 'function')) {
+      throw new ConfigurationError(`telemetry.${option}`, `telemetry.${option} must be an OpenTelemetry ${option === 'tracerProvider' ? 'TracerProvider' : 'MeterProvider'} (with ${method}())`);
+    }
   }
 }
 

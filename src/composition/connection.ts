@@ -12,6 +12,7 @@ import { createTlsTransport, type TlsOptions } from '../node/tls.ts';
 import { sharedStore } from '../store/memory.ts';
 import { SharedTokenProvider, tokenIdentity } from './shared-token.ts';
 import type { Store } from '../store/types.ts';
+import { Telemetry, type TelemetryOptions } from '../core/telemetry.ts';
 
 /** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
 export interface ConnectionOptions {
@@ -52,6 +53,12 @@ export interface ConnectionOptions {
   defaultHeaders?: Record<string, string>;
   /** Query parameters sent with every API call, merged with the call's own (the call's value wins). */
   defaultQuery?: Record<string, string | number | boolean>;
+  /**
+   * OpenTelemetry providers (`@opentelemetry/api`'s `TracerProvider`, `MeterProvider`): a CLIENT
+   * span per call and `http.client.request.duration`. Default: the global providers, when
+   * `@opentelemetry/api` registered some before the client was built; else nothing is done.
+   */
+  telemetry?: TelemetryOptions;
 }
 
 /** The API's tags, each of which may have its own base URL (`baseUrls`). */
@@ -62,6 +69,8 @@ export type BaseUrls = { [Tag in (typeof RESOURCE_TAGS)[number]]?: string };
 
 export interface Connection {
   http: HttpCore;
+  /** The client's OpenTelemetry, decided once; `undefined` when there is none. */
+  telemetry: Telemetry | undefined;
   close(): Promise<void>;
 }
 
@@ -70,7 +79,9 @@ export function connect(options: ConnectionOptions & { baseUrls?: BaseUrls }, to
   const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
   const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
   const auth = options.auth === undefined ? undefined : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);
+  const telemetry = Telemetry.resolve(options.telemetry);
   const http = new HttpCore({
+    telemetry,
     baseUrl: options.baseUrl,
     ...(fetch && { fetch }),
     ...(auth && { auth }),
@@ -84,7 +95,7 @@ export function connect(options: ConnectionOptions & { baseUrls?: BaseUrls }, to
     ...(options.defaultQuery && { defaultQuery: { ...options.defaultQuery } }),
     ...(options.baseUrls && { baseUrls: { ...options.baseUrls } }),
   });
-  return { http, close: async () => transport?.close() };
+  return { http, telemetry, close: async () => transport?.close() };
 }
 
 function tokenProvider(

@@ -17,6 +17,7 @@ import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts'
 import { USER_AGENT } from './version.ts';
 import { apiPromise, type APIPromise } from './api-promise.ts';
 import { describeConnectionFailure } from './network.ts';
+import { operationName, type CallObserver, type Telemetry } from './telemetry.ts';
 
 export interface HttpCoreConfig {
   /** Base URL the paths are appended to (a trailing slash is optional). */
@@ -39,6 +40,8 @@ export interface HttpCoreConfig {
   defaultQuery?: Readonly<Record<string, QueryValue>>;
   /** A base URL per route's first segment (`cob`, `rec`...), for services that version resources apart. */
   baseUrls?: Readonly<Record<string, string>>;
+  /** Spans and the duration metric; `undefined`: no OpenTelemetry, no work for it. */
+  telemetry?: Telemetry | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -57,6 +60,8 @@ interface CallContext {
   sent: CallState;
   method: HttpMethod;
   route: string;
+  /** The call's span, told of each retry. */
+  observer: CallObserver | undefined;
   [key: string]: unknown;
 }
 
@@ -92,6 +97,11 @@ export class HttpCore {
   readonly #bases: ReadonlyMap<string, string> | undefined;
   /** `defaultQuery`'s entries; `undefined` when not given (no work per call then). */
   readonly #defaultQuery: ReadonlyArray<readonly [string, QueryValue]> | undefined;
+
+  /** The client's OpenTelemetry (`undefined`: none), for the notification handlers' spans. */
+  get telemetry(): Telemetry | undefined {
+    return this.#config.telemetry;
+  }
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
@@ -139,19 +149,22 @@ export class HttpCore {
   #create(create: KyModule['default']): KyInstance {
     const config = this.#config;
     const log = this.logger;
+    const traced = config.telemetry !== undefined;
     return create.create({
       fetch: this.#fetchAttempt(),
       redirect: 'manual',
       timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
       retry: this.#retryOptions(undefined, false),
-      ...(log?.warn && {
+      ...((log?.warn || traced) && {
         hooks: {
           beforeRetry: [
             ({ options, error, retryCount }) => {
-              const { method, route, sent } = options.context as CallContext;
+              const { method, route, sent, observer } = options.context as CallContext;
+              observer?.retry(retryCount, describeRetry(error));
+              if (!log?.warn) return;
               const waitedMs = sent.failedAt === undefined ? undefined : Date.now() - sent.failedAt;
-              log.warn?.('retry', { method, route, retry: retryCount, reason: describeRetry(error), waitedMs });
+              log.warn('retry', { method, route, retry: retryCount, reason: describeRetry(error), waitedMs });
             },
           ],
         },
@@ -226,7 +239,26 @@ export class HttpCore {
 
   /** Sends the call; on a 401 the token is invalidated and the call replayed exactly once. */
   send<T>(spec: CallSpec): Promise<WithResponse<T>> {
-    return this.#attempt<T>(spec, true);
+    const telemetry = this.#config.telemetry;
+    if (telemetry === undefined) return this.#attempt<T>(spec, true, undefined);
+    return this.#traced<T>(spec, telemetry);
+  }
+
+  /** The call inside its CLIENT span (named after the SDK method), and its duration metric. */
+  #traced<T>(spec: CallSpec, telemetry: Telemetry): Promise<WithResponse<T>> {
+    const route = spec.path.route;
+    const observer = telemetry.call(operationName(spec.method, route), spec.method, route, this.#url(spec.path));
+    return this.#attempt<T>(spec, true, observer).then(
+      (result) => {
+        observer.end(result.response.status);
+        return result;
+      },
+      (error: unknown) => {
+        const status = (error as { status?: unknown } | null)?.status;
+        observer.end(typeof status === 'number' ? status : undefined, error);
+        throw error;
+      },
+    );
   }
 
   /**
@@ -234,11 +266,11 @@ export class HttpCore {
    * (`replay`) drops the token and is replayed once, from the failure handler: a call that
    * succeeds takes no step more for it.
    */
-  #attempt<T>(spec: CallSpec, replay: boolean): Promise<WithResponse<T>> {
+  #attempt<T>(spec: CallSpec, replay: boolean, observer: CallObserver | undefined): Promise<WithResponse<T>> {
     const started = Date.now();
     let kyOptions: KyOptions;
     try {
-      kyOptions = this.#kyOptions(spec);
+      kyOptions = this.#kyOptions(spec, observer);
     } catch (error) {
       // Refused before sending (a body JSON cannot hold): nothing was sent, nothing is logged.
       return Promise.reject(error);
@@ -268,7 +300,8 @@ export class HttpCore {
       // ky's error names the request that was answered 401: the token it carried is dropped.
       auth.invalidate(ky?.isHTTPError(error) ? this.#sentTokens.get(error.request) : undefined);
       this.logger?.warn?.('401: token dropped, replaying once', { method: spec.method, route: spec.path.route });
-      return this.#attempt<T>(spec, false);
+      observer?.replay();
+      return this.#attempt<T>(spec, false, observer);
     };
     if (auth?.tokenNow && auth.tokenNow() === undefined) {
       // A built-in provider must fetch (or wait for another process's fetch): that wait has its
@@ -277,18 +310,18 @@ export class HttpCore {
       return withinBudget(auth.getToken(spec.options?.signal), totalTimeout, spec)
         .then(() => {
           kyOptions.totalTimeout = Math.max(1, totalTimeout - (Date.now() - started));
-          return this.#transmit(spec, kyOptions);
+          return this.#transmit(spec, kyOptions, observer);
         })
         .then(read, fail);
     }
-    return this.#transmit(spec, kyOptions).then(read, fail);
+    return this.#transmit(spec, kyOptions, observer).then(read, fail);
   }
 
-  #transmit(spec: CallSpec, kyOptions: KyOptions): Promise<Response> {
+  #transmit(spec: CallSpec, kyOptions: KyOptions, observer: CallObserver | undefined): Promise<Response> {
     const transport = this.#ky;
     const url = this.#url(spec.path);
     if (transport) return transport(url, kyOptions);
-    return this.#transport().then((loaded) => loaded(url, this.#withRetry(kyOptions, spec)));
+    return this.#transport().then((loaded) => loaded(url, this.#withRetry(kyOptions, spec, observer)));
   }
 
   /**
@@ -308,7 +341,7 @@ export class HttpCore {
    * ky's options for one call: only what differs from the client's defaults (accept, user
    * agent, time limits, retries), as ky merges every per-call option into its defaults.
    */
-  #kyOptions(spec: CallSpec): KyOptions {
+  #kyOptions(spec: CallSpec, observer: CallObserver | undefined): KyOptions {
     const options = spec.options;
     const kyOptions: KyOptions = { method: spec.method };
     let headers: Record<string, string> | undefined;
@@ -326,18 +359,20 @@ export class HttpCore {
     }
     const query = toSearchParams(spec.query, this.#defaultQuery);
     if (query) kyOptions.searchParams = query;
-    return ky === undefined ? kyOptions : this.#withRetry(kyOptions, spec);
+    return ky === undefined ? kyOptions : this.#withRetry(kyOptions, spec, observer);
   }
 
   /** The call's retry settings, when they differ from the defaults (ky must be loaded). */
-  #withRetry(kyOptions: KyOptions, spec: CallSpec): KyOptions {
+  #withRetry(kyOptions: KyOptions, spec: CallSpec, observer: CallObserver | undefined): KyOptions {
     const log = this.logger;
     const idempotent = spec.idempotencyKey !== undefined;
     const maxRetries = spec.options?.maxRetries;
-    if (log?.warn) {
+    if (log?.warn || observer) {
       const sent: CallState = {};
-      kyOptions.context = { sent, method: spec.method, route: spec.path.route } satisfies CallContext;
-      kyOptions.retry = ky!.replaceOption(this.#retryOptions(maxRetries, idempotent, sent));
+      kyOptions.context = { sent, method: spec.method, route: spec.path.route, observer } satisfies CallContext;
+    }
+    if (log?.warn) {
+      kyOptions.retry = ky!.replaceOption(this.#retryOptions(maxRetries, idempotent, (kyOptions.context as CallContext).sent));
     } else if (idempotent || maxRetries !== undefined) {
       kyOptions.retry = ky!.replaceOption(maxRetries === undefined ? this.#idempotentRetry : this.#retryOptions(maxRetries, idempotent));
     }

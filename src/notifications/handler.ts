@@ -5,6 +5,7 @@
  * once-only delivery (callbacks get `{ signal, tx }`), a `logger`, and the same handler as a
  * Node listener under `.node`.
  */
+import type { Telemetry } from '../core/telemetry.ts';
 import { InvalidNotificationError } from '../errors/failures.ts';
 import type { Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
@@ -78,7 +79,8 @@ export function notificationHandler(
   options: NotificationHandlerOptions,
   defaultMaxBytes: number,
   log: Logger | undefined,
-  handle: (bytes: Uint8Array, request: Request, fail: Fail) => Promise<Response>,
+  handle: (bytes: Uint8Array, request: Request, fail: Fail, report: (outcome: string) => void) => Promise<Response>,
+  telemetry?: { telemetry: Telemetry | undefined; name: string },
 ): NotificationHandler {
   const maxBytes = options.maxBodyBytes ?? defaultMaxBytes;
   const fail: Fail = (status, error, headers) => {
@@ -91,7 +93,7 @@ export function notificationHandler(
     }
     return new Response(null, headers ? { status, headers } : { status });
   };
-  const web = async (request: Request): Promise<Response> => {
+  const answer = async (request: Request, report: (outcome: string) => void): Promise<Response> => {
     try {
       if (request.method !== 'POST') {
         return fail(405, new InvalidNotificationError(`Method ${request.method} not allowed`), { allow: 'POST' });
@@ -101,12 +103,37 @@ export function notificationHandler(
       if (request.bodyUsed) return fail(500, new InvalidNotificationError(BODY_ALREADY_READ));
       const bytes = await readBounded(request, maxBytes);
       if (bytes === undefined) return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
-      return await handle(bytes, request, fail);
+      return await handle(bytes, request, fail, report);
     } catch (error) {
       return fail(500, error);
     }
   };
+  const traced = telemetry?.telemetry;
+  const web = traced === undefined ? (request: Request) => answer(request, ignore) : tracedAnswer(answer, traced, telemetry!.name);
   return Object.assign(web, { node: toNodeHandler(web, { maxBodyBytes: maxBytes, tooLargeStatus: 400 }) });
+}
+
+function ignore(): void {}
+
+/**
+ * `answer` inside one SERVER span per notification: the outcome `handle` reported (confirmed,
+ * unconfirmed, duplicate), else `refused` for a 4xx and `failed` for a 5xx.
+ */
+function tracedAnswer(
+  answer: (request: Request, report: (outcome: string) => void) => Promise<Response>,
+  telemetry: Telemetry,
+  name: string,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const span = telemetry.workflow(name, 'server');
+    let outcome: string | undefined;
+    const response = await answer(request, (reported) => (outcome = reported));
+    const status = response.status;
+    span?.step('answered', { 'http.response.status_code': status });
+    if (status >= 500) span?.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
+    else span?.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
+    return response;
+  };
 }
 
 const BODY_ALREADY_READ =
