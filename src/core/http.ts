@@ -4,11 +4,10 @@
  * 401, and every failure turned into a typed error.
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
-import { ApiError, UnauthorizedError } from '../errors/api-error.ts';
-import { ConfigurationError, ConnectionError, InvalidResponseError, TimeoutError } from '../errors/failures.ts';
+import { UnauthorizedError } from '../errors/api-error.ts';
+import { ConnectionError, TimeoutError } from '../errors/failures.ts';
 import { InstantError } from '../errors/base.ts';
 import { createApiError, type ErrorTables } from '../errors/factory.ts';
-import { isRecord } from '../internal/json.ts';
 import { serialize } from './request-body.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
@@ -17,6 +16,7 @@ import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts'
 import { USER_AGENT } from './version.ts';
 import { apiPromise, type APIPromise } from './api-promise.ts';
 import { describeConnectionFailure } from './network.ts';
+import { customRequestProblem, logFailure, parseBody, routeTag, toSearchParams, trimSlashes } from './http-helpers.ts';
 import { operationName, type CallObserver, type Telemetry } from './telemetry.ts';
 
 export interface HttpCoreConfig {
@@ -420,78 +420,6 @@ export class HttpCore {
     if (spec.options?.signal?.aborted) return spec.options.signal.reason;
     return error;
   }
-}
-
-const METHODS: readonly unknown[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies HttpMethod[];
-
-function customRequestProblem(call: unknown): ConfigurationError | undefined {
-  if (!isRecord(call)) return new ConfigurationError('call', 'request(call) needs the call: { method, path }, the path built with the path template (path`/cob/${txid}`)');
-  if (!METHODS.includes(call['method'])) return new ConfigurationError('call.method', `call.method must be one of ${METHODS.join(', ')}`);
-  const target = call['path'];
-  if (!isRecord(target) || typeof target['url'] !== 'string' || typeof target['route'] !== 'string') {
-    return new ConfigurationError('call.path', 'call.path must be built with the path template, path`/cob/${txid}`, which encodes each value (a plain string is not taken)');
-  }
-  return undefined;
-}
-
-/**
- * A failed call: an answer with an error status is `debug` (the caller handles it); a refused
- * redirect, a time-out or a lost connection is `warn`. Names and statuses only, never a message.
- */
-function logFailure(log: Logger, spec: CallSpec, error: unknown, ms: number): void {
-  const { method } = spec;
-  const route = spec.path.route;
-  if (error instanceof InvalidResponseError) {
-    if (error.reason === 'redirect') log.warn?.('redirect refused', { method, route, status: error.status, ms });
-    else log.warn?.('request failed', { method, route, status: error.status, reason: error.reason, ms });
-  } else if (error instanceof ApiError) {
-    log.debug?.('request', { method, route, status: error.status, error: error.name, ms });
-  } else if (error instanceof InstantError) {
-    log.warn?.('request failed', { method, route, error: error.name, ms });
-  } else {
-    log.debug?.('request aborted', { method, route, ms });
-  }
-}
-
-/** A body as read: JSON when it is JSON, text otherwise, `undefined` when empty. */
-function parseBody(text: string, response: Response, spec: CallSpec): unknown {
-  if (text === '') return undefined;
-  const type = response.headers.get('content-type') ?? '';
-  if (type !== 'application/json' && !/\/(?:.*[.+-])?json\b/i.test(type)) return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // The parser's message quotes the body: it is not kept.
-    throw new InvalidResponseError('malformed', response.status, `${spec.method} ${spec.path.route} answered ${response.status} with a body that is not the JSON its content type says`);
-  }
-}
-
-function toSearchParams(query: CallSpec['query'], defaults: ReadonlyArray<readonly [string, QueryValue]> | undefined): URLSearchParams | undefined {
-  let params: URLSearchParams | undefined;
-  if (query) {
-    for (const key of Object.keys(query)) {
-      const value = query[key];
-      if (value !== undefined) (params ??= new URLSearchParams()).append(key, String(value));
-    }
-  }
-  if (defaults) {
-    // Under the call's own: a parameter the call gives a value is the call's.
-    for (const [key, value] of defaults) {
-      if (query?.[key] === undefined) (params ??= new URLSearchParams()).append(key, String(value));
-    }
-  }
-  return params;
-}
-
-function trimSlashes(url: string): string {
-  return url.replace(/\/+$/, '');
-}
-
-/** A route's first segment: `cob` for `/cob/{}`, the key of `baseUrls`. */
-function routeTag(route: string): string {
-  const start = route.charCodeAt(0) === SLASH ? 1 : 0;
-  const end = route.indexOf('/', start);
-  return end === -1 ? route.slice(start) : route.slice(start, end);
 }
 
 function describeRetry(error: unknown): string {

@@ -103,6 +103,20 @@ function reachable(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
+/** `origin` as an origin (scheme, host, port), or an error naming `publicOrigin`. */
+export function checkOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new Error(`publicOrigin must be an origin such as http://sandbox:8080, not ${JSON.stringify(origin)}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.username !== '') {
+    throw new Error('publicOrigin must be an http(s) origin without path, query or credentials, such as http://sandbox:8080');
+  }
+  return url.origin;
+}
+
 /** True when `host` is a loopback name or address: nothing beyond this machine can connect. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '');

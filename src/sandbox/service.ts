@@ -34,7 +34,7 @@ import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
 import { ConfigurationError } from '../errors/failures.ts';
 import { SandboxRoutes, needsCertificate } from './routes.ts';
-import { listenNode, type NodeServer, type SandboxTlsOptions } from './server.ts';
+import { checkOrigin, listenNode, type NodeServer, type SandboxTlsOptions } from './server.ts';
 
 /** The origin msw handlers answer on (no network: nothing resolves it). */
 export const VIRTUAL_ORIGIN = 'https://instant-sandbox.example';
@@ -440,20 +440,6 @@ export class Sandbox {
   async #notify(url: string, body: unknown): Promise<number | undefined> {
     return (await this.#notifier.send(url, body)).lastAnswer?.status;
   }
-}
-
-/** `origin` as an origin (scheme, host, port), or an error naming `publicOrigin`. */
-function checkOrigin(origin: string): string {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    throw new Error(`publicOrigin must be an origin such as http://sandbox:8080, not ${JSON.stringify(origin)}`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.username !== '') {
-    throw new Error('publicOrigin must be an http(s) origin without path, query or credentials, such as http://sandbox:8080');
-  }
-  return url.origin;
 }
 
 /** Creates a sandbox (see `Sandbox`). */

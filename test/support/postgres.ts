@@ -70,13 +70,18 @@ export async function startPostgres(): Promise<TestPostgres> {
     );
     server = child;
     await new Promise<void>((resolve, reject) => {
-      let ready = false;
+      // This start's own output: an earlier start's "ready" line must not count.
+      let started: string | undefined = '';
       child.stderr!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
+        const text = chunk.toString();
+        output += text;
         if (output.length > LOG_KEPT) output = output.slice(-LOG_KEPT);
-        if (!ready && output.includes('ready to accept connections')) {
-          ready = true;
-          resolve();
+        if (started !== undefined) {
+          started += text;
+          if (started.includes('ready to accept connections')) {
+            started = undefined;
+            resolve();
+          }
         }
       });
       child.once('exit', (code) => reject(new Error(`postgres exited (${code}): ${output.slice(-500)}`)));
