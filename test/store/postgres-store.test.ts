@@ -147,8 +147,9 @@ describe('PostgreSQL store', () => {
     const written = db.log().slice(from);
     const beforeFence = written.slice(0, written.indexOf('ERROR:  invalid input syntax for type integer'));
     expect(beforeFence).not.toMatch(/ERROR|duplicate key/);
-    // The connections went back to the pool idle, not inside a transaction.
-    const open = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'`);
+    // No connection was left inside the duplicate's transaction (its claim names the key in hex).
+    const hex = Buffer.from(`done:${key}`).toString('hex');
+    const open = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' AND query LIKE $1`, [`%${hex}%`]);
     expect(open.rows[0].n).toBe(0);
   });
 
