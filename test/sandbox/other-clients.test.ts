@@ -5,13 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, InstantClient, generateTxid } from '../../src/index.ts';
 import { createSandbox } from '../../src/sandbox.ts';
+import { freePort } from '../support/postgres.ts';
 
 const CLI = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
 const children: ChildProcess[] = [];
@@ -172,11 +172,3 @@ describe('token endpoint and paths as other clients send them', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -131,7 +131,8 @@ function runs(binary: string, ids: { uid: number; gid: number }): boolean {
   return spawnSync(binary, ['--version'], { ...ids, stdio: 'ignore' }).status === 0;
 }
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now (for a server that must know its port before it listens). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
