@@ -135,7 +135,7 @@ export function slug(heading: string): string {
 export function anchors(text: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
-  for (const match of withoutCode(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+  for (const match of withoutFences(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const base = slug(match[1]!);
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
@@ -144,9 +144,13 @@ export function anchors(text: string): Set<string> {
   return out;
 }
 
+function withoutFences(text: string): string {
+  return text.replace(/^(\s*)(`{3,})[^\n]*\n[\s\S]*?^\s*\2\s*$/gm, '');
+}
+
 /** The text with fenced blocks and inline code blanked (links there are not links). */
 function withoutCode(text: string): string {
-  return text.replace(/^(\s*)(`{3,})[^\n]*\n[\s\S]*?^\s*\2\s*$/gm, '').replace(/`[^`\n]*`/g, '``');
+  return withoutFences(text).replace(/`[^`\n]*`/g, '``');
 }
 
 /**
