@@ -1,6 +1,6 @@
 /**
  * What the README and the guides show that must stay true: the error table (the catalogue's), the
- * commands on the landing page, the testing files as they are in examples/testing.
+ * commands and quick starts on the landing page, the testing files as they are in examples/testing.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +28,14 @@ describe('README and guides', () => {
       .replaceAll("'../../src/index.ts'", "'instant-payments'")
       .replaceAll("'../../src/sandbox.ts'", "'instant-payments/sandbox'");
     expect(guide).toContain('```ts in=examples/testing\n' + file + '```');
+  });
+
+  it.each(['sandbox-merchant.ts', 'sandbox-payer.ts'])('the README quick start shows examples/%s as it is (which examples.test.ts runs)', (name) => {
+    const file = readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8')
+      .replaceAll("'../src/index.ts'", "'instant-payments'")
+      .replaceAll("'../src/payer.ts'", "'instant-payments/payer'")
+      .replaceAll("'../src/sandbox.ts'", "'instant-payments/sandbox'");
+    expect(readme).toContain('```ts\n' + file + '```');
   });
 
   it('shows the two commands and the tour output on its first screen', () => {
