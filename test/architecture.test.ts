@@ -1,8 +1,8 @@
 /**
  * The house rule, as data: which part of `src/` may import which. A part imports only the parts
  * below it, so a change to the cash-out flow never climbs back up into a shared layer, and the
- * README's "Architecture" section stays true. Also: no file-level import cycle anywhere, and no
- * folder imports an entry point (the files directly in `src/`).
+ * "Architecture" section of docs/architecture.md stays true. Also: no file-level import cycle
+ * anywhere, and no folder imports an entry point (the files directly in `src/`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
