@@ -45,6 +45,11 @@ export interface NodeHandlerOptions {
   maxBodyBytes?: number;
   /** Status answered to a larger body (default 413; a handler whose contract says 400 sets it). */
   tooLargeStatus?: 400 | 413;
+  /**
+   * Runs before the body is read (a notification handler's `authenticate`): a Response it gives
+   * is the answer, the body is never read and the connection closes after it.
+   */
+  before?: (req: IncomingMessage) => Response | undefined | Promise<Response | undefined>;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -59,6 +64,11 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
     // The framework is told the handler answers (Fastify: its `onResponse` hooks still run).
     if (!(outgoing instanceof Stream)) outgoing.hijack?.();
     try {
+      const refusal = await options.before?.(req);
+      if (refusal) {
+        res.setHeader('connection', 'close');
+        return await writeResponse(res, refusal);
+      }
       const body = await readBody(req, (incoming as { body?: unknown }).body, maxBodyBytes);
       if (body === 'too-large') {
         const status = options.tooLargeStatus ?? 413;
