@@ -26,6 +26,7 @@ export {
 export {
   AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError,
   InvalidNotificationError, ConfigurationError, type InvalidResponseReason,
+  WebhookAuthenticationError, type WebhookCheck,
 } from './errors/failures.ts';
 export {
   ERROR_CATALOGUE, ERROR_CLASSES, type CatalogueErrorType, RequisicaoInvalida, AcessoNegado,
@@ -263,7 +264,10 @@ export {
   type NotificationHandler,
   type NotificationHandlerOptions,
   type NotificationContext,
+  type ConnectionInfo,
 } from './notifications/handler.ts';
+export { webhookUrl, type WebhookAuthentication } from './notifications/authenticate.ts';
+export { DEFAULT_MAX_CONCURRENT_CONFIRMATIONS } from './notifications/confirmed.ts';
 export {
   receivedPaymentsHandler,
   parseReceivedPayments,
