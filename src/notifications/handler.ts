@@ -15,6 +15,9 @@ import { authenticator, nodeArrival, webArrival, type Arrival, type WebhookAuthe
 import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
 
+/** Largest received-payment or recurring notification body read by default: the Node adapter's own (1 MiB). */
+export { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
+
 /** Largest transfer-confirmation body read by default (64 KiB); a larger one is answered 400. */
 export const DEFAULT_NOTIFICATION_MAX_BYTES = 64 * 1024;
 
