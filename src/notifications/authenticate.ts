@@ -183,7 +183,8 @@ function certificateCheck(
   });
   return (arrival, trusted) => {
     let chain: X509Certificate[] | undefined;
-    const forwarded = header === undefined ? undefined : arrival.header(header);
+    // An empty header is none: nginx sends `$ssl_client_escaped_cert` empty when no certificate came.
+    const forwarded = (header === undefined ? undefined : arrival.header(header)?.trim()) || undefined;
     if (forwarded !== undefined && trusted.has(parseAddress(arrival.remoteAddress))) {
       chain = header === 'x-forwarded-client-cert' ? fromXfcc(crypto, forwarded) : certificatesOf(crypto, forwardedText(forwarded));
       if (chain === undefined || chain.length === 0) return refuse('clientCertificate', 403, 'the forwarded certificate cannot be read');
