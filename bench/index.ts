@@ -28,6 +28,7 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   'payer-size': () => import('./payer-size.ts'),
   memory: () => import('./memory.ts'),
   store: () => import('./store-latency.ts'),
+  notifications: () => import('./notifications.ts'),
 };
 
 const args = process.argv.slice(2);

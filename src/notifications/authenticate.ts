@@ -52,10 +52,26 @@ export interface Arrival {
   readonly peerChain: (() => Uint8Array[]) | undefined;
 }
 
-/** Why a delivery is refused, and the status to answer (500: the handler's own configuration). */
-export interface Refusal {
+/**
+ * Why a delivery is refused, and the status to answer (500: the handler's own configuration).
+ * The error itself is made only when someone reads it (`onError`): capturing its stack would be
+ * most of what a forged delivery costs.
+ */
+export class Refusal {
   readonly status: 401 | 403 | 500;
-  readonly error: WebhookAuthenticationError | ConfigurationError;
+  /** The class name of the error, for logs. */
+  readonly name: string;
+  readonly #make: () => WebhookAuthenticationError | ConfigurationError;
+
+  constructor(status: 401 | 403 | 500, name: string, make: () => WebhookAuthenticationError | ConfigurationError) {
+    this.status = status;
+    this.name = name;
+    this.#make = make;
+  }
+
+  error(): WebhookAuthenticationError | ConfigurationError {
+    return this.#make();
+  }
 }
 
 /** Checks a delivery; `undefined` lets it through. */
@@ -93,7 +109,10 @@ export function authenticator(options: WebhookAuthentication | undefined): Gate 
   const header = forwardedCertificateHeader?.toLowerCase();
   const certificate = clientCertificate === undefined ? undefined : certificateCheck(clientCertificate, header);
   const checks: Gate[] = [];
-  if (secret !== undefined) checks.push((arrival) => secretCheck(arrival.path, secret));
+  if (secret !== undefined) {
+    const expected = utf8.encode(secret);
+    checks.push((arrival) => secretCheck(arrival.path, expected));
+  }
   if (allowed) {
     checks.push((arrival) => {
       if (arrival.remoteAddress === undefined) {
@@ -114,14 +133,14 @@ export function authenticator(options: WebhookAuthentication | undefined): Gate 
 }
 
 function refuse(check: WebhookAuthenticationError['check'], status: 401 | 403, reason: string): Refusal {
-  return { status, error: new WebhookAuthenticationError(check, status, reason) };
+  return new Refusal(status, 'WebhookAuthenticationError', () => new WebhookAuthenticationError(check, status, reason));
 }
 
 function misconfigured(option: string, message: string): Refusal {
-  return { status: 500, error: new ConfigurationError(option, message) };
+  return new Refusal(500, 'ConfigurationError', () => new ConfigurationError(option, message));
 }
 
-function secretCheck(path: string, secret: string): Refusal | undefined {
+function secretCheck(path: string, secret: Uint8Array): Refusal | undefined {
   let seen = false;
   let match = false;
   for (const segment of path.split('?')[0]!.split('/')) {
@@ -140,12 +159,13 @@ function secretCheck(path: string, secret: string): Refusal | undefined {
   return seen ? refuse('secret', 403, 'the secret in the URL is wrong') : refuse('secret', 401, 'the URL carries no secret');
 }
 
+const utf8 = new TextEncoder();
+
 /** `given === expected` in a time that depends on `expected`'s length only. */
-function constantTimeEqual(given: string, expected: string): boolean {
-  const a = new TextEncoder().encode(given);
-  const b = new TextEncoder().encode(expected);
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < b.length; i++) diff |= (a[i % Math.max(a.length, 1)] ?? 0) ^ b[i]!;
+function constantTimeEqual(given: string, expected: Uint8Array): boolean {
+  const a = utf8.encode(given);
+  let diff = a.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) diff |= (a[i % Math.max(a.length, 1)] ?? 0) ^ expected[i]!;
   return diff === 0;
 }
 

@@ -11,7 +11,7 @@ import { InvalidNotificationError } from '../errors/failures.ts';
 import type { Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
 import { toNodeHandler, type NodeHandler } from '../node/adapter.ts';
-import { authenticator, nodeArrival, webArrival, type Arrival, type WebhookAuthentication } from './authenticate.ts';
+import { Refusal, authenticator, nodeArrival, webArrival, type Arrival, type WebhookAuthentication } from './authenticate.ts';
 import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
 
@@ -110,7 +110,7 @@ export function notificationHandler(
     if (status >= 500) log?.error?.('notification failed', { status, error: errorName(error) });
     else log?.warn?.('notification refused', { status, error: errorName(error) });
     try {
-      options.onError?.(error, status);
+      options.onError?.(error instanceof Refusal ? error.error() : error, status);
     } catch {
       // A failing logger does not change the answer.
     }
@@ -118,7 +118,7 @@ export function notificationHandler(
   };
   const refused = (arrival: Arrival): Response | undefined => {
     const refusal = gate?.(arrival);
-    return refusal && fail(refusal.status, refusal.error);
+    return refusal && fail(refusal.status, refusal);
   };
   const serve = async (request: Request): Promise<Response> => {
     try {
@@ -170,7 +170,7 @@ export function onceRunner(
 
 /** An error's class name, for logs (its message may quote what it failed on). */
 function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
+  return error instanceof Error || error instanceof Refusal ? error.name : typeof error;
 }
 
 /**
