@@ -7,7 +7,7 @@
  */
 import { createServer, request, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCertificate, createCertificateSet } from '../src/sandbox/certificates.ts';
+import { createCertificate, generateCertificates } from '../src/sandbox/certificates.ts';
 import { fmt, interleave, loadSdk, median, perCallUs, type Row } from './support.ts';
 
 const SECRET = 'bench-webhook-secret-0123456789';
@@ -28,7 +28,7 @@ export async function measure(): Promise<Row[]> {
       },
     },
   };
-  const service = createCertificateSet('bench service');
+  const service = generateCertificates({ caName: 'bench service CA' });
   const impostor = encodeURIComponent(createCertificate({ commonName: 'bench service client' }).cert);
   const bySecret = sdk.receivedPaymentsHandler(api, { authenticate: { secret: SECRET }, onPayment: () => undefined });
   const byCertificate = sdk.receivedPaymentsHandler(api, {

@@ -57,17 +57,37 @@ export function createCertificate(request: CertificateRequest): IssuedCertificat
   };
 }
 
-/** A CA, a server certificate for `hosts` and a client certificate, both signed by the CA. */
-export function createCertificateSet(name: string, hosts: readonly string[] = ['127.0.0.1', 'localhost']): {
-  ca: IssuedCertificate & { commonName: string };
+/** A CA and the server and client certificates it signed. */
+export interface SandboxCertificates {
+  ca: IssuedCertificate;
   server: IssuedCertificate;
   client: IssuedCertificate;
-} {
-  const ca = { ...createCertificate({ commonName: `${name} CA`, ca: true }), commonName: `${name} CA` };
+}
+
+export interface CertificateOptions {
+  /** Names and addresses the server certificate is valid for (default: localhost, 127.0.0.1, ::1). */
+  hosts?: readonly string[];
+  /** The client certificate's common name (default `sandbox-client`). */
+  clientName?: string;
+  /** Days of validity (default 365). */
+  days?: number;
+  /** The CA's common name (default `instant-payments sandbox CA`). */
+  caName?: string;
+}
+
+const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '::1'];
+
+/** A CA, a server certificate for `hosts` and a client certificate, signed by the CA. */
+export function generateCertificates(options: CertificateOptions = {}): SandboxCertificates & { ca: { commonName: string } } {
+  const notBefore = new Date(Date.now() - 3_600_000);
+  const notAfter = new Date(notBefore.getTime() + (options.days ?? 365) * 86_400_000);
+  const commonName = options.caName ?? 'instant-payments sandbox CA';
+  const ca = { ...createCertificate({ commonName, ca: true, notBefore, notAfter }), commonName };
+  const hosts = [...new Set([...DEFAULT_HOSTS, ...(options.hosts ?? [])])];
   return {
     ca,
-    server: createCertificate({ commonName: hosts[0] ?? 'localhost', hosts, issuer: ca }),
-    client: createCertificate({ commonName: `${name} client`, issuer: ca }),
+    server: createCertificate({ commonName: 'instant-payments sandbox', hosts, issuer: ca, notBefore, notAfter }),
+    client: createCertificate({ commonName: options.clientName ?? 'sandbox-client', issuer: ca, notBefore, notAfter }),
   };
 }
 

@@ -5,12 +5,12 @@
  */
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { createCertificate, createCertificateSet, type IssuedCertificate } from '../../src/sandbox/certificates.ts';
+import { createCertificate, generateCertificates, type IssuedCertificate } from '../../src/sandbox/certificates.ts';
 import type { InstantPayment, ReceivedPaymentsApi } from '../../src/index.ts';
 
-export const service = createCertificateSet('service');
+export const service = generateCertificates({ caName: 'service CA', clientName: 'service client' });
 /** The receiver's own server certificate (another CA: the service trusts it separately). */
-export const receiver = createCertificateSet('receiver');
+export const receiver = generateCertificates({ caName: 'receiver CA' });
 const YEAR = 365 * 86_400_000;
 export const expired = createCertificate({
   commonName: 'service client',
@@ -18,7 +18,7 @@ export const expired = createCertificate({
   notBefore: new Date(Date.now() - 2 * YEAR),
   notAfter: new Date(Date.now() - YEAR),
 });
-export const otherCa = createCertificateSet('other').client;
+export const otherCa = generateCertificates({ caName: 'other CA', clientName: 'service client' }).client;
 export const selfSigned = createCertificate({ commonName: 'service client' });
 
 export const PAYMENT: InstantPayment = { endToEndId: 'E12345678202611261200abcdefghijk', txid: 'tx1234567890abcdefghijklmnop', valor: '10.00', horario: '2026-11-26T12:00:00Z' };
