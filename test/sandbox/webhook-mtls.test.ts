@@ -3,18 +3,16 @@
  * `--webhook-mtls`): its webhook CA, HTTPS only, and the command printing the CA. The end to end
  * run with the three handlers is test/e2e/webhook-mtls.test.ts.
  */
-import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { InstantClient } from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { createSandbox } from '../../src/sandbox.ts';
 import { generateCertificates } from '../../src/sandbox/certificates.ts';
-import { cobBody } from './support.ts';
+import { cobBody, startCommand } from './support.ts';
 
 it('has a webhook CA only when asked, and with it delivers over HTTPS only', async () => {
   expect(createSandbox().webhookCa).toBeUndefined();
@@ -38,24 +36,14 @@ it('instant-payments-sandbox --webhook-mtls --webhook-server-ca prints the webho
   const dir = mkdtempSync(join(tmpdir(), 'webhook-ca-'));
   const serverCa = join(dir, 'receiver-ca.pem');
   writeFileSync(serverCa, generateCertificates().ca.cert);
-  const cli = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
-  const child = spawn(process.execPath, [cli, '--port', '0', '--webhook-mtls', '--webhook-server-ca', serverCa], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 });
+  const { out, stop } = await startCommand(['--webhook-mtls', '--webhook-server-ca', serverCa]);
   try {
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (/^Seed /m.test(out)) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-    });
     const pem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(out)?.[0];
     expect(pem).toBeDefined();
     expect(new X509Certificate(pem!).ca).toBe(true);
     expect(out).toContain('authenticate.clientCertificate.ca');
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await stop();
     rmSync(dir, { recursive: true, force: true });
   }
 });
