@@ -54,9 +54,25 @@ export interface NodeHandlerOptions {
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Where a web handler that checks its sender from the connection (a notification handler with
+ * `authenticate`) keeps its Node form's parts, so that `toNodeHandler(handler)` checks the socket
+ * as `handler.node` does: the check before the body, and the handler past that check.
+ */
+export const NODE_FORM: unique symbol = Symbol('instant-payments.nodeForm');
+
+/** What a web handler may carry under `NODE_FORM`. */
+export interface NodeForm {
+  readonly serve: WebHandler;
+  readonly before: NonNullable<NodeHandlerOptions['before']>;
+}
+
 /** Wraps `handler` as a Node `(req, res)` listener. */
-export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions = {}): NodeHandler {
+export function toNodeHandler(handler: WebHandler & { [NODE_FORM]?: NodeForm }, options: NodeHandlerOptions = {}): NodeHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const form = handler[NODE_FORM];
+  const serve = form?.serve ?? handler;
+  const before = options.before ?? form?.before;
   return async (incoming, outgoing) => {
     // A framework's wrapper is no stream itself: the Node request and response are under `raw`.
     const req = incoming instanceof Stream ? incoming : incoming.raw;
@@ -64,7 +80,7 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
     // The framework is told the handler answers (Fastify: its `onResponse` hooks still run).
     if (!(outgoing instanceof Stream)) outgoing.hijack?.();
     try {
-      const refusal = await options.before?.(req);
+      const refusal = await before?.(req);
       if (refusal) {
         res.setHeader('connection', 'close');
         return await writeResponse(res, refusal);
@@ -78,7 +94,7 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
       res.once('close', () => {
         if (!res.writableFinished) controller.abort();
       });
-      const response = await handler(toRequest(req, body, controller.signal));
+      const response = await serve(toRequest(req, body, controller.signal));
       await writeResponse(res, response);
     } catch {
       if (!res.headersSent) plain(res, 500, 'Internal Server Error');

@@ -10,7 +10,7 @@
 import { InvalidNotificationError } from '../errors/failures.ts';
 import type { Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
-import { toNodeHandler, type NodeHandler } from '../node/adapter.ts';
+import { NODE_FORM, toNodeHandler, type NodeHandler } from '../node/adapter.ts';
 import { Refusal, authenticator, nodeArrival, webArrival, type Arrival, type WebhookAuthentication } from './authenticate.ts';
 import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
@@ -143,6 +143,8 @@ export function notificationHandler(
     }
   };
   const before = gate && ((req: Parameters<typeof nodeArrival>[0]) => refused(nodeArrival(req)));
+  // `toNodeHandler(handler)` then checks the socket as `.node` does.
+  if (before) Object.defineProperty(web, NODE_FORM, { value: { serve, before } });
   return Object.assign(web, { node: toNodeHandler(serve, { maxBodyBytes: maxBytes, tooLargeStatus: 400, ...(before && { before }) }) });
 }
 

@@ -10,7 +10,7 @@ import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConfigurationError, WebhookAuthenticationError, createTransferNotificationHandler, receivedPaymentsHandler, recurringHandler,
-  webhookUrl, type NotificationHandler, type WebhookAuthentication,
+  toNodeHandler, webhookUrl, type NotificationHandler, type WebhookAuthentication,
 } from '../../src/index.ts';
 import { countingApi, expired, otherCa, paymentBody, post, receiver, selfSigned, service, watchedBody } from './support.ts';
 
@@ -60,7 +60,7 @@ describe('clientCertificate on the TLS socket (.node on an https server)', () =>
   afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
   /** An https server asking for (not demanding) a client certificate, recording whether the body was read before the answer. */
-  async function serve(s: Setup): Promise<{ url: string; bodyRead: boolean[] }> {
+  async function serve(s: Setup, listener = s.handler.node): Promise<{ url: string; bodyRead: boolean[] }> {
     const bodyRead: boolean[] = [];
     server = createServer({ cert: receiver.server.cert, key: receiver.server.key, requestCert: true, rejectUnauthorized: false }, (req, res) => {
       const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
@@ -68,7 +68,7 @@ describe('clientCertificate on the TLS socket (.node on an https server)', () =>
         bodyRead.push(req.readableDidRead);
         return writeHead(...args);
       }) as typeof res.writeHead;
-      void s.handler.node(req, res);
+      void listener(req, res);
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/instant`, bodyRead };
@@ -112,6 +112,16 @@ describe('clientCertificate on the TLS socket (.node on an https server)', () =>
     ({ url } = await serve(pinned));
     expect(await post(url, paymentBody(), { client: service.client })).toBe(200);
     expect(pinned.paid).toBe(1);
+  });
+
+  it('toNodeHandler(handler) checks the socket as handler.node does', async () => {
+    const s = setup({ clientCertificate: { ca: service.ca.cert } });
+    const { url, bodyRead } = await serve(s, toNodeHandler(s.handler, { maxBodyBytes: 4096 }));
+    expect(await post(url, paymentBody())).toBe(401);
+    expect(await post(url, paymentBody(), { client: otherCa })).toBe(403);
+    expect(await post(url, paymentBody(), { client: service.client })).toBe(200);
+    expect(bodyRead).toEqual([false, false, true]);
+    expect(s.paid).toBe(1);
   });
 
   it('bad options throw ConfigurationError when the handler is built', () => {
