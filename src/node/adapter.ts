@@ -68,9 +68,9 @@ export interface NodeForm {
 }
 
 /** Wraps `handler` as a Node `(req, res)` listener. */
-export function toNodeHandler(handler: WebHandler & { [NODE_FORM]?: NodeForm }, options: NodeHandlerOptions = {}): NodeHandler {
+export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const form = handler[NODE_FORM];
+  const form = (handler as { [NODE_FORM]?: NodeForm })[NODE_FORM];
   const serve = form?.serve ?? handler;
   const before = options.before ?? form?.before;
   return async (incoming, outgoing) => {
