@@ -95,7 +95,7 @@ export {
 } from './lib/money.ts';
 export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays, addMonths } from './lib/dates.ts';
 export { isValidMunicipalityCode } from './lib/municipalities.ts';
-export { BR_CODE_GUI, BrCodeError, brcode, parseBrCode, buildBrCode, crc16 } from './lib/brcode.ts';
+export { BR_CODE_GUI, BrCodeError, brcode, parseBrCode, buildBrCode, lintBrCode, crc16, LINT_RULES } from './lib/brcode.ts';
 export type {
   BrCode,
   BrCodeField,
@@ -103,4 +103,7 @@ export type {
   BrCodeStaticInput,
   BrCodeDynamicInput,
   BrCodeRecurrenceInput,
+  BrCodeFinding,
+  BrCodeLint,
+  BrCodeLintRule,
 } from './lib/brcode.ts';
