@@ -4,7 +4,7 @@
  */
 
 import { detectKeyType } from '../keys.ts';
-import { isValidAmount, toCents } from '../money.ts';
+import { isValidAmount } from '../money.ts';
 import { type BrCode, carriesGui, carriesRecurrence, wireAmount } from './parse.ts';
 import { BR_CODE_GUI, type BrCodeField, crc16, fail, tlv } from './tlv.ts';
 
@@ -189,7 +189,7 @@ export function buildBrCode(input: BrCodeBuildInput): string {
       if (info !== '') account += tlv('02', info);
     }
     if (amount !== undefined) {
-      if (!isValidAmount(amount) || toCents(amount) === 0) {
+      if (!isValidAmount(amount) || !/[1-9]/.test(amount)) {
         fail('amount must be a wire amount above zero ("10.00"); omit it to let the payer type one', '54');
       }
       amountField = tlv('54', amount);

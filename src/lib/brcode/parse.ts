@@ -58,11 +58,11 @@ export function wireAmount(amount: string): string | undefined {
   return m === null ? undefined : `${String(Number(m[1]))}.${(m[2] ?? '').padEnd(2, '0')}`;
 }
 
+/** The first ID that appears twice; a pairwise loop, faster than a Set for a code's few fields. */
 export function findDuplicate(fields: readonly BrCodeField[]): string | undefined {
-  const seen = new Set<string>();
-  for (const { id } of fields) {
-    if (seen.has(id)) return id;
-    seen.add(id);
+  for (let i = 1; i < fields.length; i++) {
+    const id = (fields[i] as BrCodeField).id;
+    for (let j = 0; j < i; j++) if ((fields[j] as BrCodeField).id === id) return id;
   }
   return undefined;
 }
@@ -70,13 +70,13 @@ export function findDuplicate(fields: readonly BrCodeField[]): string | undefine
 export const child = (field: BrCodeField | undefined, id: string): string | undefined =>
   field?.children?.find((c) => c.id === id)?.value;
 
-const withGui = (field: BrCodeField, from: number, to: number): boolean =>
-  Number(field.id) >= from && Number(field.id) <= to && child(field, '00')?.toLowerCase() === BR_CODE_GUI;
+const withGui = (field: BrCodeField, from: string, to: string): boolean =>
+  field.id >= from && field.id <= to && field.children !== undefined && child(field, '00')?.toLowerCase() === BR_CODE_GUI;
 
-export const carriesGui = (field: BrCodeField): boolean => withGui(field, 26, 51);
+export const carriesGui = (field: BrCodeField): boolean => withGui(field, '26', '51');
 
 /** The recurrence template: 80 in every known code, read from the first of 80–99 with the GUI and a 25. */
-export const carriesRecurrence = (field: BrCodeField): boolean => withGui(field, 80, 99) && child(field, '25') !== undefined;
+export const carriesRecurrence = (field: BrCodeField): boolean => withGui(field, '80', '99') && child(field, '25') !== undefined;
 
 /** Throws when a template repeats one of its sub-fields (`26-01`, `80-25`). */
 function refuseRepeatedChild(template: BrCodeField): void {
@@ -112,21 +112,33 @@ export function parseBrCode(text: string): BrCode {
   const expected = crc16(code.slice(0, -4));
   if (crc !== expected) fail(`CRC mismatch: the code says ${crc}, its content gives ${expected}`, '63');
 
-  const fields = top.map((field): BrCodeField => {
-    if (!isTemplateId(field.id)) return field;
-    const children = splitTlv(field.value, astral);
+  const fields: BrCodeField[] = [];
+  let initiation: string | undefined;
+  let amount: string | undefined;
+  let postalCode: string | undefined;
+  let extra: BrCodeField | undefined;
+  const found: Record<string, string | undefined> = { '52': undefined, '53': undefined, '58': undefined, '59': undefined, '60': undefined };
+  for (const field of top) {
+    const id = field.id;
+    if (id === '01') initiation = field.value;
+    else if (id === '54') amount = field.value;
+    else if (id === '61') postalCode = field.value;
+    else if (id in found) found[id] = field.value;
+    const children = isTemplateId(id) ? splitTlv(field.value, astral) : undefined;
     if (children === undefined) {
       // Other schemes' templates may hold anything; 62 must be TLV.
-      if (field.id === '62') fail('malformed field 62 (additional data)', '62');
-      return field;
+      if (id === '62') fail('malformed field 62 (additional data)', '62');
+      fields.push(field);
+      continue;
     }
-    const repeated = findDuplicate(children);
-    if (repeated !== undefined && field.id === '62') {
-      fail(`field 62-${repeated} appears twice`, `62-${repeated}`);
+    const withChildren: BrCodeField = { id, value: field.value, children };
+    if (id === '62') {
+      const repeated = findDuplicate(children);
+      if (repeated !== undefined) fail(`field 62-${repeated} appears twice`, `62-${repeated}`);
+      extra = withChildren;
     }
-    return { ...field, children };
-  });
-  const byId = new Map(fields.map((f) => [f.id, f]));
+    fields.push(withChildren);
+  }
 
   const account = fields.find(carriesGui);
   if (account === undefined) {
@@ -136,7 +148,7 @@ export function parseBrCode(text: string): BrCode {
   const recurrence = fields.find(carriesRecurrence);
   if (recurrence !== undefined) refuseRepeatedChild(recurrence);
   const required = (id: string, name: string): string => {
-    const value = byId.get(id)?.value;
+    const value = found[id];
     if (value === undefined) fail(`missing field ${id} (${name})`, id);
     return value;
   };
@@ -151,7 +163,6 @@ export function parseBrCode(text: string): BrCode {
     crc,
     fields,
   };
-  const initiation = byId.get('01')?.value;
   if (initiation !== undefined) {
     result.pointOfInitiation = initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation;
   }
@@ -163,16 +174,14 @@ export function parseBrCode(text: string): BrCode {
   if (url !== undefined) result.url = url;
   const recurrenceUrl = child(recurrence, '25');
   if (recurrenceUrl !== undefined) result.recurrenceUrl = recurrenceUrl;
-  const amount = byId.get('54')?.value;
   if (amount !== undefined) {
     // EMV allows "10", "10." or "10.5"; report the wire form.
     const wire = wireAmount(amount);
     if (wire === undefined) fail('malformed amount in field 54', '54');
     result.amount = wire;
   }
-  const postalCode = byId.get('61')?.value;
   if (postalCode !== undefined) result.postalCode = postalCode;
-  const txid = child(byId.get('62'), '05');
+  const txid = child(extra, '05');
   if (txid !== undefined && txid !== '***') result.txid = txid;
   return result;
 }

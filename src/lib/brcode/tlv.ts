@@ -122,35 +122,13 @@ function crcTable(): Uint16Array {
 export function crc16(text: string): string {
   const t = crcTable();
   let crc = 0xffff;
-  const feed = (byte: number): void => {
+  // ASCII is its own UTF-8; anything else goes through TextEncoder (a lone surrogate as U+FFFD).
+  const bytes: { readonly length: number; [i: number]: number } = /[^\x00-\x7f]/.test(text) ? new TextEncoder().encode(text) : { length: 0 };
+  const ascii = bytes.length === 0;
+  const n = ascii ? text.length : bytes.length;
+  for (let i = 0; i < n; i++) {
+    const byte = ascii ? text.charCodeAt(i) : (bytes[i] as number);
     crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ byte) & 0xff] as number);
-  };
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 0x80) {
-      feed(c);
-      continue;
-    }
-    if (c >= 0xd800 && c <= 0xdfff) {
-      const next = text.charCodeAt(i + 1);
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-        i++;
-      } else {
-        c = 0xfffd; // a lone surrogate encodes as U+FFFD, as TextEncoder does
-      }
-    }
-    if (c < 0x800) {
-      feed(0xc0 | (c >> 6));
-    } else if (c < 0x10000) {
-      feed(0xe0 | (c >> 12));
-      feed(0x80 | ((c >> 6) & 0x3f));
-    } else {
-      feed(0xf0 | (c >> 18));
-      feed(0x80 | ((c >> 12) & 0x3f));
-      feed(0x80 | ((c >> 6) & 0x3f));
-    }
-    feed(0x80 | (c & 0x3f));
   }
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
