@@ -2,9 +2,11 @@
  * `brcode.lint`: every rule has a code that triggers it and a clean code that does not; lint
  * never throws, never echoes a key in full, and finds nothing in a code `build` makes.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LINT_RULES, brcode, crc16, type BrCodeBuildInput } from '../../src/lib/brcode.ts';
+import { DOC, withRulesTable } from '../../scripts/brcode-rules.ts';
 import { FUZZ_RUNS, FUZZ_TIMEOUT } from '../fuzz/settings.ts';
 import { amountArb, anyStringArb, keyArb } from './arbitraries.ts';
 
@@ -102,6 +104,12 @@ describe('brcode.lint', () => {
   it('every rule cites its source', () => {
     for (const rule of LINT_RULES) expect(rule.source.length).toBeGreaterThan(5);
     expect(new Set(LINT_RULES.map((r) => r.code)).size).toBe(LINT_RULES.length);
+  });
+
+  it('has its rules table in docs/brcodes-and-qr.md (run `node scripts/brcode-rules.ts` after changing a rule)', () => {
+    const doc = readFileSync(DOC, 'utf8');
+    expect(doc).toBe(withRulesTable(doc));
+    for (const rule of LINT_RULES) expect(doc).toContain(`| \`${rule.code}\` | ${rule.severity} |`);
   });
 
   it('never echoes a key in full', () => {
