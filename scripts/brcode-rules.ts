@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { LINT_RULES } from '../src/lib/brcode/lint.ts';
+import { betweenMarkers } from './readme-errors.ts';
 
 export const START = '<!-- brcode-rules:start -->';
 export const END = '<!-- brcode-rules:end -->';
@@ -17,10 +18,7 @@ export function renderRulesTable(): string {
 }
 
 export function withRulesTable(doc: string): string {
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  if (start < 0 || end < start) throw new Error('docs/brcodes-and-qr.md has no rules-table markers');
-  return `${doc.slice(0, start + START.length)}\n${renderRulesTable()}\n${doc.slice(end)}`;
+  return betweenMarkers(doc, START, END, renderRulesTable());
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) writeFileSync(DOC, withRulesTable(readFileSync(DOC, 'utf8')));

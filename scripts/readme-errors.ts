@@ -15,11 +15,16 @@ export function renderErrorTable(): string {
   return ['| Class (`errorType`) | HTTP | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
+/** `text` with `body` between the `start` and `end` markers (a generated table); throws without them. */
+export function betweenMarkers(text: string, start: string, end: string, body: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`no ${start} ... ${end} markers`);
+  return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
+}
+
 export function withTable(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error('README has no error-table markers');
-  return `${readme.slice(0, start + START.length)}\n${renderErrorTable()}\n${readme.slice(end)}`;
+  return betweenMarkers(readme, START, END, renderErrorTable());
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
