@@ -25,7 +25,7 @@ beforeAll(() => {
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   cli = join(work, 'dist/cli.js');
-}, 120_000);
+}, 180_000);
 
 afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
