@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { LINT_RULES } from '../src/lib/brcode/lint.ts';
-import { betweenMarkers } from './readme-errors.ts';
+import { betweenMarkers } from './error-table.ts';
 
 export const START = '<!-- brcode-rules:start -->';
 export const END = '<!-- brcode-rules:end -->';

@@ -1,6 +1,7 @@
 /**
- * Renders the README's error table from ERROR_CATALOGUE. `node scripts/readme-errors.ts`
- * rewrites the table between the markers; test/readme.test.ts fails when they drift apart.
+ * Renders the error table of docs/errors-retries-timeouts.md from ERROR_CATALOGUE.
+ * `node scripts/error-table.ts` rewrites the table between the markers; test/readme.test.ts fails
+ * when they drift apart.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ERROR_CATALOGUE } from '../src/errors/catalogue.ts';
@@ -15,6 +16,9 @@ export function renderErrorTable(): string {
   return ['| Class (`errorType`) | HTTP | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
+/** The guide that holds the table. */
+export const GUIDE = new URL('../docs/errors-retries-timeouts.md', import.meta.url);
+
 /** `text` with `body` between the `start` and `end` markers (a generated table); throws without them. */
 export function betweenMarkers(text: string, start: string, end: string, body: string): string {
   const from = text.indexOf(start);
@@ -23,11 +27,10 @@ export function betweenMarkers(text: string, start: string, end: string, body: s
   return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
 }
 
-export function withTable(readme: string): string {
-  return betweenMarkers(readme, START, END, renderErrorTable());
+export function withTable(guide: string): string {
+  return betweenMarkers(guide, START, END, renderErrorTable());
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const file = new URL('../README.md', import.meta.url);
-  writeFileSync(file, withTable(readFileSync(file, 'utf8')));
+  writeFileSync(GUIDE, withTable(readFileSync(GUIDE, 'utf8')));
 }
