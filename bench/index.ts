@@ -29,6 +29,7 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   brcode: () => import('./brcode.ts'),
   memory: () => import('./memory.ts'),
   store: () => import('./store-latency.ts'),
+  notifications: () => import('./notifications.ts'),
 };
 
 const args = process.argv.slice(2);

@@ -21,7 +21,7 @@ export { path, PathParameterError, type RoutePath } from './core/path.ts';
 export { PagePromise, type Page, type PageParametros, type Paginacao, type PaginacaoQuery } from './core/pagination.ts';
 export * from './errors/public.ts';
 // Only a receiving app meets it (the payer's face has none).
-export { InvalidNotificationError } from './errors/failures.ts';
+export { InvalidNotificationError, WebhookAuthenticationError, type WebhookCheck } from './errors/failures.ts';
 export {
   Cob,
   type CobStatus,
@@ -240,7 +240,10 @@ export {
   type NotificationHandler,
   type NotificationHandlerOptions,
   type NotificationContext,
+  type ConnectionInfo,
 } from './notifications/handler.ts';
+export { webhookUrl, type WebhookAuthentication } from './notifications/authenticate.ts';
+export { DEFAULT_MAX_CONCURRENT_CONFIRMATIONS } from './notifications/confirmed.ts';
 export {
   receivedPaymentsHandler,
   parseReceivedPayments,

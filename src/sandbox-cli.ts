@@ -2,18 +2,22 @@
 /**
  * `npx instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00] [--own-key KEY]...
  * [--settle auto|manual] [--transfer-notification-url URL] [--redelivery-attempts 5]
- * [--redelivery-delay-ms 1000]`: serves the sandbox on 127.0.0.1 and prints where it is, the
+ * [--redelivery-delay-ms 1000] [--webhook-mtls] [--webhook-server-ca file.pem]`: serves the sandbox on 127.0.0.1 and prints where it is, the
  * credentials to use and the `/sandbox/...` test controls, for clients in any language. Ctrl-C
  * stops it.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSandbox, type SandboxOptions } from './sandbox.ts';
 
 const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00]
        [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]
        [--redelivery-attempts 5] [--redelivery-delay-ms 1000]
+       [--webhook-mtls] [--webhook-server-ca file.pem]
 
---seed N gives the same credentials, own keys and ids on every start.`;
+--seed N gives the same credentials, own keys and ids on every start.
+--webhook-mtls posts notifications over HTTPS with a client certificate signed by a CA made
+  at start (printed), as a production service; --webhook-server-ca trusts the receiver's own CA.`;
 
 export async function main(argv: readonly string[]): Promise<void> {
   const { values } = parseArgs({
@@ -27,6 +31,8 @@ export async function main(argv: readonly string[]): Promise<void> {
       'transfer-notification-url': { type: 'string' },
       'redelivery-attempts': { type: 'string' },
       'redelivery-delay-ms': { type: 'string' },
+      'webhook-mtls': { type: 'boolean' },
+      'webhook-server-ca': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -50,6 +56,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (attempts !== undefined) options.redelivery.attempts = integer('--redelivery-attempts', attempts);
     if (delayMs !== undefined) options.redelivery.delayMs = integer('--redelivery-delay-ms', delayMs);
   }
+  if (values['webhook-mtls']) options.webhookClientCertificate = true;
+  if (values['webhook-server-ca'] !== undefined) options.webhookServerCa = readFileSync(values['webhook-server-ca'], 'utf8');
   const sandbox = createSandbox(options);
   await sandbox.listen({ port });
   const api = sandbox.clientOptions();
@@ -77,6 +85,9 @@ export async function main(argv: readonly string[]): Promise<void> {
       `Payloads         ${sandbox.origin}/qr/v2/...   (signed JWS; key set at ${sandbox.origin}/qr/v2/jwks.json)`,
       `Payer            new PayerClient(sandboxPayerOptions('${sandbox.origin}'))   (from instant-payments/sandbox: locations are fetched over https, this sandbox speaks http)`,
       `Notifications    redelivered with backoff after a non-2xx answer or a failed connection; log at GET ${sandbox.origin}/sandbox/notifications`,
+      ...(sandbox.webhookCa === undefined
+        ? []
+        : ['                 over HTTPS with a client certificate signed by this CA (authenticate.clientCertificate.ca):', sandbox.webhookCa.trimEnd()]),
       '',
       `Test controls    ${sandbox.origin}/sandbox/...   (JSON in and out, no credentials; CORS on every route, as everywhere)`,
       ...sandbox.controlRoutes.map(({ method, path, does }) => `  ${method.padEnd(5)} ${path.padEnd(width)}  ${does}`),

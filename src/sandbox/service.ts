@@ -68,6 +68,14 @@ export interface SandboxOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** How a notification answered other than 2xx, or not at all, is sent again (default 5 attempts, from 1 s, doubling). */
   redelivery?: RedeliveryOptions;
+  /**
+   * Deliver every notification as a production service does: over HTTPS, presenting a client
+   * certificate signed by a CA made for this sandbox (`sandbox.webhookCa`, for the receiver's
+   * `authenticate.clientCertificate.ca`). An http:// URL is then an attempt that fails.
+   */
+  webhookClientCertificate?: boolean;
+  /** The CA (PEM) of the receiver's server certificate, trusted when notifying over HTTPS (default: the platform's CAs). */
+  webhookServerCa?: string | string[];
 }
 
 /** A token endpoint and the client credentials it accepts. */
@@ -123,6 +131,7 @@ export class Sandbox {
         later: (ms, task) => this.#later(ms, task),
         now: () => new Date(),
         closed: this.#stop.signal,
+        clientCertificate: options.webhookClientCertificate ? { serverCa: options.webhookServerCa } : undefined,
       },
       options.redelivery,
     );
@@ -166,6 +175,11 @@ export class Sandbox {
   /** The receiving user's accounts: a recurring charge's `recebedor.conta`/`agencia` must be one of them. */
   get ownAccounts(): readonly OwnAccount[] {
     return this.#recurring.ownAccounts;
+  }
+
+  /** With `webhookClientCertificate`: the CA (PEM) that signs the certificate notifications are sent with. */
+  get webhookCa(): string | undefined {
+    return this.#notifier.ca;
   }
 
   /** The origin clients reach: `http(s)://127.0.0.1:PORT` once listening, else the virtual one. */
