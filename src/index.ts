@@ -305,6 +305,8 @@ export {
   fromProviderNumber,
 } from './lib/money.ts';
 export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays, addMonths } from './lib/dates.ts';
+export { isBusinessDay, nextBusinessDay, addBusinessDays, type CalendarOptions, type LocalHolidays } from './lib/calendar.ts';
+export { amountDue, type AmountDue, type AmountDueCharge, type AmountDueOptions } from './lib/amount-due.ts';
 export { isValidMunicipalityCode } from './lib/municipalities.ts';
 export { BR_CODE_GUI, BrCodeError, brcode, parseBrCode, buildBrCode, crc16 } from './lib/brcode.ts';
 export type {
