@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
 import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import type { FetchLike } from '../core/types.ts';
+import { businessDayTest, type LocalHolidays } from '../lib/calendar.ts';
 import { fromCents, parseAmount, toCents } from '../lib/money.ts';
 import { batchRoutes } from './batches.ts';
 import {
@@ -80,6 +81,12 @@ export interface SandboxOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** How a notification answered other than 2xx, or not at all, is sent again (default 5 attempts, from 1 s, doubling). */
   redelivery?: RedeliveryOptions;
+  /**
+   * Payers' local holidays, on top of the national calendar: `YYYY-MM-DD` dates, `MM-DD` days of
+   * every year, or a function of the payer's municipality (`codMun`) giving them. Due dates roll
+   * past them (payloads' `DPP` and `valor.final`, recurring charges' `ajusteDiaUtil`).
+   */
+  localHolidays?: LocalHolidays;
 }
 
 /** A token endpoint and the client credentials it accepts. */
@@ -121,6 +128,13 @@ export class Sandbox {
   constructor(options: SandboxOptions = {}) {
     this.#options = options;
     if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new ConfigurationError('seed', 'seed must be an integer');
+    if (Array.isArray(options.localHolidays)) {
+      try {
+        businessDayTest({ localHolidays: options.localHolidays });
+      } catch {
+        throw new ConfigurationError('localHolidays', 'localHolidays must be YYYY-MM-DD or MM-DD dates');
+      }
+    }
     const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
     this.#ids = new Random(seed);
     this.#faults = new FaultInjector(seed ^ 0x5eed);
@@ -160,6 +174,7 @@ export class Sandbox {
       notify: (url, body) => this.#notify(url, body),
       batchDelayMs: options.batchDelayMs ?? 20,
       refundDelayMs: options.refundDelayMs ?? 20,
+      localHolidays: options.localHolidays,
     };
     this.#recurring = new RecurringPart(this.#ctx, this.#signer, seed ^ 0x7ec, options.ownAccounts);
   }
