@@ -2,7 +2,7 @@
 /**
  * `npx instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00] [--own-key KEY]...
  * [--settle auto|manual] [--transfer-notification-url URL] [--redelivery-attempts 5]
- * [--redelivery-delay-ms 1000]`: serves the sandbox on 127.0.0.1 and prints where it is, the
+ * [--redelivery-delay-ms 1000] [--local-holidays 2026-01-20,01-25]`: serves the sandbox on 127.0.0.1 and prints where it is, the
  * credentials to use and the `/sandbox/...` test controls, for clients in any language. Ctrl-C
  * stops it.
  */
@@ -12,8 +12,11 @@ import { createSandbox, type SandboxOptions } from './sandbox.ts';
 const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00]
        [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]
        [--redelivery-attempts 5] [--redelivery-delay-ms 1000]
+       [--local-holidays 2026-01-20,01-25]
 
---seed N gives the same credentials, own keys and ids on every start.`;
+--seed N gives the same credentials, own keys and ids on every start.
+--local-holidays adds payers' local holidays (YYYY-MM-DD, or MM-DD every year) to the
+national calendar due dates roll on.`;
 
 export async function main(argv: readonly string[]): Promise<void> {
   const { values } = parseArgs({
@@ -27,6 +30,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       'transfer-notification-url': { type: 'string' },
       'redelivery-attempts': { type: 'string' },
       'redelivery-delay-ms': { type: 'string' },
+      'local-holidays': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -50,6 +54,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (attempts !== undefined) options.redelivery.attempts = integer('--redelivery-attempts', attempts);
     if (delayMs !== undefined) options.redelivery.delayMs = integer('--redelivery-delay-ms', delayMs);
   }
+  const localHolidays = values['local-holidays']?.split(',').map((day) => day.trim());
+  if (localHolidays !== undefined) options.localHolidays = localHolidays;
   const sandbox = createSandbox(options);
   await sandbox.listen({ port });
   const api = sandbox.clientOptions();
@@ -75,6 +81,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       `  balance        ${sandbox.balance}`,
       '',
       `Payloads         ${sandbox.origin}/qr/v2/...   (signed JWS; key set at ${sandbox.origin}/qr/v2/jwks.json)`,
+      `Due dates        roll past weekends and national holidays${localHolidays === undefined ? '' : `, and the local holidays ${localHolidays.join(', ')}`}`,
       `Notifications    redelivered with backoff after a non-2xx answer or a failed connection; log at GET ${sandbox.origin}/sandbox/notifications`,
       '',
       `Test controls    ${sandbox.origin}/sandbox/...   (JSON in and out, no credentials; CORS on every route, as everywhere)`,
