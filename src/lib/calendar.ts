@@ -68,6 +68,11 @@ function utc(date: string): Date {
   return d;
 }
 
+/** True for a local holiday as `localHolidays` lists it: `YYYY-MM-DD`, or `MM-DD` (every year). @internal */
+export function isHolidayEntry(day: unknown): boolean {
+  return isCivilDate(day) || (typeof day === 'string' && day.length === 5 && isCivilDate(`2000-${day}`));
+}
+
 /**
  * The test "is `date` a business day" for these options, built once (local holidays checked).
  * Throws `RangeError` for a local holiday that is neither `YYYY-MM-DD` nor `MM-DD`.
@@ -78,9 +83,7 @@ export function businessDayTest(options: CalendarOptions = {}): (date: string) =
   const list = typeof local === 'function' ? (codMun === undefined ? [] : local(codMun)) : (local ?? []);
   const own = new Set<string>();
   for (const day of list) {
-    if (!(isCivilDate(day) || (day.length === 5 && isCivilDate(`2000-${day}`)))) {
-      throw new RangeError('a local holiday must be YYYY-MM-DD or MM-DD');
-    }
+    if (!isHolidayEntry(day)) throw new RangeError('a local holiday must be YYYY-MM-DD or MM-DD');
     own.add(day);
   }
   return (date) => {

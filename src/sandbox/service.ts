@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
 import type { FetchLike } from '../core/types.ts';
-import { businessDayTest, type LocalHolidays } from '../lib/calendar.ts';
+import { isHolidayEntry, type LocalHolidays } from '../lib/calendar.ts';
 import { fromCents, parseAmount, toCents } from '../lib/money.ts';
 import {
   API_TOKEN_PATH, CASH_OUT_TOKEN_PATH, renderTransfer, settle, transferNotification, type TransferRecord,
@@ -68,11 +68,7 @@ export interface SandboxOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** How a notification answered other than 2xx, or not at all, is sent again (default 5 attempts, from 1 s, doubling). */
   redelivery?: RedeliveryOptions;
-  /**
-   * Payers' local holidays, on top of the national calendar: `YYYY-MM-DD` dates, `MM-DD` days of
-   * every year, or a function of the payer's municipality (`codMun`) giving them. Due dates roll
-   * past them (payloads' `DPP` and `valor.final`, recurring charges' `ajusteDiaUtil`).
-   */
+  /** Payers' local holidays (`YYYY-MM-DD`, `MM-DD` yearly, or a function of `codMun`) that due dates roll past, as national ones. */
   localHolidays?: LocalHolidays;
 }
 
@@ -113,13 +109,7 @@ export class Sandbox {
   constructor(options: SandboxOptions = {}) {
     this.#options = options;
     if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new ConfigurationError('seed', 'seed must be an integer');
-    if (Array.isArray(options.localHolidays)) {
-      try {
-        businessDayTest({ localHolidays: options.localHolidays });
-      } catch {
-        throw new ConfigurationError('localHolidays', 'localHolidays must be YYYY-MM-DD or MM-DD dates');
-      }
-    }
+    if (Array.isArray(options.localHolidays) && !options.localHolidays.every(isHolidayEntry)) throw new ConfigurationError('localHolidays', 'localHolidays must be YYYY-MM-DD or MM-DD dates');
     const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
     this.#ids = new Random(seed);
     this.#faults = new FaultInjector(seed ^ 0x5eed);
