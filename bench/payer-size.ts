@@ -13,8 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Row } from './support.ts';
 
-/** Goal for the gzipped bundle, in bytes. */
-export const PAYER_GZIP_BUDGET = 20 * 1024;
+/**
+ * Goal for the gzipped bundle, in bytes: 20 KB until the due-date calendar and `amountDue`
+ * joined the entry (the API contract lists them on both entry points; 1.4 KB of gzip, the whole
+ * entry then at 21.5 KB). An app that imports only what it uses pays nothing for them: a bundle
+ * of `PayerClient` alone is the same size with them (15,456 B gzip) as without (15,455 B).
+ */
+export const PAYER_GZIP_BUDGET = 22 * 1024;
 
 /** Goal for the gzipped QR entry with its encoder, in bytes. */
 export const QR_GZIP_BUDGET = 10 * 1024;
