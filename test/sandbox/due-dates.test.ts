@@ -4,6 +4,7 @@
  * A–G), business-day modalities count business days, and for seeded random charges and days the
  * payload's `valor` is what `amountDue` computes. The clock is fixed (only `Date` is faked).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CobPayloadOperacaoInvalida, ConfigurationError, amountDue, type CobVSolicitada } from '../../src/index.ts';
 import { addDays } from '../../src/lib/dates.ts';
@@ -64,6 +65,13 @@ describe('the sandbox rolls due dates', () => {
     await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21', codMun: '3550308' })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
     // Without codMun the service assumes no local holiday.
     await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21' })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+  });
+
+  it("prices with its own code: no file of src/sandbox imports the client's amountDue (only the shared calendar)", () => {
+    const dir = new URL('../../src/sandbox/', import.meta.url);
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.filter((f) => readFileSync(new URL(f, dir), 'utf8').includes('amount-due'))).toEqual([]);
   });
 
   it('refuses local holidays that are not dates', () => {
