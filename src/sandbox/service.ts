@@ -25,6 +25,7 @@ import { preflight, withCors } from './cors.ts';
 import { ConnectionDrop, FaultInjector, type FaultOptions } from './faults.ts';
 import { Notifier, type RedeliveryOptions, type SentNotification } from './notifications.ts';
 import { PayloadSigner } from './payload.ts';
+import { sandboxPayerOptions } from './payer-options.ts';
 import { payCharge, type PayChargeOptions, type ReceivedPayment } from './payments.ts';
 import { Problem } from './problems.ts';
 import { Random, secret } from './random.ts';
@@ -203,22 +204,13 @@ export class Sandbox {
   }
 
   /**
-   * Options for `new PayerClient(...)`: lets the payer reach the loopback host. Locations carry
-   * no scheme, so a payer fetches them over https; a plain-HTTP sandbox is reached by a `fetch`
-   * that sends those requests over http.
+   * Options for `new PayerClient(...)`: lets the payer reach the loopback host (see
+   * `sandboxPayerOptions`, the same for a payer in another process).
    */
   payerOptions(): { allowPrivateHosts: true; fetch?: FetchLike } {
     const server = this.#server;
     if (server === undefined) return { allowPrivateHosts: true };
-    const httpsOrigin = server.origin.replace(/^https?:/, 'https:');
-    return {
-      allowPrivateHosts: true,
-      fetch: (input, init) => {
-        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-        const target = url.startsWith(httpsOrigin) ? server.origin + url.slice(httpsOrigin.length) : url;
-        return server.fetch(target, init);
-      },
-    };
+    return sandboxPayerOptions(server.origin, server.fetch);
   }
 
   /** msw request handlers for the same service on the virtual origin; msw is loaded on first use. */
