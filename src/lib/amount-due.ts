@@ -66,7 +66,7 @@ function modalidade(part: { modalidade: number | string }, max: number): number 
 /**
  * What `cobv` asks when paid on `date` (`YYYY-MM-DD`): whether it is payable that day, its last
  * payable day and `valor` with each component and `final`. Throws `RangeError` for an invalid
- * date, amount or modality.
+ * date, amount or modality, or a business-day modality counted over more than 5 years.
  */
 export function amountDue(cobv: AmountDueCharge, date: string, options?: AmountDueOptions): AmountDue {
   const { calendario, valor } = cobv;

@@ -117,11 +117,12 @@ export function roll(date: string, open: (date: string) => boolean): string {
 /**
  * The date `n` business days after `date` (before it when `n` is negative; `date` itself for 0):
  * `addBusinessDays('2026-12-24', 1)` is `2026-12-28`. Throws `RangeError` for an invalid date or
- * a non-integer `n`.
+ * an `n` that is not an integer from -2,000 to 2,000 (about 8 years: the days are stepped one by
+ * one).
  */
 export function addBusinessDays(date: string, n: number, options?: CalendarOptions): string {
   check(date);
-  if (!Number.isSafeInteger(n)) throw new RangeError('n must be an integer');
+  if (!(Number.isInteger(n) && Math.abs(n) <= 2000)) throw new RangeError('n must be an integer from -2000 to 2000');
   const open = businessDayTest(options);
   const step = n < 0 ? -1 : 1;
   for (let left = Math.abs(n); left > 0; ) {
@@ -136,8 +137,12 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((utc(to).getTime() - utc(from).getTime()) / 86_400_000);
 }
 
-/** Business days `d` with `from < d <= to` (0 when `to` is not after `from`). @internal */
+/**
+ * Business days `d` with `from < d <= to` (0 when `to` is not after `from`); `RangeError` over
+ * more than 1,830 days (about 5 years: the days are stepped one by one). @internal
+ */
 export function businessDaysBetween(from: string, to: string, open: (date: string) => boolean): number {
+  if (daysBetween(from, to) > 1830) throw new RangeError('business days are counted over 5 years at most');
   let count = 0;
   for (let d = from; d < to; ) {
     d = addDays(d, 1);
