@@ -147,7 +147,7 @@ export function renderCharge(ctx: Context, charge: Charge, revisao = charge.revi
 }
 
 /** True when the charge can no longer be paid: not ATIVA, or past its expiry or validity. */
-export function isClosed(ctx: Context, charge: Charge): boolean {
+export function isClosed(ctx: Context, charge: Charge, codMun?: string): boolean {
   const { content, status } = currentOf(charge);
   if (status !== 'ATIVA') return true;
   const calendario = isObject(content['calendario']) ? content['calendario'] : {};
@@ -155,7 +155,7 @@ export function isClosed(ctx: Context, charge: Charge): boolean {
     const seconds = typeof calendario['expiracao'] === 'number' ? calendario['expiracao'] : DEFAULT_EXPIRACAO;
     return ctx.now().getTime() > Date.parse(charge.criacao) + seconds * 1000;
   }
-  return today(ctx) > lastPayableDay(ctx, charge);
+  return today(ctx) > lastPayableDay(ctx, charge, codMun);
 }
 
 /**

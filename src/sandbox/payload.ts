@@ -80,8 +80,10 @@ export async function payloadRoutes(ctx: Context, signer: PayloadSigner, request
   const loc = locationByToken(ctx, match[2]!, kind);
   const charge = loc?.txid === undefined ? undefined : ctx.state.charges(kind).get(loc.txid);
   if (charge === undefined) throw new Problem('CobPayloadNaoEncontrado', 'A location não apresenta cobrança.', [], 404);
-  if (isClosed(ctx, charge)) throw new Problem('CobPayloadNaoEncontrado', 'A cobrança desta location não pode mais ser paga.', [], 410);
   const params = new URL(request.url).searchParams;
+  // The payer's local holidays (codMun) may keep a due-date charge payable a day longer.
+  const codMun = /^\d{7}$/.test(params.get('codMun') ?? '') ? (params.get('codMun') as string) : undefined;
+  if (isClosed(ctx, charge, codMun)) throw new Problem('CobPayloadNaoEncontrado', 'A cobrança desta location não pode mais ser paga.', [], 410);
   const payload = kind === 'cob' ? cobPayload(ctx, charge) : cobvPayload(ctx, charge, ...judgePayerQuery(ctx, charge, params));
   const jws = await signer.sign(payload, `${ctx.origin()}${JWKS_PATH}`);
   return new Response(jws, { status: 200, headers: { 'content-type': 'application/jose' } });

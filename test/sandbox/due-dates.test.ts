@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CobPayloadOperacaoInvalida, ConfigurationError, amountDue, type CobVSolicitada } from '../../src/index.ts';
+import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, ConfigurationError, amountDue, type CobVSolicitada } from '../../src/index.ts';
 import { addDays } from '../../src/lib/dates.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { PayerClient } from '../../src/payer.ts';
@@ -65,6 +65,17 @@ describe('the sandbox rolls due dates', () => {
     await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21', codMun: '3550308' })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
     // Without codMun the service assumes no local holiday.
     await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21' })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+  });
+
+  it("keeps a charge open on the day a payer's local holiday adds, for that payer only", async () => {
+    const location = await cobv('2027-01-20', 0);
+    vi.setSystemTime(new Date('2027-01-21T15:00:00Z'));
+    try {
+      await expect(payer.cobPayload.getCobv(location, { codMun: RIO })).resolves.toMatchObject({ valor: { final: '100.00' } });
+      await expect(payer.cobPayload.getCobv(location, { codMun: '3550308' })).rejects.toBeInstanceOf(CobPayloadNaoEncontrado);
+    } finally {
+      vi.setSystemTime(new Date('2026-12-01T15:00:00Z'));
+    }
   });
 
   it("prices with its own code: no file of src/sandbox imports the client's amountDue (only the shared calendar)", () => {
