@@ -1,9 +1,9 @@
 /**
  * The house rule, as data: which part of `src/` may import which. A part imports only the parts
  * below it, so a change to the cash-out flow never climbs back up into a shared layer, and the
- * README's "Architecture" section stays true. Also: no file-level import cycle anywhere, and no
- * folder imports an entry point (the files directly in `src/`). And no source file grows past
- * `MAX_LINES` (generated data aside): a file that long holds more than one idea.
+ * "Architecture" section of docs/architecture.md stays true. Also: no file-level import cycle
+ * anywhere, and no folder imports an entry point (the files directly in `src/`). And no source
+ * file grows past `MAX_LINES` (generated data aside): a file that long holds more than one idea.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
