@@ -258,6 +258,8 @@ export {
   toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler, type FrameworkRequest, type FrameworkReply,
 } from './node/adapter.ts';
 export * from './lib/public.ts';
+export { brcode, lintBrCode, LINT_RULES } from './lib/brcode.ts';
+export type { BrCodeFinding, BrCodeLint, BrCodeLintRule } from './lib/brcode.ts';
 export {
   StoreError,
   ClaimBusyError,

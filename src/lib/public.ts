@@ -32,7 +32,8 @@ export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays, ad
 export { isBusinessDay, nextBusinessDay, addBusinessDays, type CalendarOptions, type LocalHolidays } from './calendar.ts';
 export { amountDue, type AmountDue, type AmountDueCharge, type AmountDueOptions } from './amount-due.ts';
 export { isValidMunicipalityCode } from './municipalities.ts';
-export { BR_CODE_GUI, BrCodeError, brcode, parseBrCode, buildBrCode, crc16 } from './brcode.ts';
+// `brcode` differs per entry: the root's has lint, the payer's leaves it out (src/index.ts, src/payer.ts).
+export { BR_CODE_GUI, BrCodeError, parseBrCode, buildBrCode, crc16 } from './brcode.ts';
 export type {
   BrCode,
   BrCodeField,
