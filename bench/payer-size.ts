@@ -15,9 +15,12 @@ import type { Row } from './support.ts';
 
 /**
  * Goal for the gzipped bundle, in bytes: 20 KB, raised to 21 KB by issue 25, whose parse and
- * build keep every field of a code and write it back byte for byte (+0.7 KB; lint stays out).
+ * build keep every field of a code and write it back byte for byte (+0.7 KB; lint stays out), and
+ * to 23 KB by issue 27: the due-date calendar and `amountDue` joined the entry (the API contract
+ * lists them on both entry points; 1.4 KB of gzip). An app that imports only what it uses pays
+ * nothing for them: a bundle of `PayerClient` alone is the same size with them as without.
  */
-export const PAYER_GZIP_BUDGET = 21 * 1024;
+export const PAYER_GZIP_BUDGET = 23 * 1024;
 
 /** Goal for the gzipped QR entry with its encoder, in bytes. */
 export const QR_GZIP_BUDGET = 10 * 1024;

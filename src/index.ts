@@ -255,6 +255,9 @@ export {
   type UnconfirmedPayment,
 } from './collection/received-payments.ts';
 export {
+  reconcilePayment, type Reconciliation, type ReconciledPayment, type ReconciledCob,
+} from './collection/reconcile.ts';
+export {
   toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler, type FrameworkRequest, type FrameworkReply,
 } from './node/adapter.ts';
 export * from './lib/public.ts';

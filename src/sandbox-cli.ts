@@ -2,7 +2,8 @@
 /**
  * `npx instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00] [--own-key KEY]...
  * [--settle auto|manual] [--transfer-notification-url URL] [--redelivery-attempts 5]
- * [--redelivery-delay-ms 1000] [--webhook-mtls] [--webhook-server-ca file.pem]`: serves the sandbox on 127.0.0.1 and prints where it is, the
+ * [--redelivery-delay-ms 1000] [--webhook-mtls] [--webhook-server-ca file.pem]
+ * [--local-holidays 2026-01-20,01-25]`: serves the sandbox on 127.0.0.1 and prints where it is, the
  * credentials to use and the `/sandbox/...` test controls, for clients in any language. Ctrl-C
  * stops it.
  */
@@ -14,10 +15,13 @@ const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--bala
        [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]
        [--redelivery-attempts 5] [--redelivery-delay-ms 1000]
        [--webhook-mtls] [--webhook-server-ca file.pem]
+       [--local-holidays 2026-01-20,01-25]
 
 --seed N gives the same credentials, own keys and ids on every start.
 --webhook-mtls posts notifications over HTTPS with a client certificate signed by a CA made
-  at start (printed), as a production service; --webhook-server-ca trusts the receiver's own CA.`;
+  at start (printed), as a production service; --webhook-server-ca trusts the receiver's own CA.
+--local-holidays adds payers' local holidays (YYYY-MM-DD, or MM-DD every year) to the
+  national calendar due dates roll on.`;
 
 export async function main(argv: readonly string[]): Promise<void> {
   const { values } = parseArgs({
@@ -33,6 +37,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       'redelivery-delay-ms': { type: 'string' },
       'webhook-mtls': { type: 'boolean' },
       'webhook-server-ca': { type: 'string' },
+      'local-holidays': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -58,6 +63,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   if (values['webhook-mtls']) options.webhookClientCertificate = true;
   if (values['webhook-server-ca'] !== undefined) options.webhookServerCa = readFileSync(values['webhook-server-ca'], 'utf8');
+  const localHolidays = values['local-holidays']?.split(',').map((day) => day.trim());
+  if (localHolidays !== undefined) options.localHolidays = localHolidays;
   const sandbox = createSandbox(options);
   await sandbox.listen({ port });
   const api = sandbox.clientOptions();
@@ -83,6 +90,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       `  balance        ${sandbox.balance}`,
       '',
       `Payloads         ${sandbox.origin}/qr/v2/...   (signed JWS; key set at ${sandbox.origin}/qr/v2/jwks.json)`,
+      `Due dates        roll past weekends and national holidays${localHolidays === undefined ? '' : `, and the local holidays ${localHolidays.join(', ')}`}`,
       `Payer            new PayerClient(sandboxPayerOptions('${sandbox.origin}'))   (from instant-payments/sandbox: locations are fetched over https, this sandbox speaks http)`,
       `Notifications    redelivered with backoff after a non-2xx answer or a failed connection; log at GET ${sandbox.origin}/sandbox/notifications`,
       ...(sandbox.webhookCa === undefined

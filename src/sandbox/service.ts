@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
 import type { FetchLike } from '../core/types.ts';
+import { isHolidayEntry, type LocalHolidays } from '../lib/calendar.ts';
 import { fromCents, parseAmount, toCents } from '../lib/money.ts';
 import {
   API_TOKEN_PATH, CASH_OUT_TOKEN_PATH, renderTransfer, settle, transferNotification, type TransferRecord,
@@ -76,6 +77,8 @@ export interface SandboxOptions {
   webhookClientCertificate?: boolean;
   /** The CA (PEM) of the receiver's server certificate, trusted when notifying over HTTPS (default: the platform's CAs). */
   webhookServerCa?: string | string[];
+  /** Payers' local holidays (`YYYY-MM-DD`, `MM-DD` yearly, or a function of `codMun`) that due dates roll past, as national ones. */
+  localHolidays?: LocalHolidays;
 }
 
 /** A token endpoint and the client credentials it accepts. */
@@ -115,6 +118,7 @@ export class Sandbox {
   constructor(options: SandboxOptions = {}) {
     this.#options = options;
     if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new ConfigurationError('seed', 'seed must be an integer');
+    if (Array.isArray(options.localHolidays) && !options.localHolidays.every(isHolidayEntry)) throw new ConfigurationError('localHolidays', 'localHolidays must be YYYY-MM-DD or MM-DD dates');
     const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
     this.#ids = new Random(seed);
     this.#faults = new FaultInjector(seed ^ 0x5eed);
@@ -155,6 +159,7 @@ export class Sandbox {
       notify: (url, body) => this.#notify(url, body),
       batchDelayMs: options.batchDelayMs ?? 20,
       refundDelayMs: options.refundDelayMs ?? 20,
+      localHolidays: options.localHolidays,
     };
     this.#recurring = new RecurringPart(this.#ctx, this.#signer, seed ^ 0x7ec, options.ownAccounts);
     this.#routes = new SandboxRoutes({
