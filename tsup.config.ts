@@ -9,6 +9,7 @@ export default defineConfig({
     payer: 'src/payer.ts',
     sandbox: 'src/sandbox.ts',
     'sandbox-cli': 'src/sandbox-cli.ts',
+    cli: 'src/cli.ts',
     postgres: 'src/postgres.ts',
     qr: 'src/qr.ts',
   },

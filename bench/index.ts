@@ -26,8 +26,10 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   'raw-responses': () => import('./raw-responses.ts'),
   'cold-start': () => import('./cold-start.ts'),
   'payer-size': () => import('./payer-size.ts'),
+  brcode: () => import('./brcode.ts'),
   memory: () => import('./memory.ts'),
   store: () => import('./store-latency.ts'),
+  notifications: () => import('./notifications.ts'),
 };
 
 const args = process.argv.slice(2);

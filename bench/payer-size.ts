@@ -1,7 +1,7 @@
 /**
  * Size of the payer entry (`instant-payments/payer`) as a browser app ships it: src/payer.ts
  * bundled with every dependency (jose, lib, core errors), minified, ESM, platform browser.
- * Throws when the bundle imports any Node built-in; the bench reports it against the 20 KB
+ * Throws when the bundle imports any Node built-in; the bench reports it against the 21 KB
  * gzip budget. The QR entry (`instant-payments/qr`, with its encoder) is measured the same way,
  * on its own: a payer page that shows a QR image ships both.
  *
@@ -13,8 +13,14 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Row } from './support.ts';
 
-/** Goal for the gzipped bundle, in bytes. */
-export const PAYER_GZIP_BUDGET = 20 * 1024;
+/**
+ * Goal for the gzipped bundle, in bytes: 20 KB, raised to 21 KB by issue 25, whose parse and
+ * build keep every field of a code and write it back byte for byte (+0.7 KB; lint stays out), and
+ * to 23 KB by issue 27: the due-date calendar and `amountDue` joined the entry (the API contract
+ * lists them on both entry points; 1.4 KB of gzip). An app that imports only what it uses pays
+ * nothing for them: a bundle of `PayerClient` alone is the same size with them as without.
+ */
+export const PAYER_GZIP_BUDGET = 23 * 1024;
 
 /** Goal for the gzipped QR entry with its encoder, in bytes. */
 export const QR_GZIP_BUDGET = 10 * 1024;

@@ -19,11 +19,16 @@ export function renderErrorTable(): string {
 /** The guide that holds the table. */
 export const GUIDE = new URL('../docs/errors-retries-timeouts.md', import.meta.url);
 
+/** `text` with `body` between the `start` and `end` markers (a generated table); throws without them. */
+export function betweenMarkers(text: string, start: string, end: string, body: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`no ${start} ... ${end} markers`);
+  return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
+}
+
 export function withTable(guide: string): string {
-  const start = guide.indexOf(START);
-  const end = guide.indexOf(END);
-  if (start < 0 || end < start) throw new Error('the guide has no error-table markers');
-  return `${guide.slice(0, start + START.length)}\n${renderErrorTable()}\n${guide.slice(end)}`;
+  return betweenMarkers(guide, START, END, renderErrorTable());
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -24,7 +24,7 @@ export { path, PathParameterError, type RoutePath } from './core/path.ts';
 export { PagePromise, type Page, type PageParametros, type Paginacao, type PaginacaoQuery } from './core/pagination.ts';
 export * from './errors/public.ts';
 // Only a receiving app meets it (the payer's face has none).
-export { InvalidNotificationError } from './errors/failures.ts';
+export { InvalidNotificationError, WebhookAuthenticationError, type WebhookCheck } from './errors/failures.ts';
 export {
   Cob,
   type CobStatus,
@@ -244,7 +244,10 @@ export {
   type NotificationHandler,
   type NotificationHandlerOptions,
   type NotificationContext,
+  type ConnectionInfo,
 } from './notifications/handler.ts';
+export { webhookUrl, type WebhookAuthentication } from './notifications/authenticate.ts';
+export { DEFAULT_MAX_CONCURRENT_CONFIRMATIONS } from './notifications/confirmed.ts';
 export {
   receivedPaymentsHandler,
   parseReceivedPayments,
@@ -256,9 +259,14 @@ export {
   type UnconfirmedPayment,
 } from './collection/received-payments.ts';
 export {
+  reconcilePayment, type Reconciliation, type ReconciledPayment, type ReconciledCob,
+} from './collection/reconcile.ts';
+export {
   toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler, type FrameworkRequest, type FrameworkReply,
 } from './node/adapter.ts';
 export * from './lib/public.ts';
+export { brcode, lintBrCode, LINT_RULES } from './lib/brcode.ts';
+export type { BrCodeFinding, BrCodeLint, BrCodeLintRule } from './lib/brcode.ts';
 export {
   StoreError,
   ClaimBusyError,

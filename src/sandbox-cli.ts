@@ -2,12 +2,13 @@
 /**
  * `npx instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00] [--own-key KEY]...
  * [--settle auto|manual] [--transfer-notification-url URL] [--redelivery-attempts 5]
- * [--redelivery-delay-ms 1000] [--host 127.0.0.1] [--public-origin URL] [--tls [--tls-dir DIR]]`:
+ * [--redelivery-delay-ms 1000] [--webhook-mtls] [--webhook-server-ca file.pem]
+ * [--local-holidays 2026-01-20,01-25] [--host 127.0.0.1] [--public-origin URL] [--tls [--tls-dir DIR]]`:
  * serves the sandbox (on 127.0.0.1 unless `--host` says otherwise) and prints where it is, the
  * credentials to use and the `/sandbox/...` test controls, for clients in any language. Ctrl-C
  * stops it.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,9 +19,15 @@ import { isLoopbackHost } from './sandbox/server.ts';
 const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00]
        [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]
        [--redelivery-attempts 5] [--redelivery-delay-ms 1000]
+       [--webhook-mtls] [--webhook-server-ca file.pem]
+       [--local-holidays 2026-01-20,01-25]
        [--host 127.0.0.1] [--public-origin http://sandbox:8080] [--tls [--tls-dir DIR]]
 
 --seed N gives the same credentials, own keys and ids on every start.
+--webhook-mtls posts notifications over HTTPS with a client certificate signed by a CA made
+  at start (printed), as a production service; --webhook-server-ca trusts the receiver's own CA.
+--local-holidays adds payers' local holidays (YYYY-MM-DD, or MM-DD every year) to the
+  national calendar due dates roll on.
 --host 0.0.0.0 serves a container network or a LAN (the test controls take no credentials).
 --public-origin is the origin written into URLs and locations (default: where it listens).
 --tls serves HTTPS demanding a client certificate: a CA, a server and a client certificate
@@ -38,6 +45,9 @@ export async function main(argv: readonly string[]): Promise<void> {
       'transfer-notification-url': { type: 'string' },
       'redelivery-attempts': { type: 'string' },
       'redelivery-delay-ms': { type: 'string' },
+      'webhook-mtls': { type: 'boolean' },
+      'webhook-server-ca': { type: 'string' },
+      'local-holidays': { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       'public-origin': { type: 'string' },
       tls: { type: 'boolean' },
@@ -65,6 +75,10 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (attempts !== undefined) options.redelivery.attempts = integer('--redelivery-attempts', attempts);
     if (delayMs !== undefined) options.redelivery.delayMs = integer('--redelivery-delay-ms', delayMs);
   }
+  if (values['webhook-mtls']) options.webhookClientCertificate = true;
+  if (values['webhook-server-ca'] !== undefined) options.webhookServerCa = readFileSync(values['webhook-server-ca'], 'utf8');
+  const localHolidays = values['local-holidays']?.split(',').map((day) => day.trim());
+  if (localHolidays !== undefined) options.localHolidays = localHolidays;
   if (values['tls-dir'] !== undefined && !values.tls) throw new Error(`--tls-dir goes with --tls\n${USAGE}`);
   const host = values.host;
   const publicOrigin = values['public-origin'];
@@ -100,8 +114,12 @@ export async function main(argv: readonly string[]): Promise<void> {
       `  balance        ${sandbox.balance}`,
       '',
       `Payloads         ${sandbox.origin}/qr/v2/...   (signed JWS; key set at ${sandbox.origin}/qr/v2/jwks.json)`,
+      `Due dates        roll past weekends and national holidays${localHolidays === undefined ? '' : `, and the local holidays ${localHolidays.join(', ')}`}`,
       `Payer            new PayerClient(sandboxPayerOptions('${sandbox.origin}'))   (from instant-payments/sandbox: locations are fetched over https, this sandbox speaks http)`,
       `Notifications    redelivered with backoff after a non-2xx answer or a failed connection; log at GET ${sandbox.origin}/sandbox/notifications`,
+      ...(sandbox.webhookCa === undefined
+        ? []
+        : ['                 over HTTPS with a client certificate signed by this CA (authenticate.clientCertificate.ca):', sandbox.webhookCa.trimEnd()]),
       ...(tls
         ? [
             '',

@@ -1,8 +1,10 @@
 /**
  * Transfer-confirmation notifications (cash-out): what the provider POSTs when a transfer
  * reaches its final status. They are not signed, so each is verified against the provider's own
- * status query before a callback sees it. The handler looks like the received-payments one
- * (`notifications/handler.ts`): same error class, same `onError`, `maxBodyBytes`, `store` and `.node`.
+ * status query before a callback sees it. The handler is built like the received-payments and
+ * recurring ones (`notifications/handler.ts`, then `notifications/confirmed.ts`): same
+ * `authenticate`, error class, `onError`, `maxBodyBytes`, `store`, bounded and shared
+ * confirmations, in-process duplicates dropped, and `.node`.
  */
 import type { RequestOptions } from '../core/types.ts';
 import { resolveLogger } from '../core/log.ts';
@@ -14,10 +16,10 @@ import { readTransfer, unwrap } from './wire.ts';
 import { isValidIdempotencyKey } from '../lib/ids.ts';
 import type { Store } from '../store/types.ts';
 import type { CashOutApi } from './pay.ts';
+import { confirmedDelivery, deliverySettings } from '../notifications/confirmed.ts';
 import {
   DEFAULT_NOTIFICATION_MAX_BYTES,
   notificationHandler,
-  onceRunner,
   readNotificationJson,
   unclaimed,
   type NotificationContext,
@@ -96,7 +98,10 @@ export async function verifyTransferNotification(
   body: unknown,
   options?: RequestOptions,
 ): Promise<NotificationVerification> {
-  const notified = parseTransferNotification(body);
+  return verifyTransfer(api, parseTransferNotification(body), options);
+}
+
+async function verifyTransfer(api: CashOutApi, notified: Transfer, options?: RequestOptions): Promise<NotificationVerification> {
   if (!isNotifiedStatus(notified.status)) {
     return { verdict: 'suspicious', reason: 'not-final-status', notified, actual: undefined };
   }
@@ -141,37 +146,50 @@ export type TransferNotificationHandler = NotificationHandler;
  * - otherwise the notification is verified (`verifyTransferNotification`) and `onConfirmed` or
  *   `onSuspicious` awaited; then 200 with an empty body (a forger learns nothing);
  * - 500 when the callback throws, 503 when the status query fails, so the provider sends the
- *   notification again. Without a `store`, notifications are not deduplicated: make the
- *   callbacks idempotent (keyed by `result.actual.idempotencyKey`). With one, `onConfirmed`
- *   runs once per key and status across the processes sharing it.
+ *   notification again. `onConfirmed` runs once per key and status within the process (the
+ *   latest `maxRemembered`), and with a `store` across the processes sharing it.
  */
 export function createTransferNotificationHandler<S extends Store = Store>(
   api: CashOutApi,
   handlers: TransferNotificationHandlerOptions<S>,
 ): TransferNotificationHandler {
   const log = handlers.logger ?? api.logger ?? resolveLogger(undefined);
-  const runOnce = onceRunner(handlers.store, handlers.claim);
-  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, request, fail, report) => {
-    let verification: NotificationVerification;
-    try {
-      verification = await verifyTransferNotification(api, bytes);
-    } catch (error) {
-      return fail(error instanceof InvalidNotificationError ? 400 : 503, error);
-    }
-    if (verification.verdict === 'suspicious') log?.warn?.('notification suspicious', { reason: verification.reason });
-    else log?.info?.('notification confirmed', { status: verification.actual.status });
-    try {
-      if (verification.verdict === 'suspicious') {
+  // Errors of the status query (503) apart from the callbacks' (500).
+  const queryFailures = new WeakSet<object>();
+  const handle = confirmedDelivery<Transfer, ConfirmedNotification>(
+    {
+      what: 'notification',
+      callback: 'onConfirmed',
+      confirm: async (notified, signal) => {
+        let verification: NotificationVerification;
+        try {
+          verification = await verifyTransfer(api, notified, { signal });
+        } catch (error) {
+          if (typeof error === 'object' && error !== null) queryFailures.add(error);
+          throw error;
+        }
+        if (verification.verdict === 'confirmed') return verification;
+        log?.warn?.('notification suspicious', { reason: verification.reason });
         await handlers.onSuspicious(verification, unclaimed);
-        report('unconfirmed');
-      } else {
-        // The context has `tx` exactly when the store is transactional, as `NotificationContext<S>` says.
-        const confirmed = verification;
-        const ran = await runOnce(transferClaimKey(confirmed.actual), (claim) => handlers.onConfirmed(confirmed, claim as NotificationContext<S>), request.signal);
-        report(ran === 'done' ? 'duplicate' : 'confirmed');
-      }
+        return undefined;
+      },
+      deliveryKey: (confirmed) => transferClaimKey(confirmed.actual),
+      // The context has `tx` exactly when the store is transactional, as `NotificationContext<S>` says.
+      deliver: (confirmed, _notified, claim) => handlers.onConfirmed(confirmed, claim as NotificationContext<S>),
+    },
+    deliverySettings(handlers, handlers.store, log),
+  );
+  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, request, fail, report) => {
+    let notified: Transfer;
+    try {
+      notified = parseTransferNotification(bytes);
     } catch (error) {
-      return fail(500, error);
+      return fail(400, error);
+    }
+    try {
+      report(await handle(notified, request.signal));
+    } catch (error) {
+      return fail(typeof error === 'object' && error !== null && queryFailures.has(error) ? 503 : 500, error);
     }
     return new Response(null, { status: 200 });
   }, { telemetry: api.telemetry, name: 'cashOut.notification' });

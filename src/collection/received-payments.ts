@@ -22,10 +22,10 @@ import { sameAmount } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type InstantPayment } from './instant.ts';
 import type { Store } from '../store/types.ts';
 import {
-  DEFAULT_MAX_BODY_BYTES, notificationHandler, onceRunner, readNotificationJson, type NotificationContext, type NotificationHandler, type
+  DEFAULT_MAX_BODY_BYTES, notificationHandler, readNotificationJson, type NotificationContext, type NotificationHandler, type
   NotificationHandlerOptions,
 } from '../notifications/handler.ts';
-import { confirmedDelivery, notificationOutcome, type DeliveryOutcome } from '../notifications/confirmed.ts';
+import { confirmedDelivery, deliverySettings, notificationOutcome, type DeliveryOutcome } from '../notifications/confirmed.ts';
 
 /**
  * The former name of `InvalidNotificationError` for received-payment bodies: the same class.
@@ -163,7 +163,7 @@ export function receivedPaymentsHandler<S extends Store = Store>(
       // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
       deliver: (actual, notified, claim) => options.onPayment(actual, { ...claim, notified } as PaymentContext<S>),
     },
-    { maxRemembered: options.maxRemembered ?? 10_000, runOnce: onceRunner(options.store ?? api.store, options.claim), log },
+    deliverySettings(options, options.store ?? api.store, log),
   );
 
   return notificationHandler(options, DEFAULT_MAX_BODY_BYTES, log, async (bytes, request, fail, report) => {

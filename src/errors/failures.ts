@@ -78,3 +78,26 @@ export class ConfigurationError extends InstantError {
     this.option = option;
   }
 }
+
+/** The `authenticate` check of a notification handler that refused a delivery. */
+export type WebhookCheck = 'clientCertificate' | 'secret' | 'allowIps';
+
+/**
+ * A notification refused by the handler's `authenticate` options, before its body was read or
+ * the service asked: `status` 401 when no credential came (no certificate, no secret), 403 when
+ * a wrong one did. `check` names the check, `reason` says why in words that never quote the
+ * secret, the certificate or the address.
+ */
+export class WebhookAuthenticationError extends InstantError {
+  override readonly name: string = 'WebhookAuthenticationError';
+  readonly check: WebhookCheck;
+  readonly reason: string;
+  readonly status: 401 | 403;
+
+  constructor(check: WebhookCheck, status: 401 | 403, reason: string) {
+    super(`Notification refused by the ${check} check: ${reason}`);
+    this.check = check;
+    this.status = status;
+    this.reason = reason;
+  }
+}

@@ -41,6 +41,16 @@ export function sameAmount(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * `cents` × `a` × `b` / `denominator` in whole cents, rounded half up, exactly (no float on the
+ * way: `centsTimes(1001, 1, 1, 2)` is 501). All are non-negative integers.
+ * @internal
+ */
+export function centsTimes(cents: number, a: number, b: number, denominator: number): number {
+  const d = BigInt(denominator);
+  return Number((BigInt(cents) * BigInt(a) * BigInt(b) * 2n + d) / (2n * d));
+}
+
+/**
  * Integer cents as a wire amount: `1005` → `"10.05"`. Throws `RangeError` unless `cents` is an
  * integer from 0 to `MAX_CENTS`.
  */

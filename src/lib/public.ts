@@ -1,6 +1,6 @@
 /**
- * The helpers' public face: the pure helpers (documents, keys, ids, money, dates,
- * municipalities, BR Codes) that the package's root and `instant-payments/payer` both export.
+ * The helpers' public face: the pure helpers (documents, keys, ids, money, dates, the
+ * business-day calendar and the amount due on a day, municipalities, BR Codes) that the package's root and `instant-payments/payer` both export.
  */
 export type { Checked } from './checked.ts';
 export { isValidCpf, isValidCnpj, cpfOrCnpj } from './documents.ts';
@@ -29,8 +29,11 @@ export {
   fromProviderNumber,
 } from './money.ts';
 export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays, addMonths } from './dates.ts';
+export { isBusinessDay, nextBusinessDay, addBusinessDays, type CalendarOptions, type LocalHolidays } from './calendar.ts';
+export { amountDue, type AmountDue, type AmountDueCharge, type AmountDueOptions } from './amount-due.ts';
 export { isValidMunicipalityCode } from './municipalities.ts';
-export { BR_CODE_GUI, BrCodeError, brcode, parseBrCode, buildBrCode, crc16 } from './brcode.ts';
+// `brcode` differs per entry: the root's has lint, the payer's leaves it out (src/index.ts, src/payer.ts).
+export { BR_CODE_GUI, BrCodeError, parseBrCode, buildBrCode, crc16 } from './brcode.ts';
 export type {
   BrCode,
   BrCodeField,

@@ -45,13 +45,34 @@ export interface NodeHandlerOptions {
   maxBodyBytes?: number;
   /** Status answered to a larger body (default 413; a handler whose contract says 400 sets it). */
   tooLargeStatus?: 400 | 413;
+  /**
+   * Runs before the body is read (a notification handler's `authenticate`): a Response it gives
+   * is the answer, the body is never read and the connection closes after it.
+   */
+  before?: (req: IncomingMessage) => Response | undefined | Promise<Response | undefined>;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Where a web handler that checks its sender from the connection (a notification handler with
+ * `authenticate`) keeps its Node form's parts, so that `toNodeHandler(handler)` checks the socket
+ * as `handler.node` does: the check before the body, and the handler past that check.
+ */
+export const NODE_FORM: unique symbol = Symbol('instant-payments.nodeForm');
+
+/** What a web handler may carry under `NODE_FORM`. */
+export interface NodeForm {
+  readonly serve: WebHandler;
+  readonly before: NonNullable<NodeHandlerOptions['before']>;
+}
+
 /** Wraps `handler` as a Node `(req, res)` listener. */
 export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const form = (handler as { [NODE_FORM]?: NodeForm })[NODE_FORM];
+  const serve = form?.serve ?? handler;
+  const before = options.before ?? form?.before;
   return async (incoming, outgoing) => {
     // A framework's wrapper is no stream itself: the Node request and response are under `raw`.
     const req = incoming instanceof Stream ? incoming : incoming.raw;
@@ -59,6 +80,11 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
     // The framework is told the handler answers (Fastify: its `onResponse` hooks still run).
     if (!(outgoing instanceof Stream)) outgoing.hijack?.();
     try {
+      const refusal = await before?.(req);
+      if (refusal) {
+        res.setHeader('connection', 'close');
+        return await writeResponse(res, refusal);
+      }
       const body = await readBody(req, (incoming as { body?: unknown }).body, maxBodyBytes);
       if (body === 'too-large') {
         const status = options.tooLargeStatus ?? 413;
@@ -68,7 +94,7 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
       res.once('close', () => {
         if (!res.writableFinished) controller.abort();
       });
-      const response = await handler(toRequest(req, body, controller.signal));
+      const response = await serve(toRequest(req, body, controller.signal));
       await writeResponse(res, response);
     } catch {
       if (!res.headersSent) plain(res, 500, 'Internal Server Error');

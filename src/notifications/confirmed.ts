@@ -8,9 +8,14 @@
  * answered only once the callback returned for its confirmed record (now or before).
  */
 import type { Logger } from '../core/log.ts';
+import { ConfigurationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
 import type { ClaimContext } from '../store/claims.ts';
-import type { onceRunner } from './handler.ts';
+import type { Store } from '../store/types.ts';
+import { onceRunner, type NotificationHandlerOptions } from './handler.ts';
+
+/** Confirming calls running at once per handler unless `maxConcurrentConfirmations` says otherwise. */
+export const DEFAULT_MAX_CONCURRENT_CONFIRMATIONS = 8;
 
 /** How one kind of notified item is confirmed and delivered. */
 export interface Confirmation<N, A> {
@@ -35,6 +40,62 @@ export interface DeliverySettings {
   readonly maxRemembered: number;
   readonly runOnce: ReturnType<typeof onceRunner>;
   readonly log: Logger | undefined;
+  /** Runs a confirming call when a slot is free (`maxConcurrentConfirmations`). */
+  readonly limit: Limit;
+}
+
+/**
+ * A handler's delivery settings from its options: `maxRemembered` (default 10 000), the claim
+ * runner over `store`, and one bound for all its confirming calls. Throws `ConfigurationError`
+ * for a bad `claim` or `maxConcurrentConfirmations`.
+ */
+export function deliverySettings(
+  options: NotificationHandlerOptions & { maxRemembered?: number },
+  store: Store | undefined,
+  log: Logger | undefined,
+): DeliverySettings {
+  const max = options.maxConcurrentConfirmations ?? DEFAULT_MAX_CONCURRENT_CONFIRMATIONS;
+  if (!Number.isSafeInteger(max) || max < 1) {
+    throw new ConfigurationError('maxConcurrentConfirmations', 'maxConcurrentConfirmations must be a positive integer');
+  }
+  return { maxRemembered: options.maxRemembered ?? 10_000, runOnce: onceRunner(store, options.claim), log, limit: limiter(max) };
+}
+
+/** Runs `work` once fewer than the bound are running; a waiting turn is given up when `signal` aborts. */
+export type Limit = <T>(work: () => Promise<T>, signal: AbortSignal) => Promise<T>;
+
+function limiter(max: number): Limit {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return async (work, signal) => {
+    if (running < max) running++;
+    else {
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          signal.removeEventListener('abort', abort);
+          resolve();
+        };
+        const abort = () => {
+          const at = waiting.indexOf(turn);
+          if (at >= 0) waiting.splice(at, 1);
+          reject(signal.reason);
+        };
+        if (signal.aborted) return abort();
+        signal.addEventListener('abort', abort, { once: true });
+        waiting.push(turn);
+      });
+    }
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
 }
 
 /**
@@ -43,7 +104,7 @@ export interface DeliverySettings {
  */
 export function confirmedDelivery<N, A>(
   confirmation: Confirmation<N, A>,
-  { maxRemembered, runOnce, log }: DeliverySettings,
+  { maxRemembered, runOnce, log, limit }: DeliverySettings,
 ): (notified: N, signal: AbortSignal) => Promise<DeliveryOutcome> {
   const { what } = confirmation;
   // Records handed to the callback (`deliveryKey`), and notifications that led to one (`contentKey`).
@@ -78,7 +139,7 @@ export function confirmedDelivery<N, A>(
       return Promise.resolve('duplicate');
     }
     return joined(confirming, key, async () => {
-      const actual = await confirmation.confirm(notified, signal);
+      const actual = await limit(() => confirmation.confirm(notified, signal), signal);
       if (actual === undefined) return 'unconfirmed';
       const outcome = await deliver(actual, notified, signal);
       answered.add(key);

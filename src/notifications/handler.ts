@@ -1,15 +1,18 @@
 /**
- * What every inbound notification handler (received payments, transfer confirmations) shares,
- * so that they look alike to a user: POST only (405 otherwise), a bounded body (400 beyond
- * `maxBodyBytes`), `onError` told of every error answer, a `store` and `claim` for fleet-wide
- * once-only delivery (callbacks get `{ signal, tx }`), a `logger`, and the same handler as a
- * Node listener under `.node`.
+ * What every inbound notification handler (received payments, recurring, transfer
+ * confirmations) shares, so that they look alike to a user: `authenticate` checked before
+ * anything else (401/403, see `authenticate.ts`), POST only (405 otherwise), a bounded body (400
+ * beyond `maxBodyBytes`), `onError` told of every error answer, a `store` and `claim` for
+ * fleet-wide once-only delivery (callbacks get `{ signal, tx }`), a `logger`, and the same
+ * handler as a Node listener under `.node`. Each handler then confirms what it was told through
+ * `confirmed.ts`, the one confirmation path.
  */
 import type { Telemetry } from '../core/telemetry.ts';
 import { InvalidNotificationError } from '../errors/failures.ts';
 import type { Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
-import { toNodeHandler, type NodeHandler } from '../node/adapter.ts';
+import { NODE_FORM, toNodeHandler, type NodeHandler } from '../node/adapter.ts';
+import { Refusal, authenticator, nodeArrival, webArrival, type Arrival, type WebhookAuthentication } from './authenticate.ts';
 import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
 
@@ -55,11 +58,32 @@ export interface NotificationHandlerOptions<S extends Store = Store> {
    * Default: the client's logger.
    */
   logger?: Logger;
+  /**
+   * Who may deliver (the service's certificate, a secret in the URL, its addresses), checked
+   * before the body is read and before any call to the service: 401 without a credential, 403
+   * with a wrong one, `onError` told with a `WebhookAuthenticationError` naming the check. Checked
+   * when the handler is built (a `ConfigurationError` naming the option).
+   */
+  authenticate?: WebhookAuthentication;
+  /**
+   * How many confirming calls to the service run at once (default 8); the rest wait their turn.
+   * Deliveries of the same notification in flight share one call whatever this is.
+   */
+  maxConcurrentConfirmations?: number;
+}
+
+/** What the web-standard handler may be told about the connection, where the platform knows it. */
+export interface ConnectionInfo {
+  /**
+   * The connecting address (Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(request)`,
+   * a serverless platform's source IP). Without it no hop is trusted and `allowIps` cannot pass.
+   */
+  remoteAddress?: string;
 }
 
 /** A web-standard notification handler, with its Node form. Never throws. */
 export interface NotificationHandler {
-  (request: Request): Promise<Response>;
+  (request: Request, connection?: ConnectionInfo): Promise<Response>;
   /**
    * The same handler as a Node `(req, res)` listener (`http.createServer`, Express, and Fastify's
    * own `(request, reply)`), through `toNodeHandler` with the same body limit; a body the
@@ -83,15 +107,20 @@ export function notificationHandler(
   telemetry?: { telemetry: Telemetry | undefined; name: string },
 ): NotificationHandler {
   const maxBytes = options.maxBodyBytes ?? defaultMaxBytes;
+  const gate = authenticator(options.authenticate);
   const fail: Fail = (status, error, headers) => {
     if (status >= 500) log?.error?.('notification failed', { status, error: errorName(error) });
     else log?.warn?.('notification refused', { status, error: errorName(error) });
     try {
-      options.onError?.(error, status);
+      options.onError?.(error instanceof Refusal ? error.error() : error, status);
     } catch {
       // A failing logger does not change the answer.
     }
     return new Response(null, headers ? { status, headers } : { status });
+  };
+  const refused = (arrival: Arrival): Response | undefined => {
+    const refusal = gate?.(arrival);
+    return refusal && fail(refusal.status, refusal);
   };
   const answer = async (request: Request, report: (outcome: string) => void): Promise<Response> => {
     try {
@@ -109,8 +138,19 @@ export function notificationHandler(
     }
   };
   const traced = telemetry?.telemetry;
-  const web = traced === undefined ? (request: Request) => answer(request, ignore) : tracedAnswer(answer, traced, telemetry!.name);
-  return Object.assign(web, { node: toNodeHandler(web, { maxBodyBytes: maxBytes, tooLargeStatus: 400 }) });
+  // One SERVER span per notification when traced (a sender the gate refuses gets none).
+  const serve = traced === undefined ? (request: Request) => answer(request, ignore) : tracedAnswer(answer, traced, telemetry!.name);
+  const web = async (request: Request, connection?: ConnectionInfo): Promise<Response> => {
+    try {
+      return (gate && refused(webArrival(request, connection?.remoteAddress))) ?? (await serve(request));
+    } catch (error) {
+      return fail(500, error);
+    }
+  };
+  const before = gate && ((req: Parameters<typeof nodeArrival>[0]) => refused(nodeArrival(req)));
+  // `toNodeHandler(handler)` then checks the socket as `.node` does.
+  if (before) Object.defineProperty(web, NODE_FORM, { value: { serve, before } });
+  return Object.assign(web, { node: toNodeHandler(serve, { maxBodyBytes: maxBytes, tooLargeStatus: 400, ...(before && { before }) }) });
 }
 
 function ignore(): void {}
@@ -160,7 +200,7 @@ export function onceRunner(
 
 /** An error's class name, for logs (its message may quote what it failed on). */
 function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
+  return error instanceof Error || error instanceof Refusal ? error.name : typeof error;
 }
 
 /**

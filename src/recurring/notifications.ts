@@ -22,10 +22,10 @@ import { PathParameterError } from '../core/path.ts';
 import type { UnconfirmedReason } from '../collection/received-payments.ts';
 import type { Store } from '../store/types.ts';
 import {
-  DEFAULT_MAX_BODY_BYTES, notificationHandler, onceRunner, readNotificationJson, type NotificationContext, type NotificationHandler,
+  DEFAULT_MAX_BODY_BYTES, notificationHandler, readNotificationJson, type NotificationContext, type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
-import { confirmedDelivery, type DeliverySettings } from '../notifications/confirmed.ts';
+import { confirmedDelivery, deliverySettings, type DeliverySettings } from '../notifications/confirmed.ts';
 import type { InstantPayment } from '../collection/instant.ts';
 import type { CobRCompleta, CobREncerramento, CobRStatus, Tentativa } from './cobr.ts';
 import type { RecAtivacao, RecCompleta, RecEncerramento } from './rec.ts';
@@ -197,11 +197,7 @@ export function recurringHandler<S extends Store = Store>(
     throw new ConfigurationError('onRec', 'recurringHandler needs onRec, onCobr or both');
   }
   const log = options.logger ?? api.logger ?? resolveLogger(undefined);
-  const settings: DeliverySettings = {
-    maxRemembered: options.maxRemembered ?? 10_000,
-    runOnce: onceRunner(options.store ?? api.store, options.claim),
-    log,
-  };
+  const settings: DeliverySettings = deliverySettings(options, options.store ?? api.store, log);
   const request = (signal: AbortSignal): RequestOptions => ({ ...options.requestOptions, signal });
   const unconfirmed = async (event: UnconfirmedRecurring): Promise<undefined> => {
     log?.warn?.(`${event.kind === 'rec' ? 'recurrence' : 'recurring charge'} unconfirmed`, { reason: event.reason });

@@ -1,16 +1,60 @@
 /**
- * Test certificates for the sandbox, made with node:crypto alone (no openssl, no dependency): a
- * CA, a server certificate for the hosts given and a client certificate, each an ECDSA P-256
- * key and an X.509 v3 certificate written in DER by the few encoders below. Test data: the keys
- * guard nothing beyond a sandbox.
+ * Node only: X.509 certificates made at run time, with no tool outside Node (no `openssl`, no
+ * dependency): a P-256 key from node:crypto, the certificate's DER written here (the handful of
+ * ASN.1 types a certificate needs) and signed with ECDSA-SHA256. For the sandbox's CAs, server
+ * and client certificates, and for tests that need an expired, foreign or self-signed one.
+ * Test material: nothing here guards anything real.
  */
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { isIP } from 'node:net';
 
 /** A certificate and its private key, both PEM. */
 export interface IssuedCertificate {
-  cert: string;
-  key: string;
+  /** The certificate (PEM). */
+  readonly cert: string;
+  /** Its private key (PKCS#8 PEM). */
+  readonly key: string;
+}
+
+/** What `createCertificate` makes. */
+export interface CertificateRequest {
+  /** The subject's common name. */
+  commonName: string;
+  /** The signing CA (its certificate, key and common name); none: self-signed. */
+  issuer?: IssuedCertificate & { readonly commonName: string };
+  /** A CA certificate (may sign others) rather than a server or client one. */
+  ca?: boolean;
+  /** Host names and IP addresses (subjectAltName) a server certificate is good for. */
+  hosts?: readonly string[];
+  /** Start of validity (default: one hour ago, for clocks a little behind). */
+  notBefore?: Date;
+  /** End of validity (default: ten years after `notBefore`). */
+  notAfter?: Date;
+}
+
+/** A new certificate and key as `request` describes. */
+export function createCertificate(request: CertificateRequest): IssuedCertificate {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const notBefore = request.notBefore ?? new Date(Date.now() - 3_600_000);
+  const notAfter = request.notAfter ?? new Date(notBefore.getTime() + 10 * 365 * 86_400_000);
+  const signer = request.issuer ? request.issuer.key : privateKey;
+  const spki = new Uint8Array(publicKey.export({ type: 'spki', format: 'der' }));
+  const issuerSpki = request.issuer ? new Uint8Array(createPublicKey(request.issuer.cert).export({ type: 'spki', format: 'der' })) : spki;
+  const tbs = seq(
+    explicit(0, integer(new Uint8Array([2]))), // v3
+    integer(serial()),
+    ECDSA_SHA256,
+    name(request.issuer?.commonName ?? request.commonName),
+    seq(time(notBefore), time(notAfter)),
+    name(request.commonName),
+    spki,
+    explicit(3, seq(...extensions(request, keyId(spki), keyId(issuerSpki)))),
+  );
+  const signature = sign('sha256', tbs, signer);
+  return {
+    cert: pem('CERTIFICATE', seq(tbs, ECDSA_SHA256, bitString(signature))),
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
 }
 
 /** A CA and the server and client certificates it signed. */
@@ -27,176 +71,128 @@ export interface CertificateOptions {
   clientName?: string;
   /** Days of validity (default 365). */
   days?: number;
+  /** The CA's common name (default `instant-payments sandbox CA`). */
+  caName?: string;
 }
 
 const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '::1'];
-const DAY_MS = 86_400_000;
 
 /** A CA, a server certificate for `hosts` and a client certificate, signed by the CA. */
-export function generateCertificates(options: CertificateOptions = {}): SandboxCertificates {
-  const days = options.days ?? 365;
+export function generateCertificates(options: CertificateOptions = {}): SandboxCertificates & { ca: { commonName: string } } {
+  const notBefore = new Date(Date.now() - 3_600_000);
+  const notAfter = new Date(notBefore.getTime() + (options.days ?? 365) * 86_400_000);
+  const commonName = options.caName ?? 'instant-payments sandbox CA';
+  const ca = { ...createCertificate({ commonName, ca: true, notBefore, notAfter }), commonName };
   const hosts = [...new Set([...DEFAULT_HOSTS, ...(options.hosts ?? [])])];
-  const ca = keyPair();
-  const caName = name('instant-payments sandbox CA');
-  const caId = keyId(ca.publicKey);
-  const issue = (subject: string, publicKey: KeyObject, extensions: Buffer[]) =>
-    certificate({ issuer: caName, subject: name(subject), publicKey, signer: ca.privateKey, days, extensions: [...extensions, authorityKeyId(caId)] });
-  const server = keyPair();
-  const client = keyPair();
   return {
-    ca: {
-      cert: certificate({
-        issuer: caName, subject: caName, publicKey: ca.publicKey, signer: ca.privateKey, days,
-        extensions: [basicConstraints(true), keyUsage(0x06), subjectKeyId(caId)],
-      }),
-      key: pemKey(ca.privateKey),
-    },
-    server: {
-      cert: issue('instant-payments sandbox', server.publicKey, [basicConstraints(false), keyUsage(0x80), extendedKeyUsage(SERVER_AUTH), subjectAltName(hosts), subjectKeyId(keyId(server.publicKey))]),
-      key: pemKey(server.privateKey),
-    },
-    client: {
-      cert: issue(options.clientName ?? 'sandbox-client', client.publicKey, [basicConstraints(false), keyUsage(0x80), extendedKeyUsage(CLIENT_AUTH), subjectKeyId(keyId(client.publicKey))]),
-      key: pemKey(client.privateKey),
-    },
+    ca,
+    server: createCertificate({ commonName: 'instant-payments sandbox', hosts, issuer: ca, notBefore, notAfter }),
+    client: createCertificate({ commonName: options.clientName ?? 'sandbox-client', issuer: ca, notBefore, notAfter }),
   };
 }
 
-function keyPair(): { publicKey: KeyObject; privateKey: KeyObject } {
-  return generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+function extensions(request: CertificateRequest, subjectKeyId: Uint8Array, authorityKeyId: Uint8Array): Uint8Array[] {
+  const out = [
+    extension('2.5.29.14', false, tlv(0x04, subjectKeyId)),
+    extension('2.5.29.35', false, seq(tlv(0x80, authorityKeyId))),
+    extension('2.5.29.19', true, seq(...(request.ca ? [new Uint8Array([0x01, 0x01, 0xff])] : []))), // basicConstraints
+    // keyUsage: keyCertSign + cRLSign for a CA, digitalSignature otherwise.
+    extension('2.5.29.15', true, request.ca ? tlv(0x03, new Uint8Array([1, 0x06])) : tlv(0x03, new Uint8Array([7, 0x80]))),
+  ];
+  // extKeyUsage: serverAuth and clientAuth.
+  if (!request.ca) out.push(extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'), oid('1.3.6.1.5.5.7.3.2'))));
+  if (request.hosts && request.hosts.length > 0) {
+    const names = request.hosts.map((host) =>
+      isIP(host) === 4
+        ? tlv(0x87, new Uint8Array(host.split('.').map(Number)))
+        : isIP(host) === 6
+          ? tlv(0x87, ipv6Bytes(host))
+          : tlv(0x82, new TextEncoder().encode(host)),
+    );
+    out.push(extension('2.5.29.17', false, seq(...names))); // subjectAltName
+  }
+  return out;
 }
 
-function pemKey(key: KeyObject): string {
-  return key.export({ type: 'pkcs8', format: 'pem' }).toString();
+/** A key identifier: SHA-1 of the public key's SPKI (RFC 7093, method 4's spirit; any unique value will do). */
+function keyId(spki: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha1').update(spki).digest());
 }
 
-interface CertificateSpec {
-  issuer: Buffer;
-  subject: Buffer;
-  publicKey: KeyObject;
-  signer: KeyObject;
-  days: number;
-  extensions: Buffer[];
+const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
+
+function extension(id: string, critical: boolean, value: Uint8Array): Uint8Array {
+  return seq(oid(id), ...(critical ? [new Uint8Array([0x01, 0x01, 0xff])] : []), tlv(0x04, value));
 }
 
-const ECDSA_SHA256 = '1.2.840.10045.4.3.2';
-const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
-const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
-
-function certificate(spec: CertificateSpec): string {
-  const now = Date.now();
-  const algorithm = seq(oid(ECDSA_SHA256));
-  // A positive serial of 16 random bytes.
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
-  const tbs = seq(
-    tlv(0xa0, integer(Buffer.from([2]))),
-    integer(serial),
-    algorithm,
-    spec.issuer,
-    seq(time(new Date(now - DAY_MS)), time(new Date(now + spec.days * DAY_MS))),
-    spec.subject,
-    spec.publicKey.export({ type: 'spki', format: 'der' }),
-    tlv(0xa3, seq(...spec.extensions)),
-  );
-  const der = seq(tbs, algorithm, bitString(sign('sha256', tbs, spec.signer)));
-  const lines = der.toString('base64').match(/.{1,64}/g) ?? [];
-  return `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
+function name(commonName: string): Uint8Array {
+  return seq(tlv(0x31, seq(oid('2.5.4.3'), tlv(0x0c, new TextEncoder().encode(commonName)))));
 }
 
-function name(commonName: string): Buffer {
-  return seq(tlv(0x31, seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName, 'utf8')))));
+/** UTCTime through 2049, GeneralizedTime after (RFC 5280, 4.1.2.5). */
+function time(date: Date): Uint8Array {
+  const iso = date.toISOString().replace(/[-:T]/g, '').slice(0, 14); // YYYYMMDDHHMMSS
+  const year = date.getUTCFullYear();
+  return year >= 1950 && year < 2050 ? tlv(0x17, ascii(`${iso.slice(2)}Z`)) : tlv(0x18, ascii(`${iso}Z`));
 }
 
-function extension(id: string, critical: boolean, value: Buffer): Buffer {
-  return seq(oid(id), ...(critical ? [tlv(0x01, Buffer.from([0xff]))] : []), tlv(0x04, value));
-}
-
-function basicConstraints(ca: boolean): Buffer {
-  return extension('2.5.29.19', true, ca ? seq(tlv(0x01, Buffer.from([0xff]))) : seq());
-}
-
-/** `bits`: the first byte of the usage bits (0x80 digitalSignature, 0x04 keyCertSign, 0x02 cRLSign). */
-function keyUsage(bits: number): Buffer {
-  let unused = 0;
-  while (unused < 7 && (bits & (1 << unused)) === 0) unused++;
-  return extension('2.5.29.15', true, tlv(0x03, Buffer.from([unused, bits])));
-}
-
-function extendedKeyUsage(purpose: string): Buffer {
-  return extension('2.5.29.37', false, seq(oid(purpose)));
-}
-
-function subjectAltName(hosts: readonly string[]): Buffer {
-  const names = hosts.map((host) => {
-    const version = isIP(host);
-    if (version === 4) return tlv(0x87, Buffer.from(host.split('.').map(Number)));
-    if (version === 6) return tlv(0x87, ipv6(host));
-    return tlv(0x82, Buffer.from(host, 'ascii'));
-  });
-  return extension('2.5.29.17', false, seq(...names));
-}
-
-function keyId(publicKey: KeyObject): Buffer {
-  return createHash('sha1').update(publicKey.export({ type: 'spki', format: 'der' })).digest();
-}
-
-function subjectKeyId(id: Buffer): Buffer {
-  return extension('2.5.29.14', false, tlv(0x04, id));
-}
-
-function authorityKeyId(id: Buffer): Buffer {
-  return extension('2.5.29.35', false, seq(tlv(0x80, id)));
-}
-
-/** The 16 bytes of an IPv6 address (`::` expanded). */
-function ipv6(address: string): Buffer {
-  const [head = '', tail] = address.split('::');
-  const groups = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
-  const front = groups(head);
-  const back = tail === undefined ? [] : groups(tail);
-  const all = [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
-  const bytes = Buffer.alloc(16);
-  all.forEach((group, i) => bytes.writeUInt16BE(group, i * 2));
+function serial(): Uint8Array {
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0]! & 0x7f) | 0x01; // positive, no leading zero
   return bytes;
 }
 
-// DER encoders: tag, length, content.
-
-function tlv(tag: number, content: Buffer): Buffer {
-  const length = content.length;
-  if (length < 0x80) return Buffer.concat([Buffer.from([tag, length]), content]);
-  const bytes: number[] = [];
-  for (let rest = length; rest > 0; rest >>= 8) bytes.unshift(rest & 0xff);
-  return Buffer.concat([Buffer.from([tag, 0x80 | bytes.length, ...bytes]), content]);
+function integer(bytes: Uint8Array): Uint8Array {
+  return tlv(0x02, bytes[0]! & 0x80 ? concat([new Uint8Array([0]), bytes]) : bytes);
 }
 
-function seq(...parts: Buffer[]): Buffer {
-  return tlv(0x30, Buffer.concat(parts));
+function bitString(bytes: Uint8Array): Uint8Array {
+  return tlv(0x03, concat([new Uint8Array([0]), bytes]));
 }
 
-/** A non-negative integer from its big-endian bytes. */
-function integer(bytes: Buffer): Buffer {
-  return tlv(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
-}
-
-function bitString(bytes: Buffer): Buffer {
-  return tlv(0x03, Buffer.concat([Buffer.from([0]), bytes]));
-}
-
-function oid(dotted: string): Buffer {
-  const [first = 0, second = 0, ...rest] = dotted.split('.').map(Number);
-  const bytes = [first * 40 + second];
+function oid(dotted: string): Uint8Array {
+  const [a, b, ...rest] = dotted.split('.').map(Number);
+  const out = [a! * 40 + b!];
   for (const arc of rest) {
-    const base128 = [arc & 0x7f];
-    for (let value = arc >> 7; value > 0; value >>= 7) base128.unshift((value & 0x7f) | 0x80);
-    bytes.push(...base128);
+    const groups = [arc & 0x7f];
+    for (let v = arc >>> 7; v > 0; v >>>= 7) groups.unshift((v & 0x7f) | 0x80);
+    out.push(...groups);
   }
-  return tlv(0x06, Buffer.from(bytes));
+  return tlv(0x06, new Uint8Array(out));
 }
 
-/** UTCTime until 2049, GeneralizedTime from 2050 (RFC 5280 §4.1.2.5). */
-function time(date: Date): Buffer {
-  const iso = date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  return date.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(`${iso.slice(2)}Z`)) : tlv(0x18, Buffer.from(`${iso}Z`));
+function explicit(tag: number, content: Uint8Array): Uint8Array {
+  return tlv(0xa0 | tag, content);
+}
+
+function seq(...items: Uint8Array[]): Uint8Array {
+  return tlv(0x30, concat(items));
+}
+
+function tlv(tag: number, content: Uint8Array): Uint8Array {
+  const n = content.length;
+  const length = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff];
+  return concat([new Uint8Array([tag, ...length]), content]);
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+function ascii(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+function ipv6Bytes(address: string): Uint8Array {
+  const [head = '', tail = ''] = address.split('::');
+  const words = (part: string) => (part === '' ? [] : part.split(':').map((w) => parseInt(w, 16)));
+  const left = words(head);
+  const right = address.includes('::') ? words(tail) : [];
+  const all = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return new Uint8Array(all.flatMap((w) => [w >> 8, w & 0xff]));
+}
+
+function pem(label: string, der: Uint8Array): string {
+  const body = Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '');
+  return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
 }

@@ -6,13 +6,14 @@
 import { buildBrCode } from '../lib/brcode.ts';
 import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import { isValidTxid } from '../lib/ids.ts';
+import { roll } from '../lib/calendar.ts';
 import { addDays } from '../lib/dates.ts';
 import { inRange, json, page, readJson, verdict } from './http.ts';
 import { Problem } from './problems.ts';
 import {
   Judge, REMOVED_BY_USER, isObject, judgeCob, judgeCobV, judgeListQuery, type Json, type Mode,
 } from './rules.ts';
-import { canonical, renderPayment, today, type Charge, type ChargeKind, type Context, type Loc } from './state.ts';
+import { businessDays, canonical, renderPayment, today, type Charge, type ChargeKind, type Context, type Loc } from './state.ts';
 
 interface KindInfo {
   root: string;
@@ -146,7 +147,7 @@ export function renderCharge(ctx: Context, charge: Charge, revisao = charge.revi
 }
 
 /** True when the charge can no longer be paid: not ATIVA, or past its expiry or validity. */
-export function isClosed(ctx: Context, charge: Charge): boolean {
+export function isClosed(ctx: Context, charge: Charge, codMun?: string): boolean {
   const { content, status } = currentOf(charge);
   if (status !== 'ATIVA') return true;
   const calendario = isObject(content['calendario']) ? content['calendario'] : {};
@@ -154,8 +155,19 @@ export function isClosed(ctx: Context, charge: Charge): boolean {
     const seconds = typeof calendario['expiracao'] === 'number' ? calendario['expiracao'] : DEFAULT_EXPIRACAO;
     return ctx.now().getTime() > Date.parse(charge.criacao) + seconds * 1000;
   }
+  return today(ctx) > lastPayableDay(ctx, charge, codMun);
+}
+
+/**
+ * A due-date charge's last payable day for a payer of `codMun`: the due date moved to a business
+ * day when it is not one, plus `validadeAposVencimento` calendar days, moved again (the spec's
+ * examples A–G: due Friday 2020-12-25 with 0 days is payable through Monday the 28th).
+ */
+export function lastPayableDay(ctx: Context, charge: Charge, codMun?: string): string {
+  const calendario = currentOf(charge).content['calendario'] as Json;
   const validade = typeof calendario['validadeAposVencimento'] === 'number' ? calendario['validadeAposVencimento'] : DEFAULT_VALIDADE;
-  return today(ctx) > addDays(calendario['dataDeVencimento'] as string, validade);
+  const open = businessDays(ctx, codMun);
+  return roll(addDays(roll(calendario['dataDeVencimento'] as string, open), validade), open);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,9 +5,14 @@
  * refused or reset, no answer within `timeoutMs`), is sent again, the same bytes, after a pause
  * that doubles (`delayMs`, 2 × `delayMs`...), up to `attempts` in all. A redirect is an answer
  * other than 2xx: it is not followed. Each notification and each attempt is kept in a log.
+ *
+ * With a client certificate (`webhookClientCertificate`), as a production service: over HTTPS
+ * only, presenting a certificate signed by a CA made for this sandbox (`ca`), trusting the
+ * receiver's server certificate through `serverCa` (else the platform's CAs).
  */
 import { ConfigurationError } from '../errors/failures.ts';
 import { backoffMs } from '../internal/retry.ts';
+import { createCertificate } from './certificates.ts';
 
 /** How notifications are sent again (`createSandbox({ redelivery })`). */
 export interface RedeliveryOptions {
@@ -60,6 +65,25 @@ interface NotifierDeps {
   now: () => Date;
   /** Aborts the attempts under way when the sandbox closes. */
   closed: AbortSignal;
+  /** Deliver over mTLS, trusting `serverCa` (PEM) for the receiver's certificate when given. */
+  clientCertificate?: { serverCa?: string | readonly string[] | undefined } | undefined;
+}
+
+/** The mTLS side of delivery: the sandbox's webhook CA, its client certificate, and the connection pool using them. */
+interface ClientTls {
+  readonly ca: string;
+  readonly dispatcher: Promise<{ close(): Promise<void> }>;
+}
+
+function clientTls(serverCa: string | readonly string[] | undefined, closed: AbortSignal): ClientTls {
+  const commonName = 'instant-payments sandbox webhook CA';
+  const ca = { ...createCertificate({ commonName, ca: true }), commonName };
+  const client = createCertificate({ commonName: 'instant-payments sandbox webhook client', issuer: ca });
+  const dispatcher = import('undici').then(
+    ({ Agent }) => new Agent({ connect: { cert: client.cert, key: client.key, ...(serverCa !== undefined && { ca: serverCa as string | string[] }) } }),
+  );
+  closed.addEventListener('abort', () => void dispatcher.then((agent) => agent.close()).catch(() => undefined), { once: true });
+  return { ca: ca.cert, dispatcher };
 }
 
 /** The log keeps this many notifications, the oldest dropped first. */
@@ -71,10 +95,12 @@ export class Notifier {
   readonly #delayMs: number;
   readonly #timeoutMs: number;
   readonly #log: SentNotification[] = [];
+  readonly #tls: ClientTls | undefined;
   #lastId = 0;
 
   constructor(deps: NotifierDeps, options: RedeliveryOptions = {}) {
     this.#deps = deps;
+    this.#tls = deps.clientCertificate && clientTls(deps.clientCertificate.serverCa, deps.closed);
     this.#attempts = checked('attempts', options.attempts ?? 5, 1);
     this.#delayMs = checked('delayMs', options.delayMs ?? 1000, 0);
     this.#timeoutMs = checked('timeoutMs', options.timeoutMs ?? 5000, 1);
@@ -88,6 +114,11 @@ export class Notifier {
     if (this.#log.length > LOG_LIMIT) this.#log.shift();
     await this.#attempt(record, text);
     return structuredClone(record);
+  }
+
+  /** The CA (PEM) of the client certificate notifications are sent with, when they are sent over mTLS. */
+  get ca(): string | undefined {
+    return this.#tls?.ca;
   }
 
   /** Every notification kept (the latest 1000), oldest first; copies. */
@@ -114,6 +145,7 @@ export class Notifier {
   }
 
   async #post(url: string, text: string): Promise<NotificationAnswer> {
+    if (this.#tls && !url.startsWith('https://')) return { error: 'not https: with webhookClientCertificate the sandbox delivers over HTTPS only' };
     try {
       const response = await this.#deps.send(url, {
         method: 'POST',
@@ -121,7 +153,8 @@ export class Notifier {
         body: text,
         redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#deps.closed]),
-      });
+        ...(this.#tls && { dispatcher: await this.#tls.dispatcher }),
+      } as RequestInit);
       await response.body?.cancel().catch(() => undefined);
       return { status: response.status };
     } catch (error) {

@@ -6,16 +6,17 @@
  * (400) and `valor.final` is computed for `DPP` (today by default).
  */
 import { calculateJwkThumbprint, CompactSign, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import { addDays, isCivilDate } from '../lib/dates.ts';
-import { fromCents, toCents } from '../lib/money.ts';
+import { businessDaysBetween, daysBetween, roll } from '../lib/calendar.ts';
+import { isCivilDate } from '../lib/dates.ts';
+import { centsTimes, fromCents, toCents } from '../lib/money.ts';
 import { isValidMunicipalityCode } from '../lib/municipalities.ts';
-import { currentOf, isClosed, locationByToken } from './charges.ts';
+import { currentOf, isClosed, lastPayableDay, locationByToken } from './charges.ts';
 import { json, verdict } from './http.ts';
 import { Problem } from './problems.ts';
 import { Random } from './random.ts';
 import { seededRsaKey } from './rsa.ts';
 import { Judge, isObject, type Json } from './rules.ts';
-import { today, type Charge, type ChargeKind, type Context } from './state.ts';
+import { businessDays, today, type Charge, type ChargeKind, type Context } from './state.ts';
 
 export const JWKS_PATH = '/qr/v2/jwks.json';
 
@@ -79,15 +80,20 @@ export async function payloadRoutes(ctx: Context, signer: PayloadSigner, request
   const loc = locationByToken(ctx, match[2]!, kind);
   const charge = loc?.txid === undefined ? undefined : ctx.state.charges(kind).get(loc.txid);
   if (charge === undefined) throw new Problem('CobPayloadNaoEncontrado', 'A location não apresenta cobrança.', [], 404);
-  if (isClosed(ctx, charge)) throw new Problem('CobPayloadNaoEncontrado', 'A cobrança desta location não pode mais ser paga.', [], 410);
   const params = new URL(request.url).searchParams;
-  const payload = kind === 'cob' ? cobPayload(ctx, charge) : cobvPayload(ctx, charge, judgePayerQuery(ctx, charge, params));
+  // The payer's local holidays (codMun) may keep a due-date charge payable a day longer.
+  const codMun = /^\d{7}$/.test(params.get('codMun') ?? '') ? (params.get('codMun') as string) : undefined;
+  if (isClosed(ctx, charge, codMun)) throw new Problem('CobPayloadNaoEncontrado', 'A cobrança desta location não pode mais ser paga.', [], 410);
+  const payload = kind === 'cob' ? cobPayload(ctx, charge) : cobvPayload(ctx, charge, ...judgePayerQuery(ctx, charge, params));
   const jws = await signer.sign(payload, `${ctx.origin()}${JWKS_PATH}`);
   return new Response(jws, { status: 200, headers: { 'content-type': 'application/jose' } });
 }
 
-/** `codMun` (7 digits, a municipality of the national table) and `DPP` (today .. last valid day). */
-function judgePayerQuery(ctx: Context, charge: Charge, params: URLSearchParams): string {
+/**
+ * `codMun` (7 digits, a municipality of the national table) and `DPP` (today .. the last payable
+ * day on that payer's calendar): the day to price and the payer's municipality.
+ */
+function judgePayerQuery(ctx: Context, charge: Charge, params: URLSearchParams): [day: string, codMun: string | undefined] {
   const j = new Judge(ctx.ownKeys);
   const codMun = params.get('codMun');
   if (codMun !== null && !(/^\d{7}$/.test(codMun) && isValidMunicipalityCode(codMun))) {
@@ -98,20 +104,17 @@ function judgePayerQuery(ctx: Context, charge: Charge, params: URLSearchParams):
   if (dpp !== null) {
     if (!isCivilDate(dpp)) j.flag('DPP', 'DPP não é uma data AAAA-MM-DD.', dpp);
     else if (dpp < day) j.flag('DPP', 'DPP está no passado.', dpp);
-    else if (dpp > lastValidDay(charge)) j.flag('DPP', 'DPP excede a validade da cobrança (vencimento + validadeAposVencimento).', dpp);
+    else if (dpp > lastPayableDay(ctx, charge, codMun ?? undefined)) {
+      j.flag('DPP', 'DPP excede a validade da cobrança (vencimento, prorrogado ao dia útil, + validadeAposVencimento).', dpp);
+    }
   }
   verdict(j, 'CobPayloadOperacaoInvalida');
-  return dpp ?? day;
+  return [dpp ?? day, codMun ?? undefined];
 }
 
 function calendarOf(charge: Charge): Json {
   const calendario = currentOf(charge).content['calendario'];
   return isObject(calendario) ? calendario : {};
-}
-
-function lastValidDay(charge: Charge): string {
-  const calendario = calendarOf(charge);
-  return addDays(calendario['dataDeVencimento'] as string, (calendario['validadeAposVencimento'] as number | undefined) ?? 30);
 }
 
 function common(charge: Charge): Json {
@@ -132,7 +135,7 @@ function cobPayload(ctx: Context, charge: Charge): Json {
   };
 }
 
-function cobvPayload(ctx: Context, charge: Charge, day: string): Json {
+function cobvPayload(ctx: Context, charge: Charge, day: string, codMun: string | undefined): Json {
   const calendario = calendarOf(charge);
   const out = common(charge);
   const devedor = isObject(out['devedor']) ? out['devedor'] : {};
@@ -146,7 +149,7 @@ function cobvPayload(ctx: Context, charge: Charge, day: string): Json {
     },
     devedor: devedor['cpf'] !== undefined ? { cpf: devedor['cpf'], nome: devedor['nome'] } : { cnpj: devedor['cnpj'], nome: devedor['nome'] },
     recebedor: ctx.recebedor,
-    valor: dueAmount(charge, day),
+    valor: dueAmount(ctx, charge, day, codMun),
   };
 }
 
@@ -155,56 +158,61 @@ function cobvPayload(ctx: Context, charge: Charge, day: string): Json {
 
 /** `base` × `rate` (hundredths of a percent) × `times` / `divisor`, rounded half up, exactly. */
 function percentOf(base: number, rate: number, times = 1, divisor = 1): number {
-  const scale = 10_000n * BigInt(divisor);
-  const product = BigInt(base) * BigInt(rate) * BigInt(times);
-  return Number((product * 2n + scale) / (2n * scale));
+  return centsTimes(base, rate, times, 10_000 * divisor);
 }
 
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-
-const PER_DAY_DIVISOR: Readonly<Record<number, number>> = { 2: 1, 3: 30, 4: 365, 6: 1, 7: 30, 8: 365 };
+/** Days in a month and in a year for the interest rates per month and per year: calendar (3, 4) and business days (7, 8). */
+const PER_DAY_DIVISOR: Readonly<Record<number, number>> = { 2: 1, 3: 30, 4: 365, 6: 1, 7: 21, 8: 252 };
 
 /**
- * `valor` of a due-date payload for payment on `day`: abatimento always; desconto up to the due
- * date; multa and juros after it. Business-day modalities are counted in calendar days here.
+ * `valor` of a due-date payload for payment on `day` by a payer of `codMun`. The due date moves
+ * to the payer's next business day when it is not one, and everything counts from there:
+ * abatimento always; desconto up to the (moved) fixed dates, or per calendar (3, 5) or business
+ * (4, 6) day before the due date; multa and juros after it, juros per calendar (1–4) or business
+ * (5–8) day late. Business days early or late: those after the earlier day through the later.
+ * A discount never takes the amount below 0.01.
  */
-export function dueAmount(charge: Charge, day: string): { final: string } & Record<string, string> {
+export function dueAmount(ctx: Context, charge: Charge, day: string, codMun?: string): { final: string } & Record<string, string> {
   const valor = (currentOf(charge).content['valor'] ?? {}) as Json;
-  const due = calendarOf(charge)['dataDeVencimento'] as string;
+  const open = businessDays(ctx, codMun);
+  const due = roll(calendarOf(charge)['dataDeVencimento'] as string, open);
+  const days = (from: string, to: string, business: boolean) => (business ? businessDaysBetween(from, to, open) : daysBetween(from, to));
   const original = toCents(valor['original'] as string);
   const part = (name: string): Json | undefined => (isObject(valor[name]) ? (valor[name] as Json) : undefined);
   const rate = (p: Json | undefined): number => (p && typeof p['valorPerc'] === 'string' ? toCents(p['valorPerc']) : 0);
   let abatimento = 0;
   const ab = part('abatimento');
-  if (ab) abatimento = ab['modalidade'] === 1 ? rate(ab) : percentOf(original, rate(ab));
+  if (ab) abatimento = Number(ab['modalidade']) === 1 ? rate(ab) : percentOf(original, rate(ab));
   let desconto = 0;
   let multa = 0;
   let juros = 0;
   const ds = part('desconto');
-  if (ds && day <= due) {
-    const modalidade = ds['modalidade'] as number;
-    const early = daysBetween(day, due);
+  if (ds) {
+    const modalidade = Number(ds['modalidade']);
     if (modalidade <= 2) {
       const dates = (Array.isArray(ds['descontoDataFixa']) ? ds['descontoDataFixa'] : []) as Json[];
-      const hit = dates.filter((d) => (d['data'] as string) >= day).sort((a, b) => ((a['data'] as string) < (b['data'] as string) ? -1 : 1))[0];
-      if (hit) desconto = modalidade === 1 ? rate(hit) : percentOf(original, rate(hit));
-    } else {
+      const hit = dates
+        .map((d) => ({ until: roll(d['data'] as string, open), d }))
+        .filter(({ until }) => until >= day)
+        .sort((a, b) => (a.until < b.until ? -1 : 1))[0];
+      if (hit) desconto = modalidade === 1 ? rate(hit.d) : percentOf(original, rate(hit.d));
+    } else if (day < due) {
+      const early = days(day, due, modalidade === 4 || modalidade === 6);
       desconto = modalidade <= 4 ? rate(ds) * early : percentOf(original, rate(ds), early);
     }
   }
   if (day > due) {
-    const late = daysBetween(due, day);
     const mt = part('multa');
-    if (mt) multa = mt['modalidade'] === 1 ? rate(mt) : percentOf(original, rate(mt));
+    if (mt) multa = Number(mt['modalidade']) === 1 ? rate(mt) : percentOf(original, rate(mt));
     const jr = part('juros');
     if (jr) {
-      const modalidade = jr['modalidade'] as number;
+      const modalidade = Number(jr['modalidade']);
+      const late = days(due, day, modalidade >= 5);
       juros = modalidade === 1 || modalidade === 5 ? rate(jr) * late : percentOf(original, rate(jr), late, PER_DAY_DIVISOR[modalidade] ?? 1);
     }
   }
-  const final = Math.max(1, original - abatimento - desconto + multa + juros);
+  desconto = Math.max(0, Math.min(desconto, original - abatimento - 1));
+  const final = Math.max(0, original - abatimento - desconto + multa + juros);
   const out: { final: string } & Record<string, string> = { original: fromCents(original), final: fromCents(final) };
   if (ab) out['abatimento'] = fromCents(abatimento);
   if (ds) out['desconto'] = fromCents(desconto);

@@ -66,7 +66,7 @@ export async function payCharge(ctx: Context, txid: string, options: PayChargeOp
 }
 
 function amountDue(ctx: Context, charge: Charge): string {
-  if (charge.kind === 'cobv') return dueAmount(charge, today(ctx)).final;
+  if (charge.kind === 'cobv') return dueAmount(ctx, charge, today(ctx)).final;
   return (currentOf(charge).content['valor'] as Json)['original'] as string;
 }
 

@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
 import type { FetchLike } from '../core/types.ts';
+import { isHolidayEntry, type LocalHolidays } from '../lib/calendar.ts';
 import { fromCents, parseAmount, toCents } from '../lib/money.ts';
 import {
   API_TOKEN_PATH, CASH_OUT_TOKEN_PATH, renderTransfer, settle, transferNotification, type TransferRecord,
@@ -68,6 +69,16 @@ export interface SandboxOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** How a notification answered other than 2xx, or not at all, is sent again (default 5 attempts, from 1 s, doubling). */
   redelivery?: RedeliveryOptions;
+  /**
+   * Deliver every notification as a production service does: over HTTPS, presenting a client
+   * certificate signed by a CA made for this sandbox (`sandbox.webhookCa`, for the receiver's
+   * `authenticate.clientCertificate.ca`). An http:// URL is then an attempt that fails.
+   */
+  webhookClientCertificate?: boolean;
+  /** The CA (PEM) of the receiver's server certificate, trusted when notifying over HTTPS (default: the platform's CAs). */
+  webhookServerCa?: string | string[];
+  /** Payers' local holidays (`YYYY-MM-DD`, `MM-DD` yearly, or a function of `codMun`) that due dates roll past, as national ones. */
+  localHolidays?: LocalHolidays;
 }
 
 /** A token endpoint and the client credentials it accepts. */
@@ -119,6 +130,7 @@ export class Sandbox {
   constructor(options: SandboxOptions = {}) {
     this.#options = options;
     if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new ConfigurationError('seed', 'seed must be an integer');
+    if (Array.isArray(options.localHolidays) && !options.localHolidays.every(isHolidayEntry)) throw new ConfigurationError('localHolidays', 'localHolidays must be YYYY-MM-DD or MM-DD dates');
     const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
     this.#ids = new Random(seed);
     this.#faults = new FaultInjector(seed ^ 0x5eed);
@@ -135,6 +147,7 @@ export class Sandbox {
         later: (ms, task) => this.#later(ms, task),
         now: () => new Date(),
         closed: this.#stop.signal,
+        clientCertificate: options.webhookClientCertificate ? { serverCa: options.webhookServerCa } : undefined,
       },
       options.redelivery,
     );
@@ -158,6 +171,7 @@ export class Sandbox {
       notify: (url, body) => this.#notify(url, body),
       batchDelayMs: options.batchDelayMs ?? 20,
       refundDelayMs: options.refundDelayMs ?? 20,
+      localHolidays: options.localHolidays,
     };
     this.#recurring = new RecurringPart(this.#ctx, this.#signer, seed ^ 0x7ec, options.ownAccounts);
     this.#routes = new SandboxRoutes({
@@ -179,6 +193,11 @@ export class Sandbox {
   /** The receiving user's accounts: a recurring charge's `recebedor.conta`/`agencia` must be one of them. */
   get ownAccounts(): readonly OwnAccount[] {
     return this.#recurring.ownAccounts;
+  }
+
+  /** With `webhookClientCertificate`: the CA (PEM) that signs the certificate notifications are sent with. */
+  get webhookCa(): string | undefined {
+    return this.#notifier.ca;
   }
 
   /** The origin clients reach: `http(s)://127.0.0.1:PORT` once listening, else the virtual one. */

@@ -5,6 +5,7 @@
  * request, so concurrent requests never interleave inside one change.
  */
 import { isRecord } from '../internal/json.ts';
+import { businessDayTest, type LocalHolidays } from '../lib/calendar.ts';
 import { todayInBrasilia } from '../lib/dates.ts';
 import type { Json } from './rules.ts';
 import type { Random } from './random.ts';
@@ -188,10 +189,17 @@ export interface Context {
   notify(url: string, body: unknown): Promise<number | undefined>;
   readonly batchDelayMs: number;
   readonly refundDelayMs: number;
+  /** The payers' local holidays (`createSandbox({ localHolidays })`), on top of the national calendar. */
+  readonly localHolidays?: LocalHolidays | undefined;
 }
 
 export function today(ctx: Context): string {
   return todayInBrasilia(ctx.now());
+}
+
+/** The business days of a payer (of municipality `codMun`, when known): the shared calendar plus the sandbox's local holidays. */
+export function businessDays(ctx: Context, codMun?: string): (date: string) => boolean {
+  return businessDayTest({ localHolidays: ctx.localHolidays, codMun });
 }
 
 /** Canonical JSON (object keys sorted): equal content, equal text. */

@@ -9,6 +9,7 @@ import {
   addDays,
   brcode,
   generateTxid,
+  nextBusinessDay,
   receivedPaymentsHandler,
   toNodeHandler,
   todayInBrasilia,
@@ -92,7 +93,7 @@ describe('payer side', () => {
 
   it('fetches a cobv payload with codMun and DPP; the service checks them too', async () => {
     const txid = generateTxid();
-    const due = addDays(todayInBrasilia(), 3);
+    const due = nextBusinessDay(addDays(todayInBrasilia(), 3)); // a business day: no roll
     const cobv = await s.api.cobv.create(txid, {
       calendario: { dataDeVencimento: due, validadeAposVencimento: 5 },
       devedor: { cpf: '12345678909', nome: 'Fulano de Tal' },
@@ -102,8 +103,8 @@ describe('payer side', () => {
     const url = brcode.parse(cobv.instantCopiaECola ?? '').url ?? '';
     const payload = await s.payer.cobPayload.getCobv(url, { codMun: '5300108', DPP: todayInBrasilia() });
     expect(payload).toMatchObject({ txid, valor: { final: '200.00' } });
-    // Past the due date plus its validity: the service refuses.
-    await expect(s.payer.cobPayload.getCobv(url, { DPP: addDays(due, 6) })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+    // Past the due date plus its validity (moved to a business day): the service refuses.
+    await expect(s.payer.cobPayload.getCobv(url, { DPP: addDays(nextBusinessDay(addDays(due, 5)), 1) })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
   });
 });
 

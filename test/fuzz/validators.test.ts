@@ -133,6 +133,31 @@ const integers = fc.oneof(
   fc.constantFrom(0, -0, 26, 35, 36, 1e21),
 );
 
+/** Calendar options: none, local holidays as dates or days of the year (some malformed), or a function of codMun. */
+const holidaysArb = fc.oneof(
+  fc.constant(undefined),
+  fc.record({ localHolidays: fc.array(fc.oneof(civilDateArb, civilDateArb.map((d) => d.slice(5)), stringArb), { maxLength: 4 }) }),
+  fc.record({ localHolidays: fc.constant((codMun: string) => [codMun.slice(0, 5)]), codMun: fc.constantFrom('3304557', '01-20') }),
+);
+const percentArb = fc.oneof(amountArb, stringArb);
+/** Due-date charges: every modality (and some out of range), amounts well formed or not. */
+const dueChargeArb = fc.record({
+  calendario: fc.record({ dataDeVencimento: fc.oneof(civilDateArb, stringArb), validadeAposVencimento: fc.oneof(fc.nat(60), integers) }, { requiredKeys: ['dataDeVencimento'] }),
+  valor: fc.record(
+    {
+      original: percentArb,
+      multa: fc.record({ modalidade: fc.integer({ min: 0, max: 3 }), valorPerc: percentArb }),
+      juros: fc.record({ modalidade: fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constantFrom('5', 'x')), valorPerc: percentArb }),
+      abatimento: fc.record({ modalidade: fc.integer({ min: 0, max: 3 }), valorPerc: percentArb }),
+      desconto: fc.oneof(
+        fc.record({ modalidade: fc.integer({ min: 1, max: 2 }), descontoDataFixa: fc.array(fc.record({ data: fc.oneof(civilDateArb, stringArb), valorPerc: percentArb }), { maxLength: 3 }) }),
+        fc.record({ modalidade: fc.integer({ min: 0, max: 7 }), valorPerc: percentArb }),
+      ),
+    },
+    { requiredKeys: ['original'] },
+  ),
+});
+
 /** One entry per function the helpers barrel exports: the test below fails when one is missing. */
 const CONTRACTS: Record<string, Contract> = {
   isValidCpf: { args: one(anyValueArb), answer: isBoolean },
@@ -177,6 +202,21 @@ const CONTRACTS: Record<string, Contract> = {
   addDays: { args: fc.tuple(fc.oneof(civilDateArb, stringArb), integers), answer: civil, throws: [RangeError] },
   addMonths: { args: fc.tuple(fc.oneof(civilDateArb, stringArb), integers), answer: civil, throws: [RangeError] },
   crc16: { args: one(stringArb), answer: (v) => typeof v === 'string' && /^[0-9A-F]{4}$/.test(v) },
+  isBusinessDay: { args: fc.tuple(fc.oneof(civilDateArb, stringArb), holidaysArb), answer: isBoolean, throws: [RangeError] },
+  nextBusinessDay: { args: fc.tuple(fc.oneof(civilDateArb, stringArb), holidaysArb), answer: civil, throws: [RangeError] },
+  addBusinessDays: {
+    args: fc.tuple(fc.oneof(civilDateArb, stringArb), fc.oneof(integers, fc.integer({ min: -2000, max: 2000 })), holidaysArb),
+    answer: civil,
+    throws: [RangeError],
+  },
+  amountDue: {
+    args: fc.tuple(dueChargeArb, fc.oneof(civilDateArb, stringArb), holidaysArb),
+    answer: (v) => {
+      const { payable, dueDate, lastPayableDay, valor } = v as { payable: unknown; dueDate: unknown; lastPayableDay: unknown; valor: Record<string, unknown> };
+      return typeof payable === 'boolean' && civil(dueDate) && civil(lastPayableDay) && Object.values(valor).every(wireAmount);
+    },
+    throws: [RangeError],
+  },
   parseBrCode: { args: one(fc.oneof(stringArb, brCodeNearMiss())), answer: isBrCode, throws: [BrCodeError] },
   buildBrCode: { args: one(brCodeInputArb()), answer: (v) => typeof v === 'string' && isBrCode(parseBrCode(v)), throws: [BrCodeError] },
 };

@@ -4,7 +4,7 @@
  * sandbox's own judgement of `codMun` and `DPP` (sent raw, past the payer client's checks).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida } from '../../src/index.ts';
+import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, nextBusinessDay } from '../../src/index.ts';
 import { addDays, todayInBrasilia } from '../../src/lib/dates.ts';
 import { brcode } from '../../src/lib/brcode.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
@@ -39,7 +39,7 @@ describe('payload retrieval', () => {
 
   it('computes the due-date amount for DPP: discount before the due date, fine and interest after', async () => {
     const txid = generateTxid();
-    const due = addDays(todayInBrasilia(), 5);
+    const due = nextBusinessDay(addDays(todayInBrasilia(), 5)); // a business day: no roll
     const cobv = await s.api.cobv.create(txid, {
       ...cobvBody(s.key, '100.00'),
       calendario: { dataDeVencimento: due, validadeAposVencimento: 30 },
@@ -79,14 +79,17 @@ describe('payload retrieval', () => {
   });
 
   it('judges codMun and DPP itself: schema, municipality table, past, beyond validity', async () => {
-    const cobv = await s.api.cobv.create(generateTxid(), { ...cobvBody(s.key), calendario: { dataDeVencimento: addDays(todayInBrasilia(), 2), validadeAposVencimento: 3 } });
+    const due = addDays(todayInBrasilia(), 2);
+    const cobv = await s.api.cobv.create(generateTxid(), { ...cobvBody(s.key), calendario: { dataDeVencimento: due, validadeAposVencimento: 3 } });
     const at = `https://${cobv.location}`;
+    // The due date and the day 3 days after it both move to a business day (the shared calendar).
+    const last = nextBusinessDay(addDays(nextBusinessDay(due), 3));
     const cases: Array<[string, string]> = [
       ['codMun=1234567', 'codMun'],
       ['codMun=530010', 'codMun'],
       ['DPP=2026-13-01', 'DPP'],
       [`DPP=${addDays(todayInBrasilia(), -1)}`, 'DPP'],
-      [`DPP=${addDays(todayInBrasilia(), 6)}`, 'DPP'],
+      [`DPP=${addDays(last, 1)}`, 'DPP'],
     ];
     for (const [query, propriedade] of cases) {
       const response = await fetchRaw(`${at}?${query}`);
@@ -99,7 +102,7 @@ describe('payload retrieval', () => {
       });
     }
     // The last valid day is accepted; one beyond it through the payer client is the same refusal.
-    await expect(payer.cobPayload.getCobv(cobv.location!, { DPP: addDays(todayInBrasilia(), 5), codMun: '3550308' })).resolves.toMatchObject({ txid: cobv.txid });
-    await expect(payer.cobPayload.getCobv(cobv.location!, { DPP: addDays(todayInBrasilia(), 6) })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+    await expect(payer.cobPayload.getCobv(cobv.location!, { DPP: last, codMun: '3550308' })).resolves.toMatchObject({ txid: cobv.txid });
+    await expect(payer.cobPayload.getCobv(cobv.location!, { DPP: addDays(last, 1) })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
   });
 });

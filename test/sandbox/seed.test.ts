@@ -11,7 +11,7 @@ import { ConfigurationError, InstantClient } from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { PayerClient } from '../../src/payer.ts';
 import { createSandbox, type FetchLike, type Sandbox } from '../../src/sandbox.ts';
-import { cobBody } from './support.ts';
+import { cobBody, startCommand } from './support.ts';
 
 const started: Sandbox[] = [];
 afterEach(async () => {
@@ -111,21 +111,9 @@ describe('instant-payments-sandbox --seed', () => {
 
   /** Starts the command, reads what it prints, stops it. */
   async function printed(args: string[]): Promise<string> {
-    const child = spawn(process.execPath, [cli, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
-    try {
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (/^Seed /m.test(out)) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-      });
-      return out;
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+    const { out, stop } = await startCommand(args);
+    await stop();
+    return out;
   }
 
   const credentials = (out: string) => [...out.matchAll(/(client secret|own keys)\s+(\S+)/g)].map((m) => m[2]);

@@ -2,15 +2,13 @@
  * The other two ways the sandbox is served: HTTPS demanding a client certificate (the payer
  * side stays open, as in the spec), and the `instant-payments-sandbox` command.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { InstantClient } from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { PayerClient } from '../../src/payer.ts';
 import { createSandbox, sandboxPayerOptions } from '../../src/sandbox.ts';
-import { cobBody } from './support.ts';
+import { cobBody, startCommand } from './support.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url));
 
@@ -48,17 +46,8 @@ describe('HTTPS', () => {
 
 describe('instant-payments-sandbox', () => {
   it('serves on the given port and prints the URLs, the credentials and the test controls, all of which work', async () => {
-    const cli = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
-    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--balance', '12.34'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
+    const { out, stop } = await startCommand(['--seed', '3', '--balance', '12.34']);
     try {
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (/^Seed /m.test(out)) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-      });
       const field = (label: string, nth = 0) => [...out.matchAll(new RegExp(`${label}\\s+(\\S+)`, 'g'))][nth]?.[1] ?? '';
       expect(field('balance')).toBe('12.34');
       const api = new InstantClient({
@@ -92,8 +81,7 @@ describe('instant-payments-sandbox', () => {
       expect(paid.status).toBe(200);
       expect((await api.cob.get(cob.txid)).status).toBe('CONCLUIDA');
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await stop();
     }
   });
 });

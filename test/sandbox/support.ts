@@ -3,6 +3,8 @@
  * checks are off (`api`, `cashOut`: the sandbox's verdict is what is tested) and one whose checks
  * are on (`checked`: the client-side refusal to compare with).
  */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ApiError, CashOutClient, InstantClient } from '../../src/index.ts';
 import { addDays, todayInBrasilia } from '../../src/lib/dates.ts';
@@ -81,3 +83,28 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
 }
 
 export const range = () => ({ inicio: new Date(Date.now() - 3_600_000).toISOString(), fim: new Date(Date.now() + 3_600_000).toISOString() });
+
+/** Starts `instant-payments-sandbox` with `args` (on a free port) and resolves once it printed everything; `stop()` ends it. */
+export async function startCommand(args: readonly string[]): Promise<{ out: string; stop(): Promise<void> }> {
+  const cli = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
+  const child = spawn(process.execPath, [cli, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  };
+  let out = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/^Seed /m.test(out)) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { out, stop };
+}

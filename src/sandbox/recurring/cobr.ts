@@ -3,29 +3,32 @@
  *
  * A charge is answered `CRIADA` (201) and is then at once scheduled with the payer's provider:
  * it becomes `ATIVA` with an `AGND` attempt `AGENDADA` (after `SOLICITADA`) for its expected
- * settlement date, the due date moved past a weekend when `ajusteDiaUtil` (no holiday table).
+ * settlement date, the due date moved to the payer's next business day when `ajusteDiaUtil`
+ * (the shared calendar, with the sandbox's `localHolidays` for the payer's `codMun`).
  * The payer's side settles the pending attempt on request (`settleCobr`): `PAGA` concludes the
  * charge with a received payment; `REJEITADA` rejects the attempt, and the charge too when the
  * code is one of those that reject it. An attempt still pending after its date is `EXPIRADA`.
  *
  * Retries (`POST /cobr/{txid}/retentativa/{data}`, an `NTAG` attempt): only for an `ATIVA`
  * charge of a `PERMITE_3R_7D` recurrence with no attempt pending; under that policy the sandbox
- * allows at most 3 retries, each on a future date no later than 7 calendar days after the due
- * date. A charge that can no longer be paid (its attempt failed and no retry is possible, or
+ * allows at most 3 retries, each on a future date no later than 7 calendar days after the
+ * expected settlement date (moved to a business day like it). A charge that can no longer be paid (its attempt failed and no retry is possible, or
  * the window has passed) becomes `EXPIRADA`.
  *
  * Uniqueness: one txid per charge; at most one charge not `REJEITADA` or `CANCELADA` per
  * recurrence and cycle (see `calendar.ts`). A charge needs an `APROVADA` recurrence.
  */
+import { roll } from '../../lib/calendar.ts';
 import { addDays, isCivilDate } from '../../lib/dates.ts';
 import { isValidTxid } from '../../lib/ids.ts';
 import { inRange, json, page, readJson, verdict } from '../http.ts';
 import { endToEndId } from '../payments.ts';
 import { Problem } from '../problems.ts';
 import { Judge, isObject, judgeListQuery, type Json } from '../rules.ts';
-import { cycleOf, nextBusinessDay } from './calendar.ts';
+import { cycleOf } from './calendar.ts';
 import { renderCobR } from './render.ts';
 import { CANCELLED, ID29, cobrContent, judgeCobR } from './rules.ts';
+import { businessDays } from '../state.ts';
 import { move, now, today, type Attempt, type CobR, type Rec, type RecurringContext } from './state.ts';
 import { notifyCobR } from './webhooks.ts';
 
@@ -55,18 +58,34 @@ function newAttempt(rc: RecurringContext, tipo: Attempt['tipo'], dataLiquidacao:
   return attempt;
 }
 
+/** The payer's business days: the shared calendar, with the local holidays of the recurrence's payer (`pagador.codMun`). */
+function payerDays(rc: RecurringContext, cobr: CobR): (date: string) => boolean {
+  const codMun = rc.state.recs.get(cobr.idRec)?.pagador?.['codMun'];
+  return businessDays(rc.base, typeof codMun === 'string' ? codMun : undefined);
+}
+
+/** The expected settlement date: the due date, moved to the payer's next business day under `ajusteDiaUtil`. */
+function settlementOf(rc: RecurringContext, cobr: CobR): string {
+  return cobr.content['ajusteDiaUtil'] === false ? dueOf(cobr) : roll(dueOf(cobr), payerDays(rc, cobr));
+}
+
+/** The last day a retry may ask for: 7 days after the expected settlement date, moved to a business day like it. */
+function retryWindowEnd(rc: RecurringContext, cobr: CobR): string {
+  const end = addDays(settlementOf(rc, cobr), RETRY_WINDOW_DAYS);
+  return cobr.content['ajusteDiaUtil'] === false ? end : roll(end, payerDays(rc, cobr));
+}
+
 /** The payer's provider schedules the first attempt: CRIADA becomes ATIVA. */
 function activate(rc: RecurringContext, cobr: CobR): void {
   if (cobr.status !== 'CRIADA') return;
-  const due = dueOf(cobr);
-  cobr.tentativas.push(newAttempt(rc, 'AGND', cobr.content['ajusteDiaUtil'] === false ? due : nextBusinessDay(due)));
+  cobr.tentativas.push(newAttempt(rc, 'AGND', settlementOf(rc, cobr)));
   move(rc, cobr, 'ATIVA');
 }
 
 /** True while a new attempt could still be asked for (the policy, the count and the window allow it). */
 function canRetry(rc: RecurringContext, cobr: CobR): boolean {
   const rec = rc.state.recs.get(cobr.idRec);
-  return rec?.politicaRetentativa === 'PERMITE_3R_7D' && retriesOf(cobr) < MAX_RETRIES && today(rc) < addDays(dueOf(cobr), RETRY_WINDOW_DAYS);
+  return rec?.politicaRetentativa === 'PERMITE_3R_7D' && retriesOf(cobr) < MAX_RETRIES && today(rc) < retryWindowEnd(rc, cobr);
 }
 
 /** An ATIVA charge with no attempt pending and no retry possible can no longer be paid. */
@@ -218,7 +237,7 @@ function retry(rc: RecurringContext, txid: string, data: string): CobR {
     j.flag('data', 'Existe uma tentativa vigente para essa data.', data);
   }
   if (retriesOf(cobr) >= MAX_RETRIES) j.flag('cobr.tentativas', `PERMITE_3R_7D admite no máximo ${MAX_RETRIES} retentativas.`);
-  const last = addDays(dueOf(cobr), RETRY_WINDOW_DAYS);
+  const last = retryWindowEnd(rc, cobr);
   if (isCivilDate(data) && data > last) j.flag('data', `PERMITE_3R_7D admite retentativas até ${RETRY_WINDOW_DAYS} dias após o vencimento (${last}).`, data);
   verdict(j, 'CobROperacaoInvalida', 'A retentativa não é permitida.');
   cobr.tentativas.push(newAttempt(rc, 'NTAG', data));

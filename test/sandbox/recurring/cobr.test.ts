@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../../src/lib/dates.ts';
 import { generateTxid } from '../../../src/lib/ids.ts';
-import { nextBusinessDay } from '../../../src/sandbox/recurring/calendar.ts';
+import { nextBusinessDay } from '../../../src/lib/calendar.ts';
 import { CNPJ, CPF, approvedRec, cobrBody, createRec, day, expectProblem, range, recBody, startRecSandbox, useRecSandbox, type Json } from './support.ts';
 
 const h = useRecSandbox();

@@ -1,0 +1,82 @@
+/**
+ * BR Codes: parse, build (of the parsed code, written back) and lint time per code over the
+ * corpus of published codes (test/fixtures/brcode-corpus.json), through the built package; and
+ * the min+gzip size of a browser bundle that only parses and builds (bench/brcode-entry.ts).
+ * Goals from issue 25: the fastest parser in the field took 9.0 µs per code on this machine kind
+ * (measured from outside, beside the SDK's 12.4 µs), its parse-and-build bundle 3.2 KB.
+ *
+ * Run alone: `node bench/brcode.ts`.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { measureBundle } from './payer-size.ts';
+import { fmt, loadSdk, median, type Row } from './support.ts';
+
+const ROUNDS = 31;
+const PASSES = 50;
+/** Goals, in microseconds per code and bytes. */
+export const PARSE_GOAL_US = 9;
+export const LINT_GOAL_US = 50;
+export const BUNDLE_GOAL = 4 * 1024;
+const ENTRY = fileURLToPath(new URL('brcode-entry.ts', import.meta.url));
+
+interface Entry {
+  code: string;
+  parseError?: string;
+}
+
+/** Median over rounds of the time per code of `fn` over `codes`, in µs. */
+function perCode<T>(codes: readonly T[], fn: (code: T) => unknown): number {
+  const rounds: number[] = [];
+  let sink = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const t0 = performance.now();
+    for (let p = 0; p < PASSES; p++) for (const code of codes) sink += fn(code) === undefined ? 0 : 1;
+    rounds.push(((performance.now() - t0) * 1000) / (PASSES * codes.length));
+  }
+  if (sink < 0) console.log(sink);
+  return median(rounds);
+}
+
+const timeRow = (what: string, us: number, goal: number | undefined, count: number): Row => ({
+  measure: `brcode.${what}, µs per code over ${count} published codes (median of ${ROUNDS} rounds)`,
+  value: `${fmt.fixed(us, 2)} µs`,
+  baseline: goal === undefined ? '-' : `goal ${goal} µs`,
+  ratio: goal === undefined ? '-' : fmt.ratio(us / goal),
+  goal: goal === undefined ? '-' : `< ${goal} µs`,
+  holds: goal === undefined ? undefined : us < goal,
+});
+
+export async function measure(): Promise<Row[]> {
+  const { brcode } = await loadSdk();
+  const corpus = JSON.parse(readFileSync(new URL('../test/fixtures/brcode-corpus.json', import.meta.url), 'utf8')) as { codes: Entry[] };
+  const readable = corpus.codes.filter((c) => c.parseError === undefined).map((c) => c.code);
+  const all = corpus.codes.map((c) => c.code);
+  const parsed = readable.map((code) => brcode.parse(code));
+  perCode(readable, brcode.parse); // warm-up
+  const parseUs = perCode(readable, brcode.parse);
+  const buildUs = perCode(parsed, brcode.build);
+  perCode(all, brcode.lint);
+  const lintUs = perCode(all, brcode.lint);
+  const size = await measureBundle(ENTRY);
+  const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
+  return [
+    timeRow('parse', parseUs, PARSE_GOAL_US, readable.length),
+    timeRow('build (a parsed code written back)', buildUs, undefined, parsed.length),
+    timeRow('lint', lintUs, LINT_GOAL_US, all.length),
+    {
+      measure: `parse + build only, browser bundle, min+gzip (min ${kb(size.minified)})`,
+      value: kb(size.gzipped),
+      baseline: `goal ${kb(BUNDLE_GOAL)}`,
+      ratio: fmt.ratio(size.gzipped / BUNDLE_GOAL),
+      goal: `< ${kb(BUNDLE_GOAL)}`,
+      holds: size.gzipped < BUNDLE_GOAL,
+    },
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const row of await measure()) console.log(`${row.measure}: ${row.value} (goal ${row.goal}: ${row.holds === undefined ? '-' : row.holds ? 'holds' : 'MISSED'})`);
+  const size = await measureBundle(ENTRY);
+  for (const input of size.inputs.slice(0, 8)) console.log(`  ${String(input.bytes).padStart(6)} B  ${input.path}`);
+}
