@@ -24,6 +24,24 @@ export interface SandboxTlsOptions {
   ca: Pem | Pem[];
 }
 
+/** Options of `sandbox.listen()`. */
+export interface SandboxListenOptions {
+  /** Port (default 0: any free port). */
+  port?: number;
+  /**
+   * Address to listen on (default `127.0.0.1`). `0.0.0.0` serves a container network or a LAN:
+   * the test controls take no credentials, so anyone who reaches the port drives the sandbox.
+   */
+  host?: string;
+  /**
+   * The origin written into every URL and location the sandbox gives (`http://sandbox:8080`
+   * when clients reach it by a container's name); default: where this process reaches it.
+   */
+  publicOrigin?: string;
+  /** HTTPS; the API and cash-out routes then demand a client certificate signed by `ca`. */
+  tls?: SandboxTlsOptions;
+}
+
 type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface NodeServer {

@@ -35,7 +35,8 @@ import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
 import { ConfigurationError } from '../errors/failures.ts';
 import { SandboxRoutes, needsCertificate } from './routes.ts';
-import { checkOrigin, listenNode, type NodeServer, type SandboxTlsOptions } from './server.ts';
+import { checkOrigin, listenNode, type NodeServer, type SandboxListenOptions } from './server.ts';
+export type { SandboxListenOptions };
 
 /** The origin msw handlers answer on (no network: nothing resolves it). */
 export const VIRTUAL_ORIGIN = 'https://instant-sandbox.example';
@@ -83,24 +84,6 @@ export interface SandboxOptions {
 
 /** A token endpoint and the client credentials it accepts. */
 export type SandboxCredentials = { tokenUrl: string; clientId: string; clientSecret: string };
-
-/** Options of `sandbox.listen()`. */
-export interface SandboxListenOptions {
-  /** Port (default 0: any free port). */
-  port?: number;
-  /**
-   * Address to listen on (default `127.0.0.1`). `0.0.0.0` serves a container network or a LAN:
-   * the test controls take no credentials, so anyone who reaches the port drives the sandbox.
-   */
-  host?: string;
-  /**
-   * The origin written into every URL and location the sandbox gives (`http://sandbox:8080`
-   * when clients reach it by a container's name); default: where this process reaches it.
-   */
-  publicOrigin?: string;
-  /** HTTPS; the API and cash-out routes then demand a client certificate signed by `ca`. */
-  tls?: SandboxTlsOptions;
-}
 
 type Settled = 'LIQUIDATED' | 'CANCELED';
 
