@@ -14,6 +14,7 @@
  * ky's own `.json()`, the SDK without its rule checks) take turns in shared rounds, for reference.
  */
 import ky from 'ky';
+import { metrics, trace } from '@opentelemetry/api';
 import { drive, fmt, interleave, loadSdk, medians, pairedRatio, type BenchContext, type DriveResult, type Row } from './support.ts';
 
 const CONCURRENCY = 32;
@@ -43,6 +44,13 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   const sdk = new InstantClient({ baseUrl: base, auth: { getToken: async () => TOKEN } });
   // The same client without the client-side rules: what the rules cost a PUT, on the wire.
   const unchecked = new InstantClient({ baseUrl: base, auth: { getToken: async () => TOKEN }, validate: false });
+  // The same client with OpenTelemetry's no-op providers (nothing registered): what a span and a
+  // metric cost when nobody records them; the plain client takes no telemetry at all.
+  const noopTelemetry = new InstantClient({
+    baseUrl: base,
+    auth: { getToken: async () => TOKEN },
+    telemetry: { tracerProvider: trace.getTracerProvider(), meterProvider: metrics.getMeterProvider() },
+  });
   // The SDK's settings: 2 retries of safe methods on the same statuses, 30 s per attempt,
   // 120 s in all, exponential backoff from 500 ms with jitter, Retry-After capped at 60 s.
   const statuses = [408, 429, 500, 502, 503, 504];
@@ -76,6 +84,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     'GET bare ky .json()': () => bare.get(`cob/${TXID}`).json(),
     'GET SDK': () => sdk.cob.get(TXID),
     'GET SDK withResponse': () => sdk.cob.get(TXID).withResponse(),
+    'GET SDK, no-op telemetry': () => noopTelemetry.cob.get(TXID),
     'PUT raw fetch': async () =>
       (await fetch(`${base}/cob/${TXID}`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body })).json(),
     'PUT bare ky': async () => (await bare.put(`cob/${TXID}`, { json: CHARGE })).json(),
@@ -92,6 +101,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     GET: await rounds(['GET SDK', 'GET bare ky'], DUEL_ROUNDS, DUEL_MS),
     PUT: await rounds(['PUT SDK', 'PUT bare ky'], DUEL_ROUNDS, DUEL_MS),
     control: await rounds(['PUT bare ky, second client', 'PUT bare ky'], DUEL_ROUNDS, DUEL_MS),
+    telemetry: await rounds(['GET SDK, no-op telemetry', 'GET SDK'], DUEL_ROUNDS, DUEL_MS),
   };
   const runs = await rounds(
     ['GET raw fetch', 'GET bare ky', 'GET bare ky .json()', 'GET SDK', 'GET SDK withResponse', 'PUT raw fetch', 'PUT bare ky', 'PUT SDK', 'PUT SDK validate: false'],
@@ -100,7 +110,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   );
   const rate = medians(runs, (r) => r.callsPerSecond);
   const cpu = medians(runs, (r) => r.cpuUsPerCall);
-  await Promise.all([sdk.close(), unchecked.close()]);
+  await Promise.all([sdk.close(), unchecked.close(), noopTelemetry.close()]);
 
   const spread = (r: { q1: number; q3: number }) => `rounds' IQR ${r.q1.toFixed(2)}–${r.q3.toFixed(2)}`;
   const kyGet = rate['GET bare ky'] ?? Number.NaN;
@@ -142,6 +152,8 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   };
   const control = pairedRatio(duels.control, 'PUT bare ky, second client', 'PUT bare ky', (r) => r.callsPerSecond);
   const controlRate = medians(duels.control, (r) => r.callsPerSecond);
+  const noop = pairedRatio(duels.telemetry, 'GET SDK, no-op telemetry', 'GET SDK', (r) => r.callsPerSecond);
+  const noopRate = medians(duels.telemetry, (r) => r.callsPerSecond);
   const withOverPlain = pairedRatio(runs, 'GET SDK withResponse', 'GET SDK', (r) => r.callsPerSecond);
   const kyOwnJson = pairedRatio(runs, 'GET bare ky .json()', 'GET bare ky', (r) => r.callsPerSecond);
   const sdkOverKyOwnJson = pairedRatio(runs, 'GET SDK', 'GET bare ky .json()', (r) => r.callsPerSecond);
@@ -171,6 +183,14 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
       baseline: `bare ky ${fmt.int(rate['PUT bare ky'] ?? Number.NaN)}/s, SDK with them ${fmt.int(rate['PUT SDK'] ?? Number.NaN)}/s`,
       ratio: `${fmt.ratio(uncheckedOverKy.median)} (${spread(uncheckedOverKy)})`,
       goal: '(for reference)',
+      holds: undefined,
+    },
+    {
+      measure: `GET charge, c=${CONCURRENCY}: SDK with OpenTelemetry's no-op providers against the SDK without telemetry (duel, ${DUEL_ROUNDS} rounds of ${DUEL_MS} ms)`,
+      value: `${fmt.int(noopRate['GET SDK, no-op telemetry'] ?? Number.NaN)}/s`,
+      baseline: `SDK without telemetry ${fmt.int(noopRate['GET SDK'] ?? Number.NaN)}/s`,
+      ratio: `${fmt.ratio(noop.median)} (${spread(noop)})`,
+      goal: '(≈ 1x within the control duel\'s spread)',
       holds: undefined,
     },
     {

@@ -7,7 +7,7 @@ import type { ClientContext } from './core/resource.ts';
 import type { CustomRequest, RequestOptions } from './core/types.ts';
 import type { HttpCore } from './core/http.ts';
 import type { Logger } from './core/log.ts';
-import { connect, type ConnectionOptions } from './composition/connection.ts';
+import { connect, RESOURCE_TAGS, type BaseUrls, type ConnectionOptions } from './composition/connection.ts';
 import { checkClientOptions, type ClientKind } from './composition/check-options.ts';
 import type { APIPromise } from './core/api-promise.ts';
 import { Cob } from './collection/cob.ts';
@@ -24,6 +24,7 @@ import { WebhookRec } from './recurring/webhookrec.ts';
 import { WebhookCobR } from './recurring/webhookcobr.ts';
 import { ConfigurationError } from './errors/failures.ts';
 import type { Store } from './store/types.ts';
+import type { Telemetry } from './core/telemetry.ts';
 
 export interface InstantClientOptions extends ConnectionOptions {
   /** Check the rules of the interface spec's "Violations" before sending (default true). */
@@ -35,6 +36,12 @@ export interface InstantClientOptions extends ConnectionOptions {
    * `agencia`, when both give one) must be one of them.
    */
   ownAccounts?: readonly OwnAccount[];
+  /**
+   * A base URL per tag, for services that version resources apart (`{ rec: 'https://api.psp.example/v3' }`):
+   * that tag's calls (pages, `.withResponse()` and the 401 replay included) go under it; the
+   * others under `baseUrl`.
+   */
+  baseUrls?: BaseUrls;
 }
 
 const INSTANT_CLIENT: ClientKind = {
@@ -42,6 +49,7 @@ const INSTANT_CLIENT: ClientKind = {
   baseUrl: "the API's root with its /v2, such as https://api.psp.example/v2",
   tokenUrlRequired: true,
   authRequired: false,
+  baseUrls: RESOURCE_TAGS,
 };
 
 /** The receiving user's client: resources as fields (`api.cob`, `api.instant`...), and `request()`. */
@@ -55,6 +63,8 @@ export class InstantClient implements ClientContext {
   readonly store: Store | undefined;
   /** Where the client logs (the `logger` option, else the `INSTANT_PAYMENTS_LOG` one); the notification handlers use it too. */
   readonly logger: Logger | undefined;
+  /** @internal OpenTelemetry, decided once (`undefined`: none); the notification handlers' spans use it. */
+  readonly telemetry: Telemetry | undefined;
   readonly #close: () => Promise<void>;
 
   readonly cob: Cob;
@@ -75,6 +85,7 @@ export class InstantClient implements ClientContext {
     checkClientOptions(options, INSTANT_CLIENT);
     const connection = connect(options);
     this.http = connection.http;
+    this.telemetry = connection.telemetry;
     this.logger = connection.http.logger;
     this.#close = connection.close;
     this.validate = options.validate ?? true;

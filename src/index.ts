@@ -6,11 +6,14 @@
  * @module instant-payments
  */
 export { InstantClient, type InstantClientOptions } from './client.ts';
-export type { ConnectionOptions } from './composition/connection.ts';
+export type { BaseUrls, ConnectionOptions } from './composition/connection.ts';
+export type { TelemetryOptions, TelemetryTracerProvider, TelemetryMeterProvider, TelemetrySpan } from './core/telemetry.ts';
 export type { TlsOptions } from './node/tls.ts';
 export {
   ClientCredentialsProvider,
   type ClientCredentials,
+  type SecretClientCredentials,
+  type CertificateClientCredentials,
   type ClientCredentialsOptions,
   type TokenInfo,
 } from './core/auth.ts';
@@ -33,6 +36,7 @@ export {
   type CobLocation,
   type ChargePayment,
   type RetiradaDetalhe,
+  type ModalidadeAgente,
   type Retirada,
   type CobValor,
   type CobSolicitada,

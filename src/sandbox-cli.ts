@@ -3,25 +3,35 @@
  * `npx instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00] [--own-key KEY]...
  * [--settle auto|manual] [--transfer-notification-url URL] [--redelivery-attempts 5]
  * [--redelivery-delay-ms 1000] [--webhook-mtls] [--webhook-server-ca file.pem]
- * [--local-holidays 2026-01-20,01-25]`: serves the sandbox on 127.0.0.1 and prints where it is, the
+ * [--local-holidays 2026-01-20,01-25] [--host 127.0.0.1] [--public-origin URL] [--tls [--tls-dir DIR]]`:
+ * serves the sandbox (on 127.0.0.1 unless `--host` says otherwise) and prints where it is, the
  * credentials to use and the `/sandbox/...` test controls, for clients in any language. Ctrl-C
  * stops it.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSandbox, type SandboxOptions } from './sandbox.ts';
+import { generateCertificates } from './sandbox/certificates.ts';
+import { isLoopbackHost } from './sandbox/server.ts';
 
 const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00]
        [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]
        [--redelivery-attempts 5] [--redelivery-delay-ms 1000]
        [--webhook-mtls] [--webhook-server-ca file.pem]
        [--local-holidays 2026-01-20,01-25]
+       [--host 127.0.0.1] [--public-origin http://sandbox:8080] [--tls [--tls-dir DIR]]
 
 --seed N gives the same credentials, own keys and ids on every start.
 --webhook-mtls posts notifications over HTTPS with a client certificate signed by a CA made
   at start (printed), as a production service; --webhook-server-ca trusts the receiver's own CA.
 --local-holidays adds payers' local holidays (YYYY-MM-DD, or MM-DD every year) to the
-  national calendar due dates roll on.`;
+  national calendar due dates roll on.
+--host 0.0.0.0 serves a container network or a LAN (the test controls take no credentials).
+--public-origin is the origin written into URLs and locations (default: where it listens).
+--tls serves HTTPS demanding a client certificate: a CA, a server and a client certificate
+  are generated and written to --tls-dir (default: a new temporary folder), paths printed.`;
 
 export async function main(argv: readonly string[]): Promise<void> {
   const { values } = parseArgs({
@@ -38,6 +48,10 @@ export async function main(argv: readonly string[]): Promise<void> {
       'webhook-mtls': { type: 'boolean' },
       'webhook-server-ca': { type: 'string' },
       'local-holidays': { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'public-origin': { type: 'string' },
+      tls: { type: 'boolean' },
+      'tls-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -65,8 +79,18 @@ export async function main(argv: readonly string[]): Promise<void> {
   if (values['webhook-server-ca'] !== undefined) options.webhookServerCa = readFileSync(values['webhook-server-ca'], 'utf8');
   const localHolidays = values['local-holidays']?.split(',').map((day) => day.trim());
   if (localHolidays !== undefined) options.localHolidays = localHolidays;
+  if (values['tls-dir'] !== undefined && !values.tls) throw new Error(`--tls-dir goes with --tls\n${USAGE}`);
+  const host = values.host;
+  const publicOrigin = values['public-origin'];
+  const tls = values.tls ? writeCertificates(values['tls-dir'], host, publicOrigin) : undefined;
   const sandbox = createSandbox(options);
-  await sandbox.listen({ port });
+  await sandbox.listen({ port, host, ...(publicOrigin !== undefined && { publicOrigin }), ...(tls && { tls: tls.server }) });
+  if (!isLoopbackHost(host)) {
+    console.error(
+      `warning: listening on ${host}, beyond loopback: anyone who reaches port ${new URL(sandbox.origin).port || port} can use this sandbox ` +
+        '(the test controls take no credentials; its credentials are printed below)',
+    );
+  }
   const api = sandbox.clientOptions();
   const width = Math.max(...sandbox.controlRoutes.map((route) => route.path.length));
   const cashOut = sandbox.cashOutOptions();
@@ -76,7 +100,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       '',
       'Collection API',
       `  base URL       ${api.baseUrl}`,
-      `  token URL      ${api.auth.tokenUrl}   (OAuth client credentials, form-encoded)`,
+      `  token URL      ${api.auth.tokenUrl}   (OAuth client credentials, form-encoded${tls ? '; over TLS, certificate-only login (tls_client_auth) too' : ''})`,
       `  client id      ${api.auth.clientId}`,
       `  client secret  ${api.auth.clientSecret}`,
       `  own keys       ${sandbox.ownKeys.join(', ')}`,
@@ -96,6 +120,17 @@ export async function main(argv: readonly string[]): Promise<void> {
       ...(sandbox.webhookCa === undefined
         ? []
         : ['                 over HTTPS with a client certificate signed by this CA (authenticate.clientCertificate.ca):', sandbox.webhookCa.trimEnd()]),
+      ...(tls
+        ? [
+            '',
+            `TLS              ${tls.dir}   (HTTPS; the API, provider and token routes want the client certificate)`,
+            `  CA             ${tls.paths.ca}`,
+            `  server cert    ${tls.paths.serverCert}`,
+            `  server key     ${tls.paths.serverKey}`,
+            `  client cert    ${tls.paths.clientCert}`,
+            `  client key     ${tls.paths.clientKey}`,
+          ]
+        : []),
       '',
       `Test controls    ${sandbox.origin}/sandbox/...   (JSON in and out, no credentials; CORS on every route, as everywhere)`,
       ...sandbox.controlRoutes.map(({ method, path, does }) => `  ${method.padEnd(5)} ${path.padEnd(width)}  ${does}`),
@@ -108,6 +143,32 @@ export async function main(argv: readonly string[]): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/**
+ * Generates a CA, a server certificate (for loopback, `host` and the public origin's host) and a
+ * client certificate, and writes them to `dir` (a new temporary folder when not given).
+ */
+function writeCertificates(dir: string | undefined, host: string, publicOrigin: string | undefined) {
+  const folder = dir === undefined ? mkdtempSync(join(tmpdir(), 'instant-payments-sandbox-tls-')) : resolve(dir);
+  mkdirSync(folder, { recursive: true });
+  const hosts = [host, ...(publicOrigin === undefined ? [] : [new URL(publicOrigin).hostname.replace(/^\[|\]$/g, '')])].filter(
+    (name) => name !== '0.0.0.0' && name !== '::' && name !== '',
+  );
+  const certificates = generateCertificates({ hosts });
+  const paths = {
+    ca: join(folder, 'ca.pem'),
+    serverCert: join(folder, 'server.pem'),
+    serverKey: join(folder, 'server.key'),
+    clientCert: join(folder, 'client.pem'),
+    clientKey: join(folder, 'client.key'),
+  };
+  writeFileSync(paths.ca, certificates.ca.cert);
+  writeFileSync(paths.serverCert, certificates.server.cert);
+  writeFileSync(paths.serverKey, certificates.server.key, { mode: 0o600 });
+  writeFileSync(paths.clientCert, certificates.client.cert);
+  writeFileSync(paths.clientKey, certificates.client.key, { mode: 0o600 });
+  return { dir: folder, paths, server: { cert: certificates.server.cert, key: certificates.server.key, ca: certificates.ca.cert } };
 }
 
 /** `text` as an integer, or a clear error naming the flag. */

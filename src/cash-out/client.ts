@@ -10,6 +10,7 @@ import type { Logger } from '../core/log.ts';
 import type { ClientContext } from '../core/resource.ts';
 import { connect, type ConnectionOptions } from '../composition/connection.ts';
 import { checkClientOptions, type ClientKind } from '../composition/check-options.ts';
+import { tracedStore, type Telemetry, type WorkflowSpan } from '../core/telemetry.ts';
 import type { APIPromise } from '../core/api-promise.ts';
 import { missingPayParams, payCashOut, type PayParams, type PayResult } from './pay.ts';
 import {
@@ -29,7 +30,7 @@ import { cashOutErrors } from './errors.ts';
 import { CashOutPayments } from './payments.ts';
 
 /** The provider's client credentials; `tokenUrl` defaults to `{baseUrl}/api/v2/oauth/token`. */
-export type CashOutCredentials = Omit<ClientCredentials, 'tokenUrl'> & { tokenUrl?: string };
+export type CashOutCredentials = ClientCredentials extends infer C ? (C extends ClientCredentials ? Omit<C, 'tokenUrl'> & { tokenUrl?: string } : never) : never;
 
 /** Options of `new CashOutClient(...)`: the provider's host, credentials, certificate and limits. */
 export interface CashOutClientOptions extends Omit<ConnectionOptions, 'auth'> {
@@ -54,6 +55,20 @@ const CASH_OUT_CLIENT: ClientKind = {
   authRequired: true,
 };
 
+/** `work`'s outcome on `span`, then `work` as it settled. */
+function settled<T>(work: Promise<T>, span: WorkflowSpan, outcome: (value: T) => string): Promise<T> {
+  return work.then(
+    (value) => {
+      span.end(outcome(value));
+      return value;
+    },
+    (error: unknown) => {
+      span.end('failed', error);
+      throw error;
+    },
+  );
+}
+
 /** Where the provider's token endpoint is when `auth.tokenUrl` is not given. */
 export const CASH_OUT_TOKEN_PATH = '/api/v2/oauth/token';
 
@@ -72,6 +87,8 @@ export class CashOutClient implements ClientContext {
   /** The client's `totalTimeout`, the time of a whole `pay()` when the call gives none. */
   readonly #totalTimeout: number | undefined;
   readonly #close: () => Promise<void>;
+  /** @internal OpenTelemetry, decided once (`undefined`: none); the notification handler's spans use it. */
+  readonly telemetry: Telemetry | undefined;
 
   /** `GET /api/v2/accounts/balances/`. */
   readonly balance: CashOutBalance;
@@ -87,7 +104,8 @@ export class CashOutClient implements ClientContext {
       'getToken' in auth && typeof auth.getToken === 'function'
         ? (auth as TokenProvider)
         : { ...(auth as CashOutCredentials), tokenUrl: (auth as CashOutCredentials).tokenUrl ?? defaultTokenUrl(options.baseUrl) };
-    const { http, close } = connect({ ...connection, auth: withTokenUrl }, 'json');
+    const { http, close, telemetry } = connect({ ...connection, auth: withTokenUrl }, 'json');
+    this.telemetry = telemetry;
     this.http = http;
     this.logger = http.logger;
     this.#close = close;
@@ -113,8 +131,13 @@ export class CashOutClient implements ClientContext {
     // `totalTimeout` bounds the whole pay(): the client's own when the call gives none.
     const timed = options?.totalTimeout === undefined && this.#totalTimeout !== undefined ? { ...options, totalTimeout: this.#totalTimeout } : options;
     // With a shared store the intent is recorded before the order leaves, for `recover()` (see pay-with-intent.ts).
-    if (this.#shared === undefined) return payCashOut(this, params, timed);
-    return payWithIntent(this, this.#shared, params, timed, this.#intents);
+    const span = this.telemetry?.workflow('cashOut.pay', 'client');
+    if (span === undefined) {
+      if (this.#shared === undefined) return payCashOut(this, params, timed);
+      return payWithIntent(this, this.#shared, params, timed, this.#intents);
+    }
+    const paid = this.#shared === undefined ? payCashOut(this, params, timed) : payWithIntent(this, tracedStore(this.#shared, span), params, timed, this.#intents);
+    return settled(paid, span, () => 'placed');
   }
 
   /**
@@ -124,7 +147,13 @@ export class CashOutClient implements ClientContext {
    * not open is reported `tampered` and never acted on.
    */
   recover(options?: RecoverOptions): Promise<RecoveredPayment[]> {
-    return recoverIntents(this, this.store, { ...this.#intents, ...options });
+    const span = this.telemetry?.workflow('cashOut.recover', 'client');
+    if (span === undefined) return recoverIntents(this, this.store, { ...this.#intents, ...options });
+    const recovered = recoverIntents(this, tracedStore(this.store, span), { ...this.#intents, ...options });
+    return settled(recovered, span, (payments) => {
+      span.step('recovered', { count: payments.length });
+      return 'recovered';
+    });
   }
 
   /** Verifies a transfer-confirmation notification against the provider's status query. */

@@ -179,7 +179,7 @@ export function createTransferNotificationHandler<S extends Store = Store>(
     },
     deliverySettings(handlers, handlers.store, log),
   );
-  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, request, fail) => {
+  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, request, fail, report) => {
     let notified: Transfer;
     try {
       notified = parseTransferNotification(bytes);
@@ -187,12 +187,12 @@ export function createTransferNotificationHandler<S extends Store = Store>(
       return fail(400, error);
     }
     try {
-      await handle(notified, request.signal);
+      report(await handle(notified, request.signal));
     } catch (error) {
       return fail(typeof error === 'object' && error !== null && queryFailures.has(error) ? 503 : 500, error);
     }
     return new Response(null, { status: 200 });
-  });
+  }, { telemetry: api.telemetry, name: 'cashOut.notification' });
 }
 
 function transferClaimKey(transfer: Transfer): string {

@@ -2,6 +2,7 @@
  * The cash-out payment flow, built on the public resource API (`balance`, `payments`): pay with
  * a balance check and without ever placing a second order under one idempotency key.
  */
+import type { Telemetry } from '../core/telemetry.ts';
 import { RequisicaoInvalida } from '../errors/catalogue.ts';
 import { ConfigurationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
@@ -26,6 +27,8 @@ export interface CashOutApi {
   readonly validate?: boolean;
   /** The client's logger, used by the notification handler when it is given none. */
   readonly logger?: Logger | undefined;
+  /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /** A payment to a destination key. */

@@ -119,14 +119,17 @@ export interface ChargePayment {
 // ---------------------------------------------------------------------------------------------
 // Immediate charge types
 
+/** Kind of agent of a withdrawal or change. New values may appear in answers (read as they come). */
+export type ModalidadeAgente = 'AGTEC' | 'AGTOT' | 'AGPSS' | (string & {});
+
 /** Withdrawal (`saque`) or change (`troco`) details of an immediate charge. */
 export interface RetiradaDetalhe {
   /** Money: a decimal string. */
   valor: string;
   /** 1: the payer may change the amount. */
   modalidadeAlteracao?: 0 | 1;
-  /** saque: AGTEC, AGTOT or AGPSS; troco: AGTEC or AGTOT. */
-  modalidadeAgente: 'AGTEC' | 'AGTOT' | 'AGPSS' | (string & {});
+  /** saque: AGTEC, AGTOT or AGPSS; troco: AGTEC or AGTOT (a request with another is refused before sending). */
+  modalidadeAgente: ModalidadeAgente;
   /** ISPB of the withdrawal service provider: 8 of `[0-9A-Z]`. */
   prestadorDoServicoDeSaque: string;
 }

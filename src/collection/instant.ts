@@ -24,6 +24,7 @@ import { isValidE2eid, isValidRefundId } from '../lib/ids.ts';
 import { amountRefusal, isValidAmount } from '../lib/money.ts';
 import { checkFlag, collectListQuery } from './rules/query.ts';
 import { normalizePayment } from './normalize.ts';
+import type { ModalidadeAgente } from './cob.ts';
 
 // The received-payment workflow reads these from here.
 export { listKeyOf } from '../core/pagination.ts';
@@ -175,7 +176,7 @@ export interface Devolucao {
 export interface ComponenteValor {
   /** Money: a decimal string. */
   valor: string;
-  modalidadeAgente?: string;
+  modalidadeAgente?: ModalidadeAgente;
   /** ISPB (some answers spell it `prestadorDeServicoDeSaque`: both pass through). */
   prestadorDoServicoDeSaque?: string;
   [key: string]: unknown;

@@ -11,6 +11,7 @@
  * work only when they carry the same content: a forged notification naming a real e2eid never
  * answers for the genuine one. Uses the public resource API only.
  */
+import type { Telemetry } from '../core/telemetry.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { InvalidNotificationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
@@ -24,7 +25,7 @@ import {
   DEFAULT_MAX_BODY_BYTES, notificationHandler, readNotificationJson, type NotificationContext, type NotificationHandler, type
   NotificationHandlerOptions,
 } from '../notifications/handler.ts';
-import { confirmedDelivery, deliverySettings } from '../notifications/confirmed.ts';
+import { confirmedDelivery, deliverySettings, notificationOutcome, type DeliveryOutcome } from '../notifications/confirmed.ts';
 
 /**
  * The former name of `InvalidNotificationError` for received-payment bodies: the same class.
@@ -65,6 +66,8 @@ export interface ReceivedPaymentsApi {
   readonly store?: Store | undefined;
   /** The client's logger, used when the handler is given none. */
   readonly logger?: Logger | undefined;
+  /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /** Why a notified payment was not handed to `onPayment`. */
@@ -163,7 +166,7 @@ export function receivedPaymentsHandler<S extends Store = Store>(
     deliverySettings(options, options.store ?? api.store, log),
   );
 
-  return notificationHandler(options, DEFAULT_MAX_BODY_BYTES, log, async (bytes, request, fail) => {
+  return notificationHandler(options, DEFAULT_MAX_BODY_BYTES, log, async (bytes, request, fail, report) => {
     const started = Date.now();
     let payments: InstantPayment[];
     try {
@@ -173,13 +176,15 @@ export function receivedPaymentsHandler<S extends Store = Store>(
     }
     log?.info?.('notification received', { payments: payments.length });
     try {
-      for (const payment of payments) await handle(payment, request.signal);
+      const outcomes: DeliveryOutcome[] = [];
+      for (const payment of payments) outcomes.push(await handle(payment, request.signal));
+      report(notificationOutcome(outcomes));
       log?.info?.('notification answered', { status: 200, payments: payments.length, ms: Date.now() - started });
       return new Response(null, { status: 200 });
     } catch (error) {
       return fail(500, error);
     }
-  });
+  }, { telemetry: api.telemetry, name: 'receivedPayments.notification' });
 }
 
 /** The claim of a payment's delivery: its e2eid plus the refunds' ids and statuses (a refund reaching a final status is news). */

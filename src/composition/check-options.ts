@@ -16,7 +16,11 @@ export interface ClientKind {
   /** Credentials must name their token endpoint (cash-out has a default under `baseUrl`). */
   readonly tokenUrlRequired: boolean;
   readonly authRequired: boolean;
+  /** The tags `baseUrls` may name; none: the client takes no `baseUrls`. */
+  readonly baseUrls?: readonly string[];
 }
+
+const CLIENT_AUTHENTICATION: readonly unknown[] = ['client_secret_post', 'client_secret_basic', 'tls_client_auth'];
 
 /** The longest time a timer takes (ms); a longer `timeout` would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -45,6 +49,66 @@ export function checkClientOptions(options: unknown, kind: ClientKind): void {
   }
   if (options['fetch'] !== undefined && typeof options['fetch'] !== 'function') {
     throw new ConfigurationError('fetch', 'fetch must be a function, such as globalThis.fetch');
+  }
+  checkTelemetry(options['telemetry']);
+  checkDefaultHeaders(options['defaultHeaders']);
+  checkDefaultQuery(options['defaultQuery']);
+  if (options['baseUrls'] !== undefined) {
+    if (!kind.baseUrls) throw new ConfigurationError('baseUrls', `${kind.name} takes no baseUrls: its paths are under baseUrl`);
+    checkBaseUrls(options['baseUrls'], kind.baseUrls);
+  }
+  const auth = options['auth'];
+  if (isRecord(auth) && auth['clientAuthentication'] === 'tls_client_auth' && options['tls'] === undefined && options['fetch'] === undefined) {
+    throw new ConfigurationError('tls', "auth.clientAuthentication 'tls_client_auth' logs in with the client certificate: give tls { cert, key } or { pfx } (or a fetch that presents one)");
+  }
+}
+
+function checkTelemetry(telemetry: unknown): void {
+  if (telemetry === undefined) return;
+  if (!isRecord(telemetry)) throw new ConfigurationError('telemetry', 'telemetry takes { tracerProvider?, meterProvider? } from @opentelemetry/api');
+  for (const [option, method] of [['tracerProvider', 'getTracer'], ['meterProvider', 'getMeter']] as const) {
+    const provider = telemetry[option];
+    if (provider !== undefined && !(isRecord(provider) && typeof provider[method] === 'function')) {
+      throw new ConfigurationError(`telemetry.${option}`, `telemetry.${option} must be an OpenTelemetry ${option === 'tracerProvider' ? 'TracerProvider' : 'MeterProvider'} (with ${method}())`);
+    }
+  }
+}
+
+/** A header name as fetch takes it (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** The headers the SDK sets itself: a default would be ignored or break the call. */
+const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'host']);
+
+function checkDefaultHeaders(headers: unknown): void {
+  if (headers === undefined) return;
+  if (!isRecord(headers)) throw new ConfigurationError('defaultHeaders', 'defaultHeaders must be an object of header names to string values');
+  for (const [name, value] of Object.entries(headers)) {
+    const option = `defaultHeaders.${name}`;
+    if (!HEADER_NAME.test(name)) throw new ConfigurationError('defaultHeaders', 'defaultHeaders has a name that is not a valid header name');
+    if (RESERVED_HEADERS.has(name.toLowerCase())) throw new ConfigurationError(option, `${option} is set by the SDK itself: it cannot be a default`);
+    // A value fetch would refuse at the first call (a line break, a non-Latin-1 character).
+    if (typeof value !== 'string' || /[\r\n\0]|[^\u0000-\u00ff]/.test(value)) {
+      throw new ConfigurationError(option, `${option} must be a string without line breaks (Latin-1)`);
+    }
+  }
+}
+
+function checkDefaultQuery(query: unknown): void {
+  if (query === undefined) return;
+  if (!isRecord(query)) throw new ConfigurationError('defaultQuery', 'defaultQuery must be an object of parameter names to string, number or boolean values');
+  for (const [name, value] of Object.entries(query)) {
+    if (name === '') throw new ConfigurationError('defaultQuery', 'defaultQuery has an empty parameter name');
+    if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) {
+      throw new ConfigurationError(`defaultQuery.${name}`, `defaultQuery.${name} must be a string, a finite number or a boolean`);
+    }
+  }
+}
+
+function checkBaseUrls(baseUrls: unknown, tags: readonly string[]): void {
+  if (!isRecord(baseUrls)) throw new ConfigurationError('baseUrls', `baseUrls must be an object of a base URL per tag: ${tags.join(', ')}`);
+  for (const [tag, url] of Object.entries(baseUrls)) {
+    if (!tags.includes(tag)) throw new ConfigurationError(`baseUrls.${tag}`, `baseUrls.${tag} is not a tag: use ${tags.join(', ')}`);
+    if (url !== undefined) checkUrl(url, `baseUrls.${tag}`, 'the root this tag\'s paths are under, such as https://api.psp.example/v3', false);
   }
 }
 
@@ -98,9 +162,17 @@ function checkAuth(auth: unknown, kind: ClientKind): void {
     if (typeof auth['getToken'] !== 'function') throw new ConfigurationError('auth.getToken', 'auth.getToken must be a function returning a promise of the token');
     return;
   }
-  for (const field of ['clientId', 'clientSecret'] as const) {
+  const method = auth['clientAuthentication'];
+  if (method !== undefined && !CLIENT_AUTHENTICATION.includes(method)) {
+    throw new ConfigurationError('auth.clientAuthentication', `auth.clientAuthentication must be one of ${CLIENT_AUTHENTICATION.join(', ')}`);
+  }
+  const certificateOnly = method === 'tls_client_auth';
+  for (const field of certificateOnly ? (['clientId'] as const) : (['clientId', 'clientSecret'] as const)) {
     const value = auth[field];
     if (typeof value !== 'string' || value === '') throw new ConfigurationError(`auth.${field}`, `auth.${field} is required (a non-empty string) for the built-in client credentials`);
+  }
+  if (certificateOnly && auth['clientSecret'] !== undefined) {
+    throw new ConfigurationError('auth.clientSecret', "auth.clientSecret is never sent with 'tls_client_auth' (the certificate authenticates the client): leave it out");
   }
   if (auth['tokenUrl'] !== undefined || kind.tokenUrlRequired) {
     checkUrl(auth['tokenUrl'], 'auth.tokenUrl', 'the OAuth token endpoint, such as https://api.psp.example/oauth/token', true);

@@ -12,6 +12,7 @@ import { createTlsTransport, type TlsOptions } from '../node/tls.ts';
 import { sharedStore } from '../store/memory.ts';
 import { SharedTokenProvider, tokenIdentity } from './shared-token.ts';
 import type { Store } from '../store/types.ts';
+import { Telemetry, type TelemetryOptions } from '../core/telemetry.ts';
 
 /** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
 export interface ConnectionOptions {
@@ -44,19 +45,43 @@ export interface ConnectionOptions {
    * store (`instant-payments/postgres`) the built-in credentials' token is one for the fleet.
    */
   store?: Store;
+  /**
+   * Headers sent with every API call, such as an application key the service wants on each (a
+   * header the call sets itself wins). Not sent with the token request: the token endpoint
+   * takes only the OAuth fields, and a key it does not expect must not travel to it.
+   */
+  defaultHeaders?: Record<string, string>;
+  /** Query parameters sent with every API call, merged with the call's own (the call's value wins). */
+  defaultQuery?: Record<string, string | number | boolean>;
+  /**
+   * OpenTelemetry providers (`@opentelemetry/api`'s `TracerProvider`, `MeterProvider`): a CLIENT
+   * span per call and `http.client.request.duration`. Default: the global providers, when
+   * `@opentelemetry/api` registered some before the client was built; else nothing is done.
+   */
+  telemetry?: TelemetryOptions;
 }
+
+/** The API's tags, each of which may have its own base URL (`baseUrls`). */
+export const RESOURCE_TAGS = ['cob', 'cobv', 'lotecobv', 'loc', 'instant', 'webhook', 'rec', 'solicrec', 'cobr', 'locrec', 'webhookrec', 'webhookcobr'] as const;
+
+/** A base URL per tag, for services that version resources apart (`{ rec: 'https://api.psp.example/v3' }`). */
+export type BaseUrls = { [Tag in (typeof RESOURCE_TAGS)[number]]?: string };
 
 export interface Connection {
   http: HttpCore;
+  /** The client's OpenTelemetry, decided once; `undefined` when there is none. */
+  telemetry: Telemetry | undefined;
   close(): Promise<void>;
 }
 
 /** A client's connection, from options `checkClientOptions` accepted. */
-export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' | 'json'): Connection {
+export function connect(options: ConnectionOptions & { baseUrls?: BaseUrls }, tokenRequestFormat?: 'form' | 'json'): Connection {
   const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
   const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
   const auth = options.auth === undefined ? undefined : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);
+  const telemetry = Telemetry.resolve(options.telemetry);
   const http = new HttpCore({
+    telemetry,
     baseUrl: options.baseUrl,
     ...(fetch && { fetch }),
     ...(auth && { auth }),
@@ -66,8 +91,11 @@ export function connect(options: ConnectionOptions, tokenRequestFormat?: 'form' 
     ...(options.maxResponseBytes !== undefined && { maxResponseBytes: options.maxResponseBytes }),
     ...(options.logger && { logger: options.logger }),
     ...(transport && { explainConnectionError: transport.explainConnectionError }),
+    ...(options.defaultHeaders && { defaultHeaders: { ...options.defaultHeaders } }),
+    ...(options.defaultQuery && { defaultQuery: { ...options.defaultQuery } }),
+    ...(options.baseUrls && { baseUrls: { ...options.baseUrls } }),
   });
-  return { http, close: async () => transport?.close() };
+  return { http, telemetry, close: async () => transport?.close() };
 }
 
 function tokenProvider(

@@ -16,11 +16,10 @@ import { USER_AGENT } from './version.ts';
 import { describeConnectionFailure } from './network.ts';
 import { retryAfterMs } from '../internal/retry.ts';
 
-/** OAuth 2.0 client credentials and where to exchange them for a token. */
-export interface ClientCredentials {
+/** What every kind of client credentials has: where the token is, and who asks for it. */
+interface CredentialsBase {
   tokenUrl: string;
   clientId: string;
-  clientSecret: string;
   scope?: string;
   /**
    * `form` (default): the standard `application/x-www-form-urlencoded` request, through
@@ -29,9 +28,26 @@ export interface ClientCredentials {
    * or snake_case, with 200 or 201.
    */
   tokenRequestFormat?: 'form' | 'json';
+}
+
+/** Credentials with a secret: sent in the body (`client_secret_post`, default) or as HTTP Basic. */
+export interface SecretClientCredentials extends CredentialsBase {
+  clientSecret: string;
   /** How a `form` request authenticates the client: in the body (default) or HTTP Basic. */
   clientAuthentication?: 'client_secret_post' | 'client_secret_basic';
 }
+
+/**
+ * Certificate-only login (RFC 8705 `tls_client_auth`): the request names the client and the
+ * mTLS certificate (the `tls` option) authenticates it; no secret exists or is sent.
+ */
+export interface CertificateClientCredentials extends CredentialsBase {
+  clientAuthentication: 'tls_client_auth';
+  clientSecret?: never;
+}
+
+/** OAuth 2.0 client credentials and where to exchange them for a token. */
+export type ClientCredentials = SecretClientCredentials | CertificateClientCredentials;
 
 /** How the built-in token provider sends its requests. */
 export interface ClientCredentialsOptions {
@@ -155,9 +171,11 @@ export class ClientCredentialsProvider implements TokenProvider {
     const { tokenUrl, clientId, clientSecret, clientAuthentication } = this.#credentials;
     const url = new URL(tokenUrl);
     const method =
-      clientAuthentication === 'client_secret_basic'
-        ? oidc.ClientSecretBasic(clientSecret)
-        : oidc.ClientSecretPost(clientSecret);
+      clientAuthentication === 'tls_client_auth'
+        ? oidc.TlsClientAuth()
+        : clientAuthentication === 'client_secret_basic'
+          ? oidc.ClientSecretBasic(clientSecret)
+          : oidc.ClientSecretPost(clientSecret);
     const config = new oidc.Configuration({ issuer: url.origin, token_endpoint: tokenUrl }, clientId, undefined, method);
     config[oidc.customFetch] = (target, init) => this.#fetch(target, init as RequestInit);
     config.timeout = Math.ceil(this.#timeout / 1000);
@@ -167,11 +185,9 @@ export class ClientCredentialsProvider implements TokenProvider {
 
   async #requestJson(): Promise<{ value: string; lifetimeS: number }> {
     const { tokenUrl, clientId, clientSecret, scope } = this.#credentials;
-    const body: Record<string, string> = {
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-    };
+    const body: Record<string, string> = { grant_type: 'client_credentials', client_id: clientId };
+    // Certificate-only login sends no secret: the mTLS certificate authenticates the client.
+    if (clientSecret !== undefined) body['client_secret'] = clientSecret;
     if (scope) body['scope'] = scope;
     let response: Response;
     let text: string;
@@ -246,7 +262,7 @@ function checkTokenUrl(tokenUrl: string): void {
  * secret (an OAuth `error_description`, a parser's message quoting the body), so the raw error
  * is never kept: the message and the cause are redacted copies (see `safeCause`).
  */
-function authenticationError(error: unknown, secret: string): AuthenticationError {
+function authenticationError(error: unknown, secret: string | undefined): AuthenticationError {
   if (error instanceof AuthenticationError) return error;
   const status = isRecord(error) && typeof error['status'] === 'number' ? error['status'] : undefined;
   let reason = error instanceof Error ? safeMessage(error, secret) : 'unknown failure';
@@ -290,7 +306,7 @@ function tokenRetryAfter(response: Response): number | undefined {
   return retryAfterMs(response.headers.get('retry-after'), MAX_TOKEN_RETRY_AFTER_MS);
 }
 
-function safeMessage(error: Error, secret: string): string {
+function safeMessage(error: Error, secret: string | undefined): string {
   return error instanceof SyntaxError ? 'the answer is not valid JSON' : maskSecret(error.message, secret);
 }
 
@@ -299,7 +315,7 @@ function safeMessage(error: Error, secret: string): string {
  * refused connection from a TLS alert); bodies, responses and OAuth fields are left behind.
  * The SDK's own errors carry nothing from the answer and are kept as they are.
  */
-function safeCause(error: unknown, secret: string, depth = 0): Error | undefined {
+function safeCause(error: unknown, secret: string | undefined, depth = 0): Error | undefined {
   if (!(error instanceof Error) || depth > 4) return undefined;
   if (error instanceof InstantError) return error;
   const cause = safeCause(error.cause, secret, depth + 1);

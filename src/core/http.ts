@@ -4,19 +4,20 @@
  * 401, and every failure turned into a typed error.
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
-import { ApiError, UnauthorizedError } from '../errors/api-error.ts';
-import { ConfigurationError, ConnectionError, InvalidResponseError, TimeoutError } from '../errors/failures.ts';
+import { UnauthorizedError } from '../errors/api-error.ts';
+import { ConnectionError, TimeoutError } from '../errors/failures.ts';
 import { InstantError } from '../errors/base.ts';
 import { createApiError, type ErrorTables } from '../errors/factory.ts';
-import { isRecord } from '../internal/json.ts';
 import { serialize } from './request-body.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
-import type { CallSpec, CustomRequest, FetchLike, HttpMethod, RequestOptions, TokenProvider, WithResponse } from './types.ts';
+import type { CallSpec, CustomRequest, FetchLike, HttpMethod, QueryValue, RequestOptions, TokenProvider, WithResponse } from './types.ts';
 import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
 import { apiPromise, type APIPromise } from './api-promise.ts';
 import { describeConnectionFailure } from './network.ts';
+import { customRequestProblem, logFailure, parseBody, routeTag, toSearchParams, trimSlashes } from './http-helpers.ts';
+import { operationName, type CallObserver, type Telemetry } from './telemetry.ts';
 
 export interface HttpCoreConfig {
   /** Base URL the paths are appended to (a trailing slash is optional). */
@@ -33,6 +34,14 @@ export interface HttpCoreConfig {
   maxResponseBytes?: number;
   /** Names the TLS failure behind a dropped connection (Node mTLS transport). */
   explainConnectionError?: (error: unknown) => unknown;
+  /** Headers sent with every call unless the call sets its own (never with the token request). */
+  defaultHeaders?: Readonly<Record<string, string>>;
+  /** Query parameters sent with every call, merged under the call's own (the call's value wins). */
+  defaultQuery?: Readonly<Record<string, QueryValue>>;
+  /** A base URL per route's first segment (`cob`, `rec`...), for services that version resources apart. */
+  baseUrls?: Readonly<Record<string, string>>;
+  /** Spans and the duration metric; `undefined`: no OpenTelemetry, no work for it. */
+  telemetry?: Telemetry | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -51,6 +60,8 @@ interface CallContext {
   sent: CallState;
   method: HttpMethod;
   route: string;
+  /** The call's span, told of each retry. */
+  observer: CallObserver | undefined;
   [key: string]: unknown;
 }
 
@@ -82,10 +93,23 @@ export class HttpCore {
   readonly #idempotentRetry: NonNullable<KyOptions['retry']>;
   /** The token each request was sent with, when the provider can drop a refused one. */
   readonly #sentTokens = new WeakMap<Request, string>();
+  /** `baseUrls` without trailing slashes, by route's first segment; `undefined` when not given. */
+  readonly #bases: ReadonlyMap<string, string> | undefined;
+  /** `defaultQuery`'s entries; `undefined` when not given (no work per call then). */
+  readonly #defaultQuery: ReadonlyArray<readonly [string, QueryValue]> | undefined;
+
+  /** The client's OpenTelemetry (`undefined`: none), for the notification handlers' spans. */
+  get telemetry(): Telemetry | undefined {
+    return this.#config.telemetry;
+  }
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
-    this.#base = config.baseUrl ? config.baseUrl.replace(/\/+$/, '') : undefined;
+    this.#base = config.baseUrl ? trimSlashes(config.baseUrl) : undefined;
+    const bases = config.baseUrls && Object.entries(config.baseUrls).filter(([, url]) => url !== undefined);
+    this.#bases = bases?.length ? new Map(bases.map(([tag, url]) => [tag, trimSlashes(url)])) : undefined;
+    const query = config.defaultQuery && Object.entries(config.defaultQuery).filter(([, value]) => value !== undefined);
+    this.#defaultQuery = query?.length ? query : undefined;
     this.logger = resolveLogger(config.logger);
     this.#idempotentRetry = this.#retryOptions(undefined, true);
   }
@@ -125,19 +149,22 @@ export class HttpCore {
   #create(create: KyModule['default']): KyInstance {
     const config = this.#config;
     const log = this.logger;
+    const traced = config.telemetry !== undefined;
     return create.create({
       fetch: this.#fetchAttempt(),
       redirect: 'manual',
       timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
       retry: this.#retryOptions(undefined, false),
-      ...(log?.warn && {
+      ...((log?.warn || traced) && {
         hooks: {
           beforeRetry: [
             ({ options, error, retryCount }) => {
-              const { method, route, sent } = options.context as CallContext;
+              const { method, route, sent, observer } = options.context as CallContext;
+              observer?.retry(retryCount, describeRetry(error));
+              if (!log?.warn) return;
               const waitedMs = sent.failedAt === undefined ? undefined : Date.now() - sent.failedAt;
-              log.warn?.('retry', { method, route, retry: retryCount, reason: describeRetry(error), waitedMs });
+              log.warn('retry', { method, route, retry: retryCount, reason: describeRetry(error), waitedMs });
             },
           ],
         },
@@ -158,6 +185,7 @@ export class HttpCore {
     const config = this.#config;
     const auth = config.auth;
     const sentTokens = this.#sentTokens;
+    const defaultHeaders = config.defaultHeaders && Object.entries(config.defaultHeaders);
     // Looked up at call time, so a mock installed after the client was built still sees it.
     const guarded = guardFetch(() => config.fetch ?? globalThis.fetch, {
       maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
@@ -177,6 +205,9 @@ export class HttpCore {
         if (!headers.has('accept')) headers.set('accept', 'application/json');
         if (!headers.has('user-agent')) headers.set('user-agent', USER_AGENT);
         if (request.body !== null) headers.set('content-type', 'application/json');
+        if (defaultHeaders) {
+          for (const [name, value] of defaultHeaders) if (!headers.has(name)) headers.set(name, value);
+        }
         if (!auth) return guarded(request, init);
         // A built-in provider's token at hand is taken as it is: no promise to wait for.
         const token = auth.tokenNow?.();
@@ -208,7 +239,26 @@ export class HttpCore {
 
   /** Sends the call; on a 401 the token is invalidated and the call replayed exactly once. */
   send<T>(spec: CallSpec): Promise<WithResponse<T>> {
-    return this.#attempt<T>(spec, true);
+    const telemetry = this.#config.telemetry;
+    if (telemetry === undefined) return this.#attempt<T>(spec, true, undefined);
+    return this.#traced<T>(spec, telemetry);
+  }
+
+  /** The call inside its CLIENT span (named after the SDK method), and its duration metric. */
+  #traced<T>(spec: CallSpec, telemetry: Telemetry): Promise<WithResponse<T>> {
+    const route = spec.path.route;
+    const observer = telemetry.call(operationName(spec.method, route), spec.method, route, this.#url(spec.path));
+    return this.#attempt<T>(spec, true, observer).then(
+      (result) => {
+        observer.end(result.response.status);
+        return result;
+      },
+      (error: unknown) => {
+        const status = (error as { status?: unknown } | null)?.status;
+        observer.end(typeof status === 'number' ? status : undefined, error);
+        throw error;
+      },
+    );
   }
 
   /**
@@ -216,11 +266,11 @@ export class HttpCore {
    * (`replay`) drops the token and is replayed once, from the failure handler: a call that
    * succeeds takes no step more for it.
    */
-  #attempt<T>(spec: CallSpec, replay: boolean): Promise<WithResponse<T>> {
+  #attempt<T>(spec: CallSpec, replay: boolean, observer: CallObserver | undefined): Promise<WithResponse<T>> {
     const started = Date.now();
     let kyOptions: KyOptions;
     try {
-      kyOptions = this.#kyOptions(spec);
+      kyOptions = this.#kyOptions(spec, observer);
     } catch (error) {
       // Refused before sending (a body JSON cannot hold): nothing was sent, nothing is logged.
       return Promise.reject(error);
@@ -250,7 +300,8 @@ export class HttpCore {
       // ky's error names the request that was answered 401: the token it carried is dropped.
       auth.invalidate(ky?.isHTTPError(error) ? this.#sentTokens.get(error.request) : undefined);
       this.logger?.warn?.('401: token dropped, replaying once', { method: spec.method, route: spec.path.route });
-      return this.#attempt<T>(spec, false);
+      observer?.replay();
+      return this.#attempt<T>(spec, false, observer);
     };
     if (auth?.tokenNow && auth.tokenNow() === undefined) {
       // A built-in provider must fetch (or wait for another process's fetch): that wait has its
@@ -259,23 +310,27 @@ export class HttpCore {
       return withinBudget(auth.getToken(spec.options?.signal), totalTimeout, spec)
         .then(() => {
           kyOptions.totalTimeout = Math.max(1, totalTimeout - (Date.now() - started));
-          return this.#transmit(spec, kyOptions);
+          return this.#transmit(spec, kyOptions, observer);
         })
         .then(read, fail);
     }
-    return this.#transmit(spec, kyOptions).then(read, fail);
+    return this.#transmit(spec, kyOptions, observer).then(read, fail);
   }
 
-  #transmit(spec: CallSpec, kyOptions: KyOptions): Promise<Response> {
+  #transmit(spec: CallSpec, kyOptions: KyOptions, observer: CallObserver | undefined): Promise<Response> {
     const transport = this.#ky;
-    const url = this.#url(spec.path.url);
+    const url = this.#url(spec.path);
     if (transport) return transport(url, kyOptions);
-    return this.#transport().then((loaded) => loaded(url, this.#withRetry(kyOptions, spec)));
+    return this.#transport().then((loaded) => loaded(url, this.#withRetry(kyOptions, spec, observer)));
   }
 
-  /** The base URL and the path, one slash between them (as ky's `prefix` joins them). */
-  #url(path: string): string {
-    const base = this.#base;
+  /**
+   * The base URL and the path, one slash between them (as ky's `prefix` joins them). With
+   * `baseUrls`, the base is the one given for the route's first segment, if any.
+   */
+  #url(target: CallSpec['path']): string {
+    const path = target.url;
+    const base = this.#bases ? (this.#bases.get(routeTag(target.route)) ?? this.#base) : this.#base;
     if (base === undefined) return path;
     // The usual path starts with one slash: joined as it is, without a regular expression.
     if (path.charCodeAt(0) === SLASH && path.charCodeAt(1) !== SLASH) return base + path;
@@ -286,7 +341,7 @@ export class HttpCore {
    * ky's options for one call: only what differs from the client's defaults (accept, user
    * agent, time limits, retries), as ky merges every per-call option into its defaults.
    */
-  #kyOptions(spec: CallSpec): KyOptions {
+  #kyOptions(spec: CallSpec, observer: CallObserver | undefined): KyOptions {
     const options = spec.options;
     const kyOptions: KyOptions = { method: spec.method };
     let headers: Record<string, string> | undefined;
@@ -302,20 +357,22 @@ export class HttpCore {
       if (options.totalTimeout !== undefined) kyOptions.totalTimeout = options.totalTimeout;
       if (options.signal) kyOptions.signal = options.signal;
     }
-    const query = toSearchParams(spec.query);
+    const query = toSearchParams(spec.query, this.#defaultQuery);
     if (query) kyOptions.searchParams = query;
-    return ky === undefined ? kyOptions : this.#withRetry(kyOptions, spec);
+    return ky === undefined ? kyOptions : this.#withRetry(kyOptions, spec, observer);
   }
 
   /** The call's retry settings, when they differ from the defaults (ky must be loaded). */
-  #withRetry(kyOptions: KyOptions, spec: CallSpec): KyOptions {
+  #withRetry(kyOptions: KyOptions, spec: CallSpec, observer: CallObserver | undefined): KyOptions {
     const log = this.logger;
     const idempotent = spec.idempotencyKey !== undefined;
     const maxRetries = spec.options?.maxRetries;
-    if (log?.warn) {
+    if (log?.warn || observer) {
       const sent: CallState = {};
-      kyOptions.context = { sent, method: spec.method, route: spec.path.route } satisfies CallContext;
-      kyOptions.retry = ky!.replaceOption(this.#retryOptions(maxRetries, idempotent, sent));
+      kyOptions.context = { sent, method: spec.method, route: spec.path.route, observer } satisfies CallContext;
+    }
+    if (log?.warn) {
+      kyOptions.retry = ky!.replaceOption(this.#retryOptions(maxRetries, idempotent, (kyOptions.context as CallContext).sent));
     } else if (idempotent || maxRetries !== undefined) {
       kyOptions.retry = ky!.replaceOption(maxRetries === undefined ? this.#idempotentRetry : this.#retryOptions(maxRetries, idempotent));
     }
@@ -363,60 +420,6 @@ export class HttpCore {
     if (spec.options?.signal?.aborted) return spec.options.signal.reason;
     return error;
   }
-}
-
-const METHODS: readonly unknown[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies HttpMethod[];
-
-function customRequestProblem(call: unknown): ConfigurationError | undefined {
-  if (!isRecord(call)) return new ConfigurationError('call', 'request(call) needs the call: { method, path }, the path built with the path template (path`/cob/${txid}`)');
-  if (!METHODS.includes(call['method'])) return new ConfigurationError('call.method', `call.method must be one of ${METHODS.join(', ')}`);
-  const target = call['path'];
-  if (!isRecord(target) || typeof target['url'] !== 'string' || typeof target['route'] !== 'string') {
-    return new ConfigurationError('call.path', 'call.path must be built with the path template, path`/cob/${txid}`, which encodes each value (a plain string is not taken)');
-  }
-  return undefined;
-}
-
-/**
- * A failed call: an answer with an error status is `debug` (the caller handles it); a refused
- * redirect, a time-out or a lost connection is `warn`. Names and statuses only, never a message.
- */
-function logFailure(log: Logger, spec: CallSpec, error: unknown, ms: number): void {
-  const { method } = spec;
-  const route = spec.path.route;
-  if (error instanceof InvalidResponseError) {
-    if (error.reason === 'redirect') log.warn?.('redirect refused', { method, route, status: error.status, ms });
-    else log.warn?.('request failed', { method, route, status: error.status, reason: error.reason, ms });
-  } else if (error instanceof ApiError) {
-    log.debug?.('request', { method, route, status: error.status, error: error.name, ms });
-  } else if (error instanceof InstantError) {
-    log.warn?.('request failed', { method, route, error: error.name, ms });
-  } else {
-    log.debug?.('request aborted', { method, route, ms });
-  }
-}
-
-/** A body as read: JSON when it is JSON, text otherwise, `undefined` when empty. */
-function parseBody(text: string, response: Response, spec: CallSpec): unknown {
-  if (text === '') return undefined;
-  const type = response.headers.get('content-type') ?? '';
-  if (type !== 'application/json' && !/\/(?:.*[.+-])?json\b/i.test(type)) return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // The parser's message quotes the body: it is not kept.
-    throw new InvalidResponseError('malformed', response.status, `${spec.method} ${spec.path.route} answered ${response.status} with a body that is not the JSON its content type says`);
-  }
-}
-
-function toSearchParams(query: CallSpec['query']): URLSearchParams | undefined {
-  let params: URLSearchParams | undefined;
-  if (!query) return undefined;
-  for (const key of Object.keys(query)) {
-    const value = query[key];
-    if (value !== undefined) (params ??= new URLSearchParams()).append(key, String(value));
-  }
-  return params;
 }
 
 function describeRetry(error: unknown): string {

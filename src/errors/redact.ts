@@ -57,8 +57,8 @@ function maskEmails(text: string): string {
 }
 
 /** Masks the literal `secret` (when not empty), then scrubs the rest. */
-export function maskSecret(text: string, secret: string): string {
-  return scrub(secret === '' ? text : text.split(secret).join('[redacted]'));
+export function maskSecret(text: string, secret: string | undefined): string {
+  return scrub(secret === undefined || secret === '' ? text : text.split(secret).join('[redacted]'));
 }
 
 /**

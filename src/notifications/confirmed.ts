@@ -105,26 +105,28 @@ function limiter(max: number): Limit {
 export function confirmedDelivery<N, A>(
   confirmation: Confirmation<N, A>,
   { maxRemembered, runOnce, log, limit }: DeliverySettings,
-): (notified: N, signal: AbortSignal) => Promise<void> {
+): (notified: N, signal: AbortSignal) => Promise<DeliveryOutcome> {
   const { what } = confirmation;
   // Records handed to the callback (`deliveryKey`), and notifications that led to one (`contentKey`).
   const delivered = new RecentSet(maxRemembered);
   const answered = new RecentSet(maxRemembered);
   // Running work, joined only by the same thing: the same notification content, or the same
   // confirmed record being handed to the callback.
-  const confirming = new Map<string, Promise<void>>();
-  const delivering = new Map<string, Promise<void>>();
+  const confirming = new Map<string, Promise<DeliveryOutcome>>();
+  const delivering = new Map<string, Promise<DeliveryOutcome>>();
 
-  const deliver = (actual: A, notified: N, signal: AbortSignal): Promise<void> => {
+  const deliver = (actual: A, notified: N, signal: AbortSignal): Promise<DeliveryOutcome> => {
     const key = confirmation.deliveryKey(actual);
     if (delivered.has(key)) {
       log?.info?.(`${what} duplicate: already handed to ${confirmation.callback}`);
-      return Promise.resolve();
+      return Promise.resolve('duplicate');
     }
     return joined(delivering, key, async () => {
-      await runOnce(key, (claim) => confirmation.deliver(actual, notified, claim), signal);
+      const ran = await runOnce(key, (claim) => confirmation.deliver(actual, notified, claim), signal);
       delivered.add(key);
       log?.info?.(`${what} confirmed`);
+      // Another process (or an earlier delivery) handed it over already.
+      return ran === 'done' ? 'duplicate' : 'confirmed';
     });
   };
 
@@ -134,19 +136,29 @@ export function confirmedDelivery<N, A>(
     const key = contentKey(notified);
     if (answered.has(key)) {
       log?.info?.(`${what} duplicate: notification already answered`);
-      return Promise.resolve();
+      return Promise.resolve('duplicate');
     }
     return joined(confirming, key, async () => {
       const actual = await limit(() => confirmation.confirm(notified, signal), signal);
-      if (actual === undefined) return;
-      await deliver(actual, notified, signal);
+      if (actual === undefined) return 'unconfirmed';
+      const outcome = await deliver(actual, notified, signal);
       answered.add(key);
+      return outcome;
     });
   };
 }
 
+/** What became of a notified item: handed to the callback now, before, or set aside unconfirmed. */
+export type DeliveryOutcome = 'confirmed' | 'duplicate' | 'unconfirmed';
+
+/** A notification's outcome from its items': confirmed if any was, duplicate if all were, else unconfirmed. */
+export function notificationOutcome(outcomes: readonly DeliveryOutcome[]): DeliveryOutcome {
+  if (outcomes.includes('confirmed')) return 'confirmed';
+  return outcomes.length > 0 && outcomes.every((outcome) => outcome === 'duplicate') ? 'duplicate' : 'unconfirmed';
+}
+
 /** The running task under `key`, or `work` started and registered there until it settles. */
-function joined(running: Map<string, Promise<void>>, key: string, work: () => Promise<void>): Promise<void> {
+function joined<T>(running: Map<string, Promise<T>>, key: string, work: () => Promise<T>): Promise<T> {
   const current = running.get(key);
   if (current) return current;
   const task = work().finally(() => running.delete(key));

@@ -7,6 +7,7 @@
  * handler as a Node listener under `.node`. Each handler then confirms what it was told through
  * `confirmed.ts`, the one confirmation path.
  */
+import type { Telemetry } from '../core/telemetry.ts';
 import { InvalidNotificationError } from '../errors/failures.ts';
 import type { Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
@@ -102,7 +103,8 @@ export function notificationHandler(
   options: NotificationHandlerOptions,
   defaultMaxBytes: number,
   log: Logger | undefined,
-  handle: (bytes: Uint8Array, request: Request, fail: Fail) => Promise<Response>,
+  handle: (bytes: Uint8Array, request: Request, fail: Fail, report: (outcome: string) => void) => Promise<Response>,
+  telemetry?: { telemetry: Telemetry | undefined; name: string },
 ): NotificationHandler {
   const maxBytes = options.maxBodyBytes ?? defaultMaxBytes;
   const gate = authenticator(options.authenticate);
@@ -120,7 +122,7 @@ export function notificationHandler(
     const refusal = gate?.(arrival);
     return refusal && fail(refusal.status, refusal);
   };
-  const serve = async (request: Request): Promise<Response> => {
+  const answer = async (request: Request, report: (outcome: string) => void): Promise<Response> => {
     try {
       if (request.method !== 'POST') {
         return fail(405, new InvalidNotificationError(`Method ${request.method} not allowed`), { allow: 'POST' });
@@ -130,11 +132,14 @@ export function notificationHandler(
       if (request.bodyUsed) return fail(500, new InvalidNotificationError(BODY_ALREADY_READ));
       const bytes = await readBounded(request, maxBytes);
       if (bytes === undefined) return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
-      return await handle(bytes, request, fail);
+      return await handle(bytes, request, fail, report);
     } catch (error) {
       return fail(500, error);
     }
   };
+  const traced = telemetry?.telemetry;
+  // One SERVER span per notification when traced (a sender the gate refuses gets none).
+  const serve = traced === undefined ? (request: Request) => answer(request, ignore) : tracedAnswer(answer, traced, telemetry!.name);
   const web = async (request: Request, connection?: ConnectionInfo): Promise<Response> => {
     try {
       return (gate && refused(webArrival(request, connection?.remoteAddress))) ?? (await serve(request));
@@ -146,6 +151,29 @@ export function notificationHandler(
   // `toNodeHandler(handler)` then checks the socket as `.node` does.
   if (before) Object.defineProperty(web, NODE_FORM, { value: { serve, before } });
   return Object.assign(web, { node: toNodeHandler(serve, { maxBodyBytes: maxBytes, tooLargeStatus: 400, ...(before && { before }) }) });
+}
+
+function ignore(): void {}
+
+/**
+ * `answer` inside one SERVER span per notification: the outcome `handle` reported (confirmed,
+ * unconfirmed, duplicate), else `refused` for a 4xx and `failed` for a 5xx.
+ */
+function tracedAnswer(
+  answer: (request: Request, report: (outcome: string) => void) => Promise<Response>,
+  telemetry: Telemetry,
+  name: string,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const span = telemetry.workflow(name, 'server');
+    let outcome: string | undefined;
+    const response = await answer(request, (reported) => (outcome = reported));
+    const status = response.status;
+    span?.step('answered', { 'http.response.status_code': status });
+    if (status >= 500) span?.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
+    else span?.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
+    return response;
+  };
 }
 
 const BODY_ALREADY_READ =

@@ -34,8 +34,20 @@ export function authorized(ctx: Context, request: Request, audience: Audience): 
   return token !== undefined && token.audience === audience && token.expiresAt > ctx.now().getTime();
 }
 
-/** `POST /oauth/token`: the standard form client-credentials grant (secret in the body or Basic). */
-export async function apiToken(ctx: Context, request: Request, credentials: Credentials, lifetimeS: number): Promise<Response> {
+/**
+ * `POST /oauth/token`: the standard form client-credentials grant (secret in the body or Basic);
+ * over TLS (`certificateVerified`: the server took the client certificate from its CA), also the
+ * client id alone (RFC 8705 `tls_client_auth`). A JSON body is refused with the OAuth error that
+ * says the body is a form (RFC 6749 §4.4.2), as a standard service answers.
+ */
+export async function apiToken(ctx: Context, request: Request, credentials: Credentials, lifetimeS: number, certificateVerified = false): Promise<Response> {
+  const type = request.headers.get('content-type') ?? '';
+  if (/json/i.test(type)) {
+    return json(400, {
+      error: 'invalid_request',
+      error_description: 'The token request body must be application/x-www-form-urlencoded (grant_type=client_credentials&client_id=...), not JSON.',
+    });
+  }
   const form = new URLSearchParams(await request.text());
   let clientId = form.get('client_id');
   let clientSecret = form.get('client_secret');
@@ -48,8 +60,13 @@ export async function apiToken(ctx: Context, request: Request, credentials: Cred
   if (form.get('grant_type') !== 'client_credentials') {
     return json(400, { error: 'unsupported_grant_type', error_description: 'Only client_credentials is supported.' });
   }
-  if (clientId !== credentials.clientId || clientSecret !== credentials.clientSecret) {
-    return json(401, { error: 'invalid_client', error_description: 'Unknown client or wrong secret.' });
+  // Certificate-only login: no secret anywhere, the verified certificate authenticates the client.
+  const byCertificate = certificateVerified && clientSecret === null && clientId === credentials.clientId;
+  if (!byCertificate && (clientId !== credentials.clientId || clientSecret !== credentials.clientSecret)) {
+    const description = clientSecret === null && clientId === credentials.clientId
+      ? 'A login without a secret (tls_client_auth) is taken over TLS only, with a client certificate from the sandbox CA.'
+      : 'Unknown client or wrong secret.';
+    return json(401, { error: 'invalid_client', error_description: description });
   }
   const body: Json = { access_token: issue(ctx, 'api', lifetimeS), token_type: 'Bearer', expires_in: lifetimeS };
   const scope = form.get('scope');

@@ -33,6 +33,8 @@ export interface SandboxParts {
   readonly cashOut: Credentials;
   /** Lifetime of issued access tokens, in seconds. */
   readonly tokenLifetime: number;
+  /** True while served over TLS: the server let through only requests with a certificate from its CA. */
+  certificateVerified(): boolean;
   /** A cash-out order was placed (the front door settles it, or waits for `settleTransfer`). */
   placed(transfer: Transfer): void;
 }
@@ -81,7 +83,7 @@ export class SandboxRoutes {
     const ctx = this.#parts.ctx;
     const lifetime = this.#parts.tokenLifetime;
     const method = request.method;
-    if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#parts.api, lifetime) : undefined;
+    if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#parts.api, lifetime, this.#parts.certificateVerified()) : undefined;
     if (path === CASH_OUT_TOKEN_PATH) return method === 'POST' ? cashOutToken(ctx, request, this.#parts.cashOut, lifetime) : undefined;
     if (path.startsWith(CONTROL_PREFIX)) return this.#parts.controls.answer(request, path);
     if (path.startsWith(REC_PAYLOAD_PATH)) return this.#parts.recurring.payload(request, path);
@@ -117,7 +119,9 @@ export class SandboxRoutes {
   /** The collection API's route for `path` (under `/v2/`), if it has one. */
   #apiRoute(request: Request, path: string): Route | undefined {
     const ctx = this.#parts.ctx;
-    const [resource, a, b, c, ...rest] = path.slice('/v2/'.length).split('/').map(decode);
+    // A trailing slash names the same resource (`/cobv/` is the list, not an empty txid).
+    const trimmed = path.length > '/v2/'.length && path.endsWith('/') ? path.slice(0, -1) : path;
+    const [resource, a, b, c, ...rest] = trimmed.slice('/v2/'.length).split('/').map(decode);
     if (rest.length > 0) return undefined;
     switch (resource) {
       case 'cob':

@@ -1,5 +1,5 @@
 /**
- * Node only: the sandbox on 127.0.0.1 over node:http (or node:https demanding a client
+ * Node only: the sandbox on 127.0.0.1 (or the host given) over node:http (or node:https demanding a client
  * certificate on the routes that `needsCertificate`). It reuses the SDK's Request/Response
  * bridge (`toRequest`, `writeResponse`) and adds what a fault needs and a generic adapter must
  * not do: a dropped request destroys the socket without an answer, and a body that breaks off
@@ -24,10 +24,31 @@ export interface SandboxTlsOptions {
   ca: Pem | Pem[];
 }
 
+/** Options of `sandbox.listen()`. */
+export interface SandboxListenOptions {
+  /** Port (default 0: any free port). */
+  port?: number;
+  /**
+   * Address to listen on (default `127.0.0.1`). `0.0.0.0` serves a container network or a LAN:
+   * the test controls take no credentials, so anyone who reaches the port drives the sandbox.
+   */
+  host?: string;
+  /**
+   * The origin written into every URL and location the sandbox gives (`http://sandbox:8080`
+   * when clients reach it by a container's name); default: where this process reaches it.
+   */
+  publicOrigin?: string;
+  /** HTTPS; the API and cash-out routes then demand a client certificate signed by `ca`. */
+  tls?: SandboxTlsOptions;
+}
+
 type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface NodeServer {
+  /** Where this process reaches the server: loopback, whatever address it listens on. */
   origin: string;
+  /** True over HTTPS: every request past `needsCertificate` came with a certificate from the CA. */
+  tls: boolean;
   /** A fetch that reaches this server (trusting its CA in HTTPS mode). */
   fetch: FetchFn;
   close(): Promise<void>;
@@ -40,6 +61,7 @@ export async function listenNode(
   port: number,
   tls: SandboxTlsOptions | undefined,
   needsCertificate: (path: string) => boolean,
+  host = '127.0.0.1',
 ): Promise<NodeServer> {
   const listener = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
@@ -67,10 +89,10 @@ export async function listenNode(
     : createHttpServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(port, host, () => resolve());
   });
   const { port: bound } = server.address() as AddressInfo;
-  const origin = `${tls ? 'https' : 'http'}://127.0.0.1:${bound}`;
+  const origin = `${tls ? 'https' : 'http'}://${reachable(host)}:${bound}`;
   let agent: Promise<{ close(): Promise<void> }> | undefined;
   const fetch: FetchFn = tls
     ? async (input, init) => {
@@ -80,6 +102,7 @@ export async function listenNode(
     : (input, init) => globalThis.fetch(input, init);
   return {
     origin,
+    tls: tls !== undefined,
     fetch,
     close: async () => {
       await new Promise<void>((resolve) => {
@@ -89,6 +112,33 @@ export async function listenNode(
       if (agent) await (await agent).close();
     },
   };
+}
+
+/** The address this process reaches a server listening on `host` at: loopback for a wildcard. */
+function reachable(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** `origin` as an origin (scheme, host, port), or an error naming `publicOrigin`. */
+export function checkOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new Error(`publicOrigin must be an origin such as http://sandbox:8080, not ${JSON.stringify(origin)}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.username !== '') {
+    throw new Error('publicOrigin must be an http(s) origin without path, query or credentials, such as http://sandbox:8080');
+  }
+  return url.origin;
+}
+
+/** True when `host` is a loopback name or address: nothing beyond this machine can connect. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 function readBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> {

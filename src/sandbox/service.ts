@@ -35,7 +35,8 @@ import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
 import { ConfigurationError } from '../errors/failures.ts';
 import { SandboxRoutes, needsCertificate } from './routes.ts';
-import { listenNode, type NodeServer, type SandboxTlsOptions } from './server.ts';
+import { checkOrigin, listenNode, type NodeServer, type SandboxListenOptions } from './server.ts';
+export type { SandboxListenOptions };
 
 /** The origin msw handlers answer on (no network: nothing resolves it). */
 export const VIRTUAL_ORIGIN = 'https://instant-sandbox.example';
@@ -84,14 +85,6 @@ export interface SandboxOptions {
 /** A token endpoint and the client credentials it accepts. */
 export type SandboxCredentials = { tokenUrl: string; clientId: string; clientSecret: string };
 
-/** Options of `sandbox.listen()`. */
-export interface SandboxListenOptions {
-  /** Port on 127.0.0.1 (default 0: any free port). */
-  port?: number;
-  /** HTTPS; the API and cash-out routes then demand a client certificate signed by `ca`. */
-  tls?: SandboxTlsOptions;
-}
-
 type Settled = 'LIQUIDATED' | 'CANCELED';
 
 /** The simulated service (`createSandbox()` makes one): its state, its controls, msw handlers and `listen()`. */
@@ -112,6 +105,8 @@ export class Sandbox {
   readonly #recurring: RecurringPart;
   readonly #routes: SandboxRoutes;
   #server: NodeServer | undefined;
+  /** The `publicOrigin` given to `listen()`: the origin written into URLs and locations. */
+  #publicOrigin: string | undefined;
   #handlers: HttpHandler[] | undefined;
   #closed = false;
 
@@ -171,6 +166,7 @@ export class Sandbox {
       api: this.#api,
       cashOut: this.#cashOut,
       tokenLifetime: options.tokenLifetime ?? 300,
+      certificateVerified: () => this.#server?.tls === true,
       placed: (transfer) => {
         if ((options.settle ?? 'auto') === 'auto') this.#later(options.settleDelayMs ?? 50, () => this.#settle(transfer, 'LIQUIDATED'));
       },
@@ -189,7 +185,7 @@ export class Sandbox {
 
   /** The origin clients reach: `http(s)://127.0.0.1:PORT` once listening, else the virtual one. */
   get origin(): string {
-    return this.#server?.origin ?? VIRTUAL_ORIGIN;
+    return this.#publicOrigin ?? this.#server?.origin ?? VIRTUAL_ORIGIN;
   }
 
   /** The collection API's base URL (`…/v2`). */
@@ -224,7 +220,10 @@ export class Sandbox {
   payerOptions(): { allowPrivateHosts: true; fetch?: FetchLike } {
     const server = this.#server;
     if (server === undefined) return { allowPrivateHosts: true };
-    return sandboxPayerOptions(server.origin, server.fetch);
+    if (this.#publicOrigin === undefined) return sandboxPayerOptions(server.origin, server.fetch);
+    // Locations name the public origin: this process reaches it on the local one.
+    const publicOrigin = this.#publicOrigin;
+    return sandboxPayerOptions(publicOrigin, (url, init) => server.fetch(url.startsWith(publicOrigin) ? server.origin + url.slice(publicOrigin.length) : url, init));
   }
 
   /** msw request handlers for the same service on the virtual origin; msw is loaded on first use. */
@@ -250,8 +249,10 @@ export class Sandbox {
   /** Serves the sandbox on 127.0.0.1 (HTTPS with `tls`); resolves with its origin. */
   async listen(options: SandboxListenOptions = {}): Promise<{ url: string }> {
     if (this.#server) throw new Error('The sandbox is already listening');
-    this.#server = await listenNode((request) => this.handle(request), options.port ?? 0, options.tls, needsCertificate);
-    return { url: this.#server.origin };
+    const publicOrigin = options.publicOrigin === undefined ? undefined : checkOrigin(options.publicOrigin);
+    this.#server = await listenNode((request) => this.handle(request), options.port ?? 0, options.tls, needsCertificate, options.host);
+    this.#publicOrigin = publicOrigin;
+    return { url: this.origin };
   }
 
   /**
@@ -413,6 +414,7 @@ export class Sandbox {
     this.#timers.clear();
     const server = this.#server;
     this.#server = undefined;
+    this.#publicOrigin = undefined;
     await server?.close();
   }
 

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ClientCredentialsProvider, parseTokenAnswer } from '../../src/core/auth.ts';
+import { ClientCredentialsProvider, parseTokenAnswer, type SecretClientCredentials } from '../../src/core/auth.ts';
 import { AuthenticationError } from '../../src/errors/failures.ts';
 import { UnauthorizedError } from '../../src/errors/api-error.ts';
 import { InstantClient } from '../../src/client.ts';
@@ -38,7 +38,7 @@ async function startService(options: { format?: 'form' | 'json'; answer?: (n: nu
   return { server, tokenRequests };
 }
 
-function clientFor(url: string, extra: Partial<ConstructorParameters<typeof ClientCredentialsProvider>[0]> = {}) {
+function clientFor(url: string, extra: Partial<SecretClientCredentials> = {}) {
   const auth = new ClientCredentialsProvider({ tokenUrl: `${url}/oauth/token`, clientId: 'merchant-1', clientSecret: SECRET, scope: 'cob.read cob.write', ...extra });
   return { auth, http: new HttpCore({ baseUrl: url, auth }) };
 }

@@ -5,6 +5,7 @@
  * back, the next delivery runs it: the user's row is updated exactly once), a stalled database
  * fails a delivery in time, round trips are counted, and options are checked up front.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
@@ -104,8 +105,9 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 5_000) => {
 
 describe('fleet cost', () => {
   /** A pool that counts the statements sent (each a round trip): through `query` and through its clients. */
-  function countingPool(inner: pg.Pool): { pool: PgPoolLike; count: () => number; reset(): void } {
+  function countingPool(inner: pg.Pool): { pool: PgPoolLike; count: () => number; reset(): void; slowRollbacks(): void } {
     let n = 0;
+    let slowRollback = false;
     return {
       pool: {
         query: (text, values) => {
@@ -117,7 +119,9 @@ describe('fleet cost', () => {
           return {
             query: (text: string, values?: unknown[]) => {
               n++;
-              return client.query(text, values);
+              const answer = client.query(text, values);
+              // A slow ROLLBACK: a duplicate that waited for it would take this long.
+              return text === 'ROLLBACK' && slowRollback ? answer.then(async (r) => (await sleep(1_000), r)) : answer;
             },
             release: (error?: Error | boolean) => client.release(error),
             on: (event: 'error', listener: (error: Error) => void) => client.on(event, listener),
@@ -129,10 +133,13 @@ describe('fleet cost', () => {
       reset: () => {
         n = 0;
       },
+      slowRollbacks: () => {
+        slowRollback = true;
+      },
     };
   }
 
-  it('a first delivery claims in 2 round trips (claim, commit), a duplicate in 1', async () => {
+  it('a first delivery claims in 2 round trips (claim, commit), a duplicate is answered after 1', async () => {
     const counting = countingPool(pool);
     const counted = createPostgresStore({ pool: counting.pool });
     const key = unique('cost');
@@ -142,8 +149,12 @@ describe('fleet cost', () => {
     expect(await runOnce(counted, key, () => undefined)).toBe('ran');
     expect(counting.count()).toBe(2);
     counting.reset();
+    counting.slowRollbacks();
+    const started = Date.now();
     expect(await runOnce(counted, key, () => undefined)).toBe('done');
-    expect(counting.count()).toBe(1);
+    // The claim, and its empty transaction's ROLLBACK sent after the answer, not waited for.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(counting.count()).toBe(2);
   });
 });
 

@@ -134,6 +134,25 @@ describe.each(stores)('the store contract (%s)', (_name, make) => {
 });
 
 describe('PostgreSQL store', () => {
+  it("a duplicate claim is answered without an error: nothing in PostgreSQL's log", async () => {
+    const key = `dup-${Math.random().toString(36).slice(2)}`;
+    const from = db.log().length;
+    let runs = 0;
+    expect(await runOnce(store, key, () => void runs++)).toBe('ran');
+    for (let i = 0; i < 5; i++) expect(await runOnce(store, key, () => void runs++)).toBe('done');
+    expect(runs).toBe(1);
+    // A statement that fails on purpose: once its ERROR is in the log, everything before it is.
+    await expect(pool.query("SELECT 'log-fence'::int")).rejects.toThrow();
+    await expect.poll(() => db.log().slice(from), { timeout: 5_000 }).toContain('log-fence');
+    const written = db.log().slice(from);
+    const beforeFence = written.slice(0, written.indexOf('ERROR:  invalid input syntax for type integer'));
+    expect(beforeFence).not.toMatch(/ERROR|duplicate key/);
+    // No connection was left inside the duplicate's transaction (its claim names the key in hex).
+    const hex = Buffer.from(`done:${key}`).toString('hex');
+    const open = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' AND query LIKE $1`, [`%${hex}%`]);
+    expect(open.rows[0].n).toBe(0);
+  });
+
   it('migrate() runs concurrently and repeatedly', async () => {
     await Promise.all(Array.from({ length: 8 }, () => createPostgresStore({ pool }).migrate()));
     await store.migrate();

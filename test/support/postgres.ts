@@ -21,7 +21,11 @@ export interface TestPostgres {
   start(): Promise<void>;
   /** Stops it and removes its folders. Safe to call twice. */
   stop(): Promise<void>;
+  /** What the server wrote to its log (stderr) since it started, the last 1 MiB of it. */
+  log(): string;
 }
+
+const LOG_KEPT = 1 << 20;
 
 export async function startPostgres(): Promise<TestPostgres> {
   const asRoot = process.getuid?.() === 0;
@@ -53,6 +57,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   });
   const port = await freePort();
   let server: ChildProcess | undefined;
+  let output = '';
   const kill = () => server?.kill('SIGINT');
   process.once('exit', kill);
 
@@ -65,14 +70,22 @@ export async function startPostgres(): Promise<TestPostgres> {
     );
     server = child;
     await new Promise<void>((resolve, reject) => {
-      let log = '';
+      // This start's own output: an earlier start's "ready" line must not count.
+      let started: string | undefined = '';
       child.stderr!.on('data', (chunk: Buffer) => {
-        log += chunk.toString();
-        if (log.includes('ready to accept connections')) resolve();
+        const text = chunk.toString();
+        output += text;
+        if (output.length > LOG_KEPT) output = output.slice(-LOG_KEPT);
+        if (started !== undefined) {
+          started += text;
+          if (started.includes('ready to accept connections')) {
+            started = undefined;
+            resolve();
+          }
+        }
       });
-      child.once('exit', (code) => reject(new Error(`postgres exited (${code}): ${log.slice(-500)}`)));
+      child.once('exit', (code) => reject(new Error(`postgres exited (${code}): ${output.slice(-500)}`)));
     });
-    child.stderr!.resume();
   };
   const halt = async () => {
     const child = server;
@@ -89,6 +102,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     halt,
     start,
+    log: () => output,
     async stop() {
       await halt();
       process.removeListener('exit', kill);
@@ -117,7 +131,8 @@ function runs(binary: string, ids: { uid: number; gid: number }): boolean {
   return spawnSync(binary, ['--version'], { ...ids, stdio: 'ignore' }).status === 0;
 }
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now (for a server that must know its port before it listens). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,0 +1,177 @@
+/**
+ * OpenTelemetry against the sandbox, with the SDK's in-memory exporters: a CLIENT span per call
+ * named after the method, its attributes, retries and the 401 replay as events, errors, the
+ * `cashOut.pay` and `recover()` store steps, a SERVER span per notification with its outcome,
+ * the duration metric; and nothing exported carries an id, key, document, amount, token or secret.
+ */
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CashOutClient, ConfigurationError, InstantClient, createMemoryStore, generateIdempotencyKey, generateTxid, receivedPaymentsHandler,
+  type Store, type TelemetryOptions,
+} from '../../src/index.ts';
+import { createSandbox } from '../../src/sandbox.ts';
+import { createSealer } from '../../src/store/crypto.ts';
+
+const SPAN_KIND_SERVER = 1;
+const SPAN_KIND_CLIENT = 2;
+const STATUS_ERROR = 2;
+
+const sandbox = createSandbox({ seed: 28 });
+const spans = new InMemorySpanExporter();
+const metrics = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+const reader = new PeriodicExportingMetricReader({ exporter: metrics, exportIntervalMillis: 3_600_000 });
+const telemetry: TelemetryOptions = {
+  tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
+  meterProvider: new MeterProvider({ readers: [reader] }),
+};
+/** Every secret and personal value the calls below carry: none may appear in anything exported. */
+const secrets = new Set<string>();
+
+beforeAll(() => sandbox.listen({ port: 0 }));
+afterAll(() => sandbox.close());
+
+const byName = (name: string): ReadableSpan[] => spans.getFinishedSpans().filter((span) => span.name === name);
+
+function api(extra: Record<string, unknown> = {}): InstantClient {
+  const options = sandbox.clientOptions();
+  secrets.add(options.auth.clientSecret).add(options.auth.clientId);
+  for (const key of options.ownKeys) secrets.add(key);
+  return new InstantClient({ ...options, telemetry, ...extra });
+}
+
+const CPF = '12345678909';
+
+describe('CLIENT spans', () => {
+  it('one per call, named after the method, with the HTTP attributes and the attempt count', async () => {
+    const client = api();
+    const txid = generateTxid();
+    secrets.add(txid).add('7.31').add(CPF).add('Fulana de Tal');
+    await client.cob.create(txid, { calendario: { expiracao: 600 }, devedor: { cpf: CPF, nome: 'Fulana de Tal' }, valor: { original: '7.31' }, chave: sandbox.ownKeys[0]! });
+    await client.cob.get(txid);
+    const [create] = byName('cob.create');
+    expect(create?.kind).toBe(SPAN_KIND_CLIENT);
+    expect(create?.attributes).toEqual({
+      'http.request.method': 'PUT',
+      'url.template': '/cob/{}',
+      'server.address': '127.0.0.1',
+      'http.response.status_code': 201,
+      'instant_payments.attempts': 1,
+    });
+    expect(byName('cob.get')[0]?.attributes['http.response.status_code']).toBe(200);
+  });
+
+  it('a failure: status ERROR, error.type the error class, no message', async () => {
+    const txid = generateTxid();
+    secrets.add(txid);
+    await expect(api().cob.get(txid)).rejects.toThrow();
+    const failed = byName('cob.get').at(-1)!;
+    expect(failed.status.code).toBe(STATUS_ERROR);
+    expect(failed.status.message).toBeUndefined();
+    expect(failed.attributes['error.type']).toBe('CobNaoEncontrado');
+    expect(failed.attributes['http.response.status_code']).toBe(404);
+  });
+
+  it('retries and the 401 replay are events; the attempts are counted', async () => {
+    const client = api({ maxRetries: 2 });
+    const rec = generateTxid();
+    secrets.add(rec);
+    await client.cob.get(rec).catch(() => undefined);
+    sandbox.injectFaults({ rate: 1, kinds: ['503'], retryAfter: 0 });
+    await client.cob.get(rec).catch(() => undefined);
+    sandbox.injectFaults({ rate: 0 });
+    const retried = byName('cob.get').at(-1)!;
+    expect(retried.events.map((event) => event.name)).toEqual(['retry', 'retry']);
+    expect(retried.events[0]?.attributes).toEqual({ 'http.request.resend_count': 1, reason: 'HTTP 503' });
+    expect(retried.attributes['instant_payments.attempts']).toBe(3);
+    sandbox.expireTokens();
+    await client.cob.get(rec).catch(() => undefined);
+    const replayed = byName('cob.get').at(-1)!;
+    expect(replayed.events.map((event) => event.name)).toEqual(['token refused (401): dropped, call replayed once']);
+    expect(replayed.attributes['instant_payments.attempts']).toBe(2);
+  });
+
+  it('rec.get and a list are named after their methods', async () => {
+    const client = api();
+    await client.rec.get('RR1234567820260101abcdefghijk').catch(() => undefined);
+    await client.cob.list({ inicio: '2026-01-01T00:00:00Z', fim: '2026-12-31T00:00:00Z' });
+    expect(byName('rec.get')[0]?.attributes['url.template']).toBe('/rec/{}');
+    expect(byName('cob.list')[0]?.attributes['http.request.method']).toBe('GET');
+  });
+});
+
+describe('workflows and notifications', () => {
+  it('cashOut.pay and recover() show their store steps', async () => {
+    const memory = createMemoryStore();
+    // A store that is not the in-memory default: payments then go through intents.
+    const store: Store = {
+      lease: (...a) => memory.lease(...a), renew: (...a) => memory.renew!(...a), unlease: (...a) => memory.unlease(...a),
+      get: (k) => memory.get(k), set: (...a) => memory.set(...a), delete: (...a) => memory.delete(...a), list: (p) => memory.list(p),
+      sealer: createSealer(new Uint8Array(32).fill(7)),
+    };
+    const options = sandbox.cashOutOptions();
+    secrets.add(options.auth.clientSecret).add(options.auth.clientId);
+    const cashOut = new CashOutClient({ ...options, store, telemetry });
+    const idempotencyKey = generateIdempotencyKey();
+    secrets.add(idempotencyKey).add('2.57');
+    await cashOut.pay({ idempotencyKey, key: '+5561999990001', creditorDocument: '52998224725', amount: '2.57' });
+    const [pay] = byName('cashOut.pay');
+    expect(pay?.kind).toBe(SPAN_KIND_CLIENT);
+    expect(pay?.attributes['instant_payments.outcome']).toBe('placed');
+    expect(pay?.events.map((event) => event.name)).toEqual(expect.arrayContaining(['store.lease', 'store.set']));
+    secrets.add('+5561999990001').add('5561999990001').add('52998224725');
+    await cashOut.recover();
+    const [recover] = byName('cashOut.recover');
+    expect(recover?.events.map((event) => event.name)).toEqual(expect.arrayContaining(['store.list', 'recovered']));
+    expect(byName('cashOut.payments.create')[0]?.attributes['url.template']).toBe('/api/v2/instant/payments/dict');
+  });
+
+  it('one SERVER span per notification with its outcome: confirmed, duplicate, unconfirmed, refused', async () => {
+    const client = api();
+    const txid = generateTxid();
+    secrets.add(txid).add('4.44');
+    await client.cob.create(txid, { calendario: { expiracao: 600 }, valor: { original: '4.44' }, chave: sandbox.ownKeys[0]! });
+    const payment = await sandbox.payCharge(txid);
+    secrets.add(payment.endToEndId);
+    const handler = receivedPaymentsHandler(client, { onPayment: () => undefined });
+    const deliver = (body: unknown) => handler(new Request('https://hooks.example.com/x', { method: 'POST', body: JSON.stringify(body) }));
+    expect((await deliver({ recebidos: [payment] })).status).toBe(200);
+    expect((await deliver({ recebidos: [payment] })).status).toBe(200);
+    expect((await deliver({ recebidos: [{ ...payment, valor: '9.99' }] })).status).toBe(200);
+    expect((await deliver('not a notification')).status).toBe(400);
+    const handled = byName('receivedPayments.notification');
+    expect(handled.map((span) => span.kind)).toEqual([SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER]);
+    expect(handled.map((span) => span.attributes['instant_payments.outcome'])).toEqual(['confirmed', 'duplicate', 'unconfirmed', 'refused']);
+  });
+});
+
+describe('the duration metric and what nothing exported carries', () => {
+  it('records http.client.request.duration by method, template and status', async () => {
+    await reader.forceFlush();
+    const exported = metrics.getMetrics().flatMap((m) => m.scopeMetrics.flatMap((s) => s.metrics));
+    const duration = exported.find((metric) => metric.descriptor.name === 'http.client.request.duration');
+    expect(duration?.descriptor.unit).toBe('s');
+    const points = duration!.dataPoints.map((point) => point.attributes);
+    expect(points).toContainEqual(expect.objectContaining({ 'http.request.method': 'PUT', 'url.template': '/cob/{}', 'http.response.status_code': 201 }));
+    expect(points).toContainEqual(expect.objectContaining({ 'url.template': '/cob/{}', 'http.response.status_code': 404, 'error.type': 'CobNaoEncontrado' }));
+  });
+
+  it('never an id, key, document, amount, token or secret in a span, event or metric', async () => {
+    await reader.forceFlush();
+    const everything = JSON.stringify({
+      spans: spans.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })),
+      metrics: metrics.getMetrics().flatMap((m) => m.scopeMetrics.flatMap((s) => s.metrics)),
+    });
+    expect(secrets.size).toBeGreaterThan(10);
+    for (const secret of secrets) expect(everything).not.toContain(secret);
+    expect(everything).not.toMatch(/Bearer|authorization/i);
+  });
+});
+
+describe('the telemetry option', () => {
+  it('is checked by the constructor', () => {
+    expect(() => new InstantClient({ ...sandbox.clientOptions(), telemetry: { tracerProvider: {} } as never })).toThrow(ConfigurationError);
+    expect(() => new InstantClient({ ...sandbox.clientOptions(), telemetry: 'on' as never })).toThrow(expect.objectContaining({ option: 'telemetry' }));
+  });
+});
