@@ -1,0 +1,27 @@
+/** The package on Bun (npm's `bun`): app.js served by Bun.serve, against a listening sandbox. */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox.ts';
+import { bin, exercise, listeningSandbox, project, serve, type Served } from './harness.ts';
+
+let sandbox: Sandbox;
+let app: Served;
+let folder: ReturnType<typeof project>;
+
+beforeAll(async () => {
+  folder = project();
+  const started = await listeningSandbox();
+  sandbox = started.sandbox;
+  app = await serve(bin('bun'), ['serve-bun.js'], { cwd: folder.dir, env: { SANDBOX: started.env } });
+}, 60_000);
+
+afterAll(async () => {
+  app?.stop();
+  await sandbox?.close();
+  folder?.remove();
+});
+
+it('runs the payer, qr and backend entries, and Bun.serve receives and confirms a payment notification', async () => {
+  const report = await exercise(app.origin, sandbox);
+  expect(report.compression).toBe(true);
+  expect(app.stderr()).toBe('');
+}, 60_000);
