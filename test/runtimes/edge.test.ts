@@ -3,14 +3,14 @@
  * Vercel's edge-runtime (npm's `edge-runtime`, web APIs only, no `CompressionStream`: the PNG
  * is deflated by fflate there), against a listening sandbox.
  */
-import { EdgeRuntime, runServer, type EdgeRuntimeServer } from 'edge-runtime';
+import { EdgeRuntime, runServer } from 'edge-runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox.ts';
 import { browserBundle, nodeOnly } from './bundle.ts';
 import { exercise, listeningSandbox, project } from './harness.ts';
 
 let sandbox: Sandbox;
-let server: EdgeRuntimeServer | undefined;
+let server: Awaited<ReturnType<typeof runServer>> | undefined;
 let folder: ReturnType<typeof project>;
 let problems: string[];
 
