@@ -26,6 +26,7 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   'raw-responses': () => import('./raw-responses.ts'),
   'cold-start': () => import('./cold-start.ts'),
   'payer-size': () => import('./payer-size.ts'),
+  'backend-size': () => import('./backend-size.ts'),
   memory: () => import('./memory.ts'),
   store: () => import('./store-latency.ts'),
 };

@@ -1,16 +1,43 @@
 /**
  * The backend bundled as Workers and edge functions bundle it: wrangler (no `nodejs_compat`, an
  * early compatibility date) and `esbuild --platform=browser`, each with the bundler's own export
- * conditions picking the package's build. Also weighed by bench/bundle-size.ts.
+ * conditions picking the package's build; bench/backend-size.ts weighs them. Also: a folder
+ * where `instant-payments` resolves to this repository's build (`dist/`, made by `npm run build`
+ * before vitest in `npm test`) as in a user's project, and the runtimes' npm-installed binaries
+ * (a missing one fails the test, never skips it).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
 
 const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const HERE = fileURLToPath(new URL('./', import.meta.url));
+
+/** An npm-installed binary of node_modules/.bin; throws (the test fails) when it is missing. */
+export function bin(name: string): string {
+  const path = join(ROOT, 'node_modules/.bin', name);
+  if (!existsSync(path)) throw new Error(`${name} is not installed: run npm install (it is a devDependency)`);
+  return path;
+}
+
+/** A project folder holding this folder's apps, where `instant-payments` is this repository's build. */
+export function project(): { dir: string; remove(): void } {
+  if (!existsSync(join(ROOT, 'dist/web/index.js'))) throw new Error('dist/ is not built: npm test runs npm run build before vitest');
+  const dir = mkdtempSync(join(tmpdir(), 'instant-runtime-'));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(ROOT, join(dir, 'node_modules/instant-payments'), 'dir');
+  // Deno reads a package.json's dependencies to resolve bare names from node_modules.
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module', dependencies: { 'instant-payments': '*' } }));
+  for (const file of readdirSync(HERE).filter((name) => name.endsWith('.js'))) cpSync(join(HERE, file), join(dir, file));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 
 /** Workers' compatibility date for the bundles: an early one (no later web APIs assumed). */
 export const COMPATIBILITY_DATE = '2022-11-30';

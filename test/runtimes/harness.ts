@@ -1,41 +1,16 @@
 /**
- * What the runtime tests share: a listening sandbox, a folder where `instant-payments` resolves
- * to this repository's build (`dist/`, made by `npm run build` before vitest in `npm test`) as it
- * does in a user's project, the runtimes' binaries (npm-installed; a missing one fails the test,
- * never skips it), and the checks of what app.js reports.
+ * What the runtime tests share: a listening sandbox, a server process read for its origin, and
+ * the checks of what app.js reports (the project folder and binaries: bundle.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { decode } from 'fast-png';
 import jsQRModule from 'jsqr';
 import { expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const HERE = fileURLToPath(new URL('./', import.meta.url));
+export { bin, project } from './bundle.ts';
+
 const jsQR = jsQRModule.default;
-
-/** An npm-installed binary of node_modules/.bin; throws (the test fails) when it is missing. */
-export function bin(name: string): string {
-  const path = join(ROOT, 'node_modules/.bin', name);
-  if (!existsSync(path)) throw new Error(`${name} is not installed: run npm install (it is a devDependency)`);
-  return path;
-}
-
-/** A project folder holding this folder's apps, where `instant-payments` is this repository's build. */
-export function project(): { dir: string; remove(): void } {
-  if (!existsSync(join(ROOT, 'dist/web/index.js'))) throw new Error('dist/ is not built: npm test runs npm run build before vitest');
-  const dir = mkdtempSync(join(tmpdir(), 'instant-runtime-'));
-  mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(ROOT, join(dir, 'node_modules/instant-payments'), 'dir');
-  // Deno reads a package.json's dependencies to resolve bare names from node_modules.
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module', dependencies: { 'instant-payments': '*' } }));
-  for (const file of readdirSync(HERE).filter((name) => name.endsWith('.js'))) cpSync(join(HERE, file), join(dir, file));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 /** A sandbox listening on 127.0.0.1, and app.js's `env.SANDBOX` for it. */
 export async function listeningSandbox(): Promise<{ sandbox: Sandbox; env: string }> {
