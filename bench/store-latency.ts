@@ -14,7 +14,7 @@ import { ClientCredentialsProvider } from '../src/core/auth.ts';
 import { createPostgresStore } from '../src/postgres.ts';
 import { runOnce } from '../src/store/claims.ts';
 import { createMemoryStore } from '../src/store/memory.ts';
-import { SharedTokenProvider } from '../src/core/shared-token.ts';
+import { SharedTokenProvider } from '../src/composition/shared-token.ts';
 import type { Store } from '../src/store/types.ts';
 import type { PgPoolLike } from '../src/store/postgres.ts';
 import { startPostgres } from '../test/support/postgres.ts';

@@ -19,25 +19,9 @@ export type { APIPromise } from './core/api-promise.ts';
 export type { Logger } from './core/log.ts';
 export { path, PathParameterError, type RoutePath } from './core/path.ts';
 export { PagePromise, type Page, type PageParametros, type Paginacao, type PaginacaoQuery } from './core/pagination.ts';
-export { InstantError, type Violacao } from './errors/base.ts';
-export {
-  ApiError, UnauthorizedError, CLIENT_ERROR_BASE, type ApiErrorInit, type ApiErrorClass,
-} from './errors/api-error.ts';
-export {
-  AuthenticationError, ConnectionError, TimeoutError, InvalidResponseError,
-  InvalidNotificationError, ConfigurationError, type InvalidResponseReason,
-} from './errors/failures.ts';
-export {
-  ERROR_CATALOGUE, ERROR_CLASSES, type CatalogueErrorType, RequisicaoInvalida, AcessoNegado,
-  NaoEncontrado, PermanentementeRemovido, ErroInternoDoServidor, ServicoIndisponivel,
-  IndisponibilidadePorTempoEsgotado, CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida,
-  CobNaoEncontrado, CobOperacaoInvalida, CobConsultaInvalida, CobVNaoEncontrada,
-  CobVOperacaoInvalida, CobVConsultaInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida,
-  LoteCobVConsultaInvalida, PayloadLocationNaoEncontrado, PayloadLocationOperacaoInvalida,
-  PayloadLocationConsultaInvalida, InstantNaoEncontrado, InstantDevolucaoNaoEncontrada,
-  InstantConsultaInvalida, InstantDevolucaoInvalida, WebhookOperacaoInvalida,
-  WebhookNaoEncontrado, WebhookConsultaInvalida,
-} from './errors/catalogue.ts';
+export * from './errors/public.ts';
+// Only a receiving app meets it (the payer's face has none).
+export { InvalidNotificationError } from './errors/failures.ts';
 export {
   Cob,
   type CobStatus,
@@ -126,13 +110,6 @@ export {
   type ParametrosConsultaWebhook,
 } from './collection/webhook.ts';
 // Recurring charges: recurrences, confirmation requests, recurring charges, their locations and webhooks.
-export {
-  RecPayloadNaoEncontrado, RecPayloadOperacaoInvalida, RecNaoEncontrada, RecOperacaoInvalida,
-  RecConsultaInvalida, SolicRecNaoEncontrada, SolicRecOperacaoInvalida, CobRNaoEncontrado,
-  CobROperacaoInvalida, CobRConsultaInvalida, PayloadLocationRecNaoEncontrado,
-  PayloadLocationRecConsultaInvalida, WebhookRecOperacaoInvalida, WebhookRecConsultaInvalida,
-  WebhookCobROperacaoInvalida, WebhookCobRConsultaInvalida,
-} from './errors/catalogue.ts';
 export type {
   Periodicidade,
   PoliticaRetentativa,
@@ -277,44 +254,7 @@ export {
 export {
   toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler, type FrameworkRequest, type FrameworkReply,
 } from './node/adapter.ts';
-export type { Checked } from './lib/checked.ts';
-export type { StatusTable } from './errors/factory.ts';
-export { isValidCpf, isValidCnpj, cpfOrCnpj } from './lib/documents.ts';
-export { KEY_TYPES, KEY_MAX_LENGTH, detectKeyType, isValidKey } from './lib/keys.ts';
-export type { KeyType } from './lib/keys.ts';
-export {
-  TXID_PATTERN,
-  E2EID_PATTERN,
-  REFUND_ID_PATTERN,
-  IDEMPOTENCY_KEY_PATTERN,
-  isValidTxid,
-  isValidE2eid,
-  isValidRefundId,
-  isValidIdempotencyKey,
-  generateTxid,
-  generateIdempotencyKey,
-} from './lib/ids.ts';
-export { IDREC_PATTERN, IDSOLICREC_PATTERN, isValidIdRec, isValidIdSolicRec } from './lib/ids.ts';
-export {
-  MONEY_PATTERN,
-  MAX_CENTS,
-  isValidAmount,
-  toCents,
-  fromCents,
-  parseAmount,
-  fromProviderNumber,
-} from './lib/money.ts';
-export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays, addMonths } from './lib/dates.ts';
-export { isValidMunicipalityCode } from './lib/municipalities.ts';
-export { BR_CODE_GUI, BrCodeError, brcode, parseBrCode, buildBrCode, crc16 } from './lib/brcode.ts';
-export type {
-  BrCode,
-  BrCodeField,
-  BrCodeBuildInput,
-  BrCodeStaticInput,
-  BrCodeDynamicInput,
-  BrCodeRecurrenceInput,
-} from './lib/brcode.ts';
+export * from './lib/public.ts';
 export {
   StoreError,
   ClaimBusyError,
@@ -329,4 +269,5 @@ export {
 export { createMemoryStore, type MemoryStoreOptions } from './store/memory.ts';
 export { createSealer, type EncryptionKey } from './store/crypto.ts';
 export type { ClaimOptions, ClaimContext } from './store/claims.ts';
-export type { RecoverOptions, RecoveredPayment, IntentOptions } from './cash-out/intents.ts';
+export type { RecoverOptions, RecoveredPayment } from './cash-out/recover.ts';
+export type { IntentOptions } from './cash-out/intents.ts';

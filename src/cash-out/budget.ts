@@ -39,9 +39,9 @@ export class Budget {
     if (Date.now() >= this.deadline) throw this.#expired();
   }
 
-  /** A store call, waited for no longer than the caller's time. */
-  store<T>(work: Promise<T>): Promise<T> {
-    return bounded(work, this.deadline - Date.now(), this.signal, this.#expired);
+  /** A store call, waited for no longer than the caller's time (`onLate`: see `bounded`). */
+  store<T>(work: Promise<T>, onLate?: (value: T) => void): Promise<T> {
+    return bounded(work, this.deadline - Date.now(), this.signal, this.#expired, onLate);
   }
 
   /** Waits `ms`, or throws as `check()` does when the time ends first. */

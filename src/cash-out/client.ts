@@ -19,10 +19,10 @@ import {
   type TransferNotificationHandler,
   type TransferNotificationHandlerOptions,
 } from './notifications.ts';
-import {
-  checkIntentOptions, payWithIntent, recoverIntents, type IntentOptions, type RecoverOptions, type RecoveredPayment,
-} from './intents.ts';
-import { MemoryStore } from '../store/memory.ts';
+import { checkIntentOptions, type IntentOptions } from './intents.ts';
+import { payWithIntent } from './pay-with-intent.ts';
+import { recoverIntents, type RecoverOptions, type RecoveredPayment } from './recover.ts';
+import { MemoryStore, sharedStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
 import { CashOutBalance } from './balance.ts';
 import { cashOutErrors } from './errors.ts';
@@ -66,6 +66,8 @@ export class CashOutClient implements ClientContext {
   readonly store: Store;
   /** Where the client logs (the `logger` option, else the `INSTANT_PAYMENTS_LOG` one); the notification handlers use it too. */
   readonly logger: Logger | undefined;
+  /** `store` when it reaches beyond this process (see `sharedStore`). */
+  readonly #shared: Store | undefined;
   readonly #intents: IntentOptions;
   /** The client's `totalTimeout`, the time of a whole `pay()` when the call gives none. */
   readonly #totalTimeout: number | undefined;
@@ -91,6 +93,7 @@ export class CashOutClient implements ClientContext {
     this.#close = close;
     this.validate = validate ?? true;
     this.store = options.store ?? new MemoryStore();
+    this.#shared = sharedStore(this.store);
     this.#intents = intents ?? {};
     this.#totalTimeout = connection.totalTimeout;
     this.balance = new CashOutBalance(this);
@@ -109,9 +112,9 @@ export class CashOutClient implements ClientContext {
     if (missing) return Promise.reject(missing);
     // `totalTimeout` bounds the whole pay(): the client's own when the call gives none.
     const timed = options?.totalTimeout === undefined && this.#totalTimeout !== undefined ? { ...options, totalTimeout: this.#totalTimeout } : options;
-    // With a shared store the intent is recorded before the order leaves, for `recover()` (see intents.ts).
-    if (this.store instanceof MemoryStore) return payCashOut(this, params, timed);
-    return payWithIntent(this, this.store, params, timed, this.#intents);
+    // With a shared store the intent is recorded before the order leaves, for `recover()` (see pay-with-intent.ts).
+    if (this.#shared === undefined) return payCashOut(this, params, timed);
+    return payWithIntent(this, this.#shared, params, timed, this.#intents);
   }
 
   /**
@@ -132,7 +135,7 @@ export class CashOutClient implements ClientContext {
   /** A web-standard handler for `POST /webhook/transfer-confirmation`. */
   notificationHandler(handlers: TransferNotificationHandlerOptions): TransferNotificationHandler {
     // The in-memory default keeps today's behaviour: no deduplication of transfer notifications.
-    return createTransferNotificationHandler(this, this.store instanceof MemoryStore ? handlers : { store: this.store, ...handlers });
+    return createTransferNotificationHandler(this, this.#shared === undefined ? handlers : { store: this.#shared, ...handlers });
   }
 
   /**

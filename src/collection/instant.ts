@@ -15,12 +15,11 @@ import {
 import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/types.ts';
 import type { APIPromise } from '../core/api-promise.ts';
-import {
-  INSTANT_LIST_KEY, type PagePromise, type PageParametros, type Paginacao, type PaginacaoQuery,
-} from '../core/pagination.ts';
+import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import type { RuleContext } from '../core/validation.ts';
+import { BR_CODE_GUI } from '../lib/brcode.ts';
 import { isValidE2eid, isValidRefundId } from '../lib/ids.ts';
 import { isValidAmount } from '../lib/money.ts';
 import { checkFlag, collectListQuery } from './rules/query.ts';
@@ -29,6 +28,13 @@ import { normalizePayment } from './normalize.ts';
 // The received-payment workflow reads these from here.
 export { listKeyOf } from '../core/pagination.ts';
 export { normalizePayment } from './normalize.ts';
+
+/**
+ * The list array of `GET /instant` and of a received-payment notification. The service names
+ * it with the payment scheme's brand word, which the source spells once only, as the last label
+ * of the BR Code GUI; the key is taken from there.
+ */
+export const INSTANT_LIST_KEY = BR_CODE_GUI.slice(BR_CODE_GUI.lastIndexOf('.') + 1);
 
 const NATUREZAS_SOLICITADAS: readonly unknown[] = ['ORIGINAL', 'RETIRADA'];
 const SHORT_TXID = /^[a-zA-Z0-9]{1,35}$/;

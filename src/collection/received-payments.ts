@@ -19,10 +19,9 @@ import { resolveLogger, type Logger } from '../core/log.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type InstantPayment } from './instant.ts';
-import { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
 import type { Store } from '../store/types.ts';
 import {
-  notificationHandler, onceRunner, readNotificationJson, type NotificationContext, type NotificationHandler, type
+  DEFAULT_MAX_BODY_BYTES, notificationHandler, onceRunner, readNotificationJson, type NotificationContext, type NotificationHandler, type
   NotificationHandlerOptions,
 } from '../notifications/handler.ts';
 import { confirmedDelivery } from '../notifications/confirmed.ts';

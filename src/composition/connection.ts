@@ -9,8 +9,8 @@ import { HttpCore } from '../core/http.ts';
 import type { FetchLike, TokenProvider } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
 import { createTlsTransport, type TlsOptions } from '../node/tls.ts';
-import { MemoryStore } from '../store/memory.ts';
-import { SharedTokenProvider, tokenIdentity } from '../core/shared-token.ts';
+import { sharedStore } from '../store/memory.ts';
+import { SharedTokenProvider, tokenIdentity } from './shared-token.ts';
 import type { Store } from '../store/types.ts';
 
 /** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
@@ -87,9 +87,10 @@ function tokenProvider(
       ...(options.logger && { logger: options.logger }),
     },
   );
-  if (store === undefined || store instanceof MemoryStore) return provider;
+  const shared = sharedStore(store);
+  if (shared === undefined) return provider;
   const certificate = tls === undefined ? undefined : 'pfx' in tls ? tls.pfx : tls.cert;
-  return new SharedTokenProvider(provider, store, {
+  return new SharedTokenProvider(provider, shared, {
     identity: tokenIdentity(credentials, certificate),
     // The fetch lease lasts one token request's time limit.
     requestTimeoutMs: timeout ?? DEFAULT_TOKEN_TIMEOUT_MS,

@@ -5,7 +5,6 @@
  * Every list is the same on the wire: the query with `paginacao` flattened to dotted names, and
  * an answer holding `parametros` and one array, named per list (`cobs`, `lotes`, `loc`...).
  */
-import { BR_CODE_GUI } from '../lib/brcode.ts';
 import type { ErrorTables } from '../errors/factory.ts';
 import { isRecord } from '../internal/json.ts';
 import type { HttpCore } from './http.ts';
@@ -137,13 +136,6 @@ export function toPage<T, P extends PageParametros>(
     },
   };
 }
-
-/**
- * The list array of `GET /instant` and of a received-payment notification. The service names
- * it with the payment scheme's brand word, which the source spells once only, as the last label
- * of the BR Code GUI; the key is taken from there.
- */
-export const INSTANT_LIST_KEY = BR_CODE_GUI.slice(BR_CODE_GUI.lastIndexOf('.') + 1);
 
 /**
  * The name of a list answer's array: `expected` when the answer has an array under it, else its

@@ -12,6 +12,9 @@ import { toNodeHandler, type NodeHandler } from '../node/adapter.ts';
 import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
 
+/** Largest received-payment or recurring notification body read by default: the Node adapter's own (1 MiB). */
+export { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
+
 /** Largest transfer-confirmation body read by default (64 KiB); a larger one is answered 400. */
 export const DEFAULT_NOTIFICATION_MAX_BYTES = 64 * 1024;
 

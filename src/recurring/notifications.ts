@@ -20,10 +20,9 @@ import type { RequestOptions } from '../core/types.ts';
 import { resolveLogger, type Logger } from '../core/log.ts';
 import { PathParameterError } from '../core/path.ts';
 import type { UnconfirmedReason } from '../collection/received-payments.ts';
-import { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
 import type { Store } from '../store/types.ts';
 import {
-  notificationHandler, onceRunner, readNotificationJson, type NotificationContext, type NotificationHandler,
+  DEFAULT_MAX_BODY_BYTES, notificationHandler, onceRunner, readNotificationJson, type NotificationContext, type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
 import { confirmedDelivery, type DeliverySettings } from '../notifications/confirmed.ts';

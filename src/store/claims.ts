@@ -8,7 +8,7 @@
  * - a store with `claim` (PostgreSQL) holds it with a transaction that also writes the done
  *   mark: the callback gets that transaction as `tx`, and what it writes through it commits with
  *   the mark or not at all. A holder that dies or is cut off loses it (the transaction rolls back).
- * - any other store holds it with a lease renewed while the callback runs; the done mark is
+ * - any other store holds it with a lease (`lease.ts`) renewed while the callback runs; the done mark is
  *   written after the callback. A process that dies between the two leaves the callback to run
  *   again. Memory stores use this way (everything is in one process).
  *
@@ -20,6 +20,7 @@ import { bounded } from '../internal/bounded.ts';
 import { sleep } from '../internal/retry.ts';
 import { ConfigurationError } from '../errors/failures.ts';
 import { durationOption, ttlOption } from './options.ts';
+import { Lease, type StoreWait } from './lease.ts';
 import { ClaimBusyError, StoreError, type Store, type StoreTransaction } from './types.ts';
 
 /** Lease and wait times of a fleet-wide claim (a callback run once across processes). */
@@ -113,71 +114,28 @@ async function runLeased(
   signal: AbortSignal | undefined,
 ): Promise<'ran' | 'done'> {
   const doneKey = `done:${key}`;
-  const claimKey = `claim:${key}`;
-  const owner = globalThis.crypto.randomUUID();
   // Before the callback: the claim's wait and the request's signal. After it: the lease only
   // (a finished callback's mark is worth writing even when nobody waits for the answer).
-  const before = <T>(call: Promise<T>, onLate?: (value: T) => void) => within(call, waitMs + STORE_GRACE_MS, signal, onLate);
-  const after = <T>(call: Promise<T>) => within(call, leaseMs, undefined);
-  // A lease granted after its wait was given up is given back at once.
-  const giveBack = (taken: boolean) => {
-    if (taken) store.unlease(claimKey, owner).catch(() => undefined);
-  };
+  const before: StoreWait = (call, onLate) => within(call, waitMs + STORE_GRACE_MS, signal, onLate);
+  const after: StoreWait = (call) => within(call, leaseMs, undefined);
+  const lease = new Lease(store, `claim:${key}`, leaseMs, { take: before, giveBack: after });
 
   if ((await before(store.get(doneKey))) !== undefined) return 'done';
   const deadline = Date.now() + waitMs;
-  while (!(await before(store.lease(claimKey, owner, leaseMs), giveBack))) {
+  while (!(await lease.take())) {
     if ((await before(store.get(doneKey))) !== undefined) return 'done';
     if (Date.now() >= deadline) throw new ClaimBusyError('Another process is handling this notification');
     await sleep(pollMs, signal);
   }
-  const renewal = renewing(store, claimKey, owner, leaseMs);
   try {
     // It may have been finished between the first look and the lease.
     if ((await before(store.get(doneKey))) !== undefined) return 'done';
-    await work({ signal: renewal.signal });
+    await work({ signal: lease.signal });
     await after(store.set(doneKey, new Date().toISOString(), doneTtlMs === Infinity ? undefined : doneTtlMs));
     return 'ran';
   } finally {
-    // The last renewal has answered (or timed out) before the lease is given back.
-    await renewal.stop();
-    await after(store.unlease(claimKey, owner)).catch(() => undefined);
+    await lease.release();
   }
-}
-
-/**
- * Renews the lease every third of `leaseMs` while the work runs. `signal` aborts (with a
- * `StoreError`) when a renewal throws, is refused or does not answer within a third of the
- * lease: the lease may be gone, and another process may run the work.
- */
-function renewing(store: Store, name: string, owner: string, leaseMs: number): { signal: AbortSignal; stop(): Promise<void> } {
-  const controller = new AbortController();
-  const renew = store.renew ? store.renew.bind(store) : store.lease.bind(store);
-  let running: Promise<void> | undefined;
-  const lose = (why: string, cause?: unknown) => {
-    clearInterval(timer);
-    if (!controller.signal.aborted) controller.abort(new StoreError(`The claim was lost: ${why}`, { cause }));
-  };
-  const timer = setInterval(() => {
-    if (running) return;
-    running = within(renew(name, owner, leaseMs), leaseMs / 3, undefined)
-      .then(
-        (held) => {
-          if (!held) lose('its lease was taken or had expired');
-        },
-        (error: unknown) => lose('its renewal failed', error),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  }, leaseMs / 3);
-  return {
-    signal: controller.signal,
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }
 
 /** A store call bounded by `ms` and `signal`; past `ms`, a `StoreError`. */

@@ -92,3 +92,12 @@ export class MemoryStore implements Store {
 export function createMemoryStore(options?: MemoryStoreOptions): Store {
   return new MemoryStore(options);
 }
+
+/**
+ * The store when it reaches beyond this process, else `undefined` (none, or the in-memory one):
+ * the one decision behind a shared token, `pay()`'s intents and a cash-out handler's fleet-wide
+ * claims. With memory, the SDK behaves as a single process always did.
+ */
+export function sharedStore(store: Store | undefined): Store | undefined {
+  return store instanceof MemoryStore ? undefined : store;
+}

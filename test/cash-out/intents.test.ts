@@ -17,7 +17,7 @@ import {
   StoreError,
   type Store,
 } from '../../src/index.ts';
-import { SharedTokenProvider } from '../../src/core/shared-token.ts';
+import { SharedTokenProvider } from '../../src/composition/shared-token.ts';
 import {
   BALANCE_URL, BY_KEY_URL, CPF, DICT_URL, EVP, cashOutClient, notification, providerError,
   wireTransfer,

@@ -6,7 +6,7 @@ import {
   InstantDevolucaoNaoEncontrada,
   InstantNaoEncontrado,
 } from '../../src/index.ts';
-import { INSTANT_LIST_KEY, listKeyOf } from '../../src/core/pagination.ts';
+import { INSTANT_LIST_KEY, listKeyOf } from '../../src/collection/instant.ts';
 import { BASE_URL, problem, testClient, useMsw } from '../support/msw.ts';
 
 const net = useMsw();

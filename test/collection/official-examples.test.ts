@@ -11,7 +11,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { isRecord } from '../../src/internal/json.ts';
-import { INSTANT_LIST_KEY } from '../../src/core/pagination.ts';
+import { INSTANT_LIST_KEY } from '../../src/collection/instant.ts';
 import type { CobSolicitada, InstantClient } from '../../src/index.ts';
 import { BASE_URL, testClient, useMsw } from '../support/msw.ts';
 

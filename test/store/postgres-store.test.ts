@@ -17,7 +17,7 @@ import {
 } from '../../src/index.ts';
 import { createPostgresStore, type PostgresStore } from '../../src/postgres.ts';
 import { claimSettings, runOnce } from '../../src/store/claims.ts';
-import { SharedTokenProvider } from '../../src/core/shared-token.ts';
+import { SharedTokenProvider } from '../../src/composition/shared-token.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startFleetProvider, type FleetProvider } from './fleet-provider.ts';
 

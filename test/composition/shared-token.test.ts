@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthenticationError, createMemoryStore, createSealer, StoreError, type Store } from '../../src/index.ts';
 import { ClientCredentialsProvider, type TokenInfo } from '../../src/core/auth.ts';
 import { sendJson, startServer } from '../support/loopback.ts';
-import { SharedTokenProvider, type TokenSource } from '../../src/core/shared-token.ts';
+import { SharedTokenProvider, type TokenSource } from '../../src/composition/shared-token.ts';
 
 const sealed = (): Store => Object.assign(createMemoryStore(), { sealer: createSealer(new Uint8Array(32).fill(4)) });
 

@@ -16,9 +16,9 @@
  * calls fail at once with an `AuthenticationError` (or use a still-valid token). The fetch
  * lease lasts a token request's own time limit: a fetcher that died stalls the others no longer.
  */
-import { abortable, type TokenInfo } from './auth.ts';
+import { abortable, type TokenInfo } from '../core/auth.ts';
 import { AuthenticationError, ConfigurationError } from '../errors/failures.ts';
-import type { TokenProvider } from './types.ts';
+import type { TokenProvider } from '../core/types.ts';
 import { sha256Hex } from '../store/crypto.ts';
 import { bounded } from '../internal/bounded.ts';
 import { backoffMs, sleep, type Backoff } from '../internal/retry.ts';
