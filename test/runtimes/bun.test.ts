@@ -1,27 +1,21 @@
 /** The package on Bun (npm's `bun`): app.js served by Bun.serve, against a listening sandbox. */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox.ts';
-import { bin, exercise, listeningSandbox, project, serve, type Served } from './harness.ts';
-
-let sandbox: Sandbox;
-let app: Served;
-let folder: ReturnType<typeof project>;
-
-beforeAll(async () => {
-  folder = project();
-  const started = await listeningSandbox();
-  sandbox = started.sandbox;
-  app = await serve(bin('bun'), ['serve-bun.js'], { cwd: folder.dir, env: { SANDBOX: started.env } });
-}, 60_000);
-
-afterAll(async () => {
-  app?.stop();
-  await sandbox?.close();
-  folder?.remove();
-});
+import { expect, it } from 'vitest';
+import { bin, exercise, listeningSandbox, project, serve } from './harness.ts';
 
 it('runs the payer, qr and backend entries, and Bun.serve receives and confirms a payment notification', async () => {
-  const report = await exercise(app.origin, sandbox);
-  expect(report.compression).toBe(true);
-  expect(app.stderr()).toBe('');
-}, 60_000);
+  const folder = project();
+  const { sandbox, env } = await listeningSandbox();
+  try {
+    const app = await serve(bin('bun'), ['serve-bun.js'], { cwd: folder.dir, env: { SANDBOX: env } });
+    try {
+      const report = await exercise(app.origin, sandbox);
+      expect(report.compression).toBe(true);
+      expect(app.stderr()).toBe('');
+    } finally {
+      app.stop();
+    }
+  } finally {
+    await sandbox.close();
+    folder.remove();
+  }
+}, 90_000);

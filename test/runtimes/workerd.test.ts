@@ -4,60 +4,51 @@
  * serve`, against a listening sandbox (the worker may reach loopback addresses: the config's
  * network service allows them).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox.ts';
+import { expect, it } from 'vitest';
 import { COMPATIBILITY_DATE, nodeOnly, wranglerBundle } from './bundle.ts';
 import { bin, exercise, listeningSandbox, project } from './harness.ts';
 
-let sandbox: Sandbox;
-let worker: ChildProcess | undefined;
-let stderr = '';
-let origin: string;
-let folder: ReturnType<typeof project>;
-let problems: string[];
-
-beforeAll(async () => {
-  bin('workerd');
-  folder = project();
-  const started = await listeningSandbox();
-  sandbox = started.sandbox;
-  const bundle = await wranglerBundle(bin('wrangler'), folder.dir, 'app.js');
-  problems = nodeOnly(bundle);
-  writeFileSync(join(folder.dir, 'app.bundle.js'), bundle.code);
-  writeFileSync(join(folder.dir, 'config.capnp'), CONFIG);
-  // workerd tells the port it listens on through --control-fd.
-  worker = spawn(bin('workerd'), ['serve', 'config.capnp', '--socket-addr=http=127.0.0.1:0', '--control-fd=3'], {
-    cwd: folder.dir,
-    env: { ...process.env, SANDBOX: started.env },
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
-  worker.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  origin = await new Promise<string>((resolve, reject) => {
-    let control = '';
-    worker!.once('exit', (code) => reject(new Error(`workerd exited (${code}):\n${stderr}`)));
-    (worker!.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
-      control += chunk.toString();
-      const port = /"port":(\d+)/.exec(control)?.[1];
-      if (port) resolve(`http://127.0.0.1:${port}`);
-    });
-  });
-}, 90_000);
-
-afterAll(async () => {
-  worker?.kill('SIGKILL');
-  await sandbox?.close();
-  folder?.remove();
-});
-
 it('runs the payer, qr and backend entries, and the worker fetch receives and confirms a payment notification', async () => {
-  expect(problems).toEqual([]);
-  const report = await exercise(origin, sandbox);
-  expect(report.compression).toBe(true);
-  expect(stderr).not.toMatch(/error|uncaught/i);
-}, 60_000);
+  const workerd = bin('workerd');
+  const folder = project();
+  const { sandbox, env } = await listeningSandbox();
+  try {
+    const bundle = await wranglerBundle(bin('wrangler'), folder.dir, 'app.js');
+    expect(nodeOnly(bundle)).toEqual([]);
+    writeFileSync(join(folder.dir, 'app.bundle.js'), bundle.code);
+    writeFileSync(join(folder.dir, 'config.capnp'), CONFIG);
+    // workerd tells the port it listens on through --control-fd.
+    const worker = spawn(workerd, ['serve', 'config.capnp', '--socket-addr=http=127.0.0.1:0', '--control-fd=3'], {
+      cwd: folder.dir,
+      env: { ...process.env, SANDBOX: env },
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    worker.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        let control = '';
+        worker.once('exit', (code) => reject(new Error(`workerd exited (${code}):\n${stderr}`)));
+        (worker.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
+          control += chunk.toString();
+          const port = /"port":(\d+)/.exec(control)?.[1];
+          if (port) resolve(`http://127.0.0.1:${port}`);
+        });
+      });
+      const report = await exercise(origin, sandbox);
+      expect(report.compression).toBe(true);
+      expect(stderr).not.toMatch(/error|uncaught/i);
+    } finally {
+      worker.kill('SIGKILL');
+    }
+  } finally {
+    await sandbox.close();
+    folder.remove();
+  }
+}, 120_000);
 
 const CONFIG = `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
