@@ -1,8 +1,9 @@
 /**
  * A QR matrix as a PNG file: 1-bit greyscale, black on white. Web-standard only (no Node
  * built-ins): the pixels are compressed with `CompressionStream` where the runtime has it
- * (browsers, Node, Deno, Bun, Workers), else with fflate.
+ * (browsers, Node, Deno, Bun, Workers), else by deflate.ts.
  */
+import { zlibRows } from './deflate.ts';
 import type { QrMatrix } from './matrix.ts';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -26,7 +27,7 @@ export async function renderPng({ size, dark, scale }: QrMatrix): Promise<Uint8A
   view.setUint32(4, width);
   header[8] = 1; // bit depth
   header[9] = 0; // greyscale; compression, filter and interlace methods stay 0
-  const parts = [Uint8Array.from(SIGNATURE), chunk('IHDR', header), chunk('IDAT', await zlib(pixels)), chunk('IEND', new Uint8Array())];
+  const parts = [Uint8Array.from(SIGNATURE), chunk('IHDR', header), chunk('IDAT', await zlib(pixels, rowBytes + 1)), chunk('IEND', new Uint8Array())];
   return concat(parts);
 }
 
@@ -40,18 +41,14 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-/**
- * A zlib stream (RFC 1950) of `data`, as PNG's IDAT holds it. Where the runtime has no
- * `CompressionStream` (React Native, Vercel's edge-runtime), fflate deflates it, loaded only there.
- */
-async function zlib(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+/** A zlib stream (RFC 1950) of `data` (scanlines of `row` bytes), as PNG's IDAT holds it. */
+async function zlib(data: Uint8Array<ArrayBuffer>, row: number): Promise<Uint8Array> {
   if (typeof CompressionStream === 'function') {
     // The Compression Streams 'deflate' format is the zlib format.
     const stream = new Blob([data]).stream().pipeThrough(new CompressionStream('deflate'));
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
-  const { zlibSync } = await import('fflate');
-  return zlibSync(data, { level: 9 });
+  return zlibRows(data, row);
 }
 
 let crcTable: Uint32Array | undefined;

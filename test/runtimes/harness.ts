@@ -8,7 +8,9 @@ import jsQRModule from 'jsqr';
 import { expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts';
 
-export { bin, project } from './bundle.ts';
+import { bin, project } from './bundle.ts';
+
+export { bin, project };
 
 const jsQR = jsQRModule.default;
 
@@ -120,4 +122,28 @@ function readQr(png: Uint8Array): string | undefined {
     }
   }
   return jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' })?.data;
+}
+
+/**
+ * The whole test of a runtime that serves app.js itself: a project folder and a sandbox, the
+ * server started with `command args` (printing `listening <origin>`), app.js's scenario, and
+ * nothing on the server's stderr (no warning). A missing binary fails the test.
+ */
+export async function runServed(name: string, args: string[]): Promise<void> {
+  const command = bin(name);
+  const folder = project();
+  const { sandbox, env } = await listeningSandbox();
+  try {
+    const app = await serve(command, args, { cwd: folder.dir, env: { SANDBOX: env } });
+    try {
+      const report = await exercise(app.origin, sandbox);
+      expect(report.compression).toBe(true);
+      expect(app.stderr()).toBe('');
+    } finally {
+      app.stop();
+    }
+  } finally {
+    await sandbox.close();
+    folder.remove();
+  }
 }
