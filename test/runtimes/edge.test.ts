@@ -1,7 +1,7 @@
 /**
  * The package as an edge function: app.js bundled by `esbuild --platform=browser` and run by
  * Vercel's edge-runtime (npm's `edge-runtime`, web APIs only, no `CompressionStream`: the PNG
- * is deflated by fflate there), against a listening sandbox.
+ * is deflated by src/qr/deflate.ts there), against a listening sandbox.
  */
 import { EdgeRuntime, runServer } from 'edge-runtime';
 import { expect, it } from 'vitest';
