@@ -4,7 +4,7 @@
  *
  * - an exported `const` that can be constructed (`new CobNaoEncontrado(...)`) is documented as the
  *   class it is, with its constructor, members and parent, not as a variable;
- * - each catalogue class is described from its row of `ERROR_CATALOGUE`, as the README error table
+ * - each catalogue class is described from its row of `ERROR_CATALOGUE`, as the guide's error table
  *   is, instead of one hand-written comment per class that could drift from the table.
  */
 import { Comment, Context, Converter, ReflectionKind, type Application } from 'typedoc';

@@ -75,6 +75,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       `  balance        ${sandbox.balance}`,
       '',
       `Payloads         ${sandbox.origin}/qr/v2/...   (signed JWS; key set at ${sandbox.origin}/qr/v2/jwks.json)`,
+      `Payer            new PayerClient(sandboxPayerOptions('${sandbox.origin}'))   (from instant-payments/sandbox: locations are fetched over https, this sandbox speaks http)`,
       `Notifications    redelivered with backoff after a non-2xx answer or a failed connection; log at GET ${sandbox.origin}/sandbox/notifications`,
       '',
       `Test controls    ${sandbox.origin}/sandbox/...   (JSON in and out, no credentials; CORS on every route, as everywhere)`,

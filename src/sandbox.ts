@@ -7,6 +7,7 @@
  */
 export { Sandbox, createSandbox, VIRTUAL_ORIGIN } from './sandbox/service.ts';
 export type { SandboxOptions, SandboxListenOptions, SandboxCredentials } from './sandbox/service.ts';
+export { sandboxPayerOptions } from './sandbox/payer-options.ts';
 export type { FetchLike } from './core/types.ts';
 export type { SandboxTlsOptions } from './sandbox/server.ts';
 export type { FaultKind, FaultOptions } from './sandbox/faults.ts';

@@ -16,7 +16,7 @@ import { sameOrder } from './order.ts';
 import { checkIdempotencyKey, checkPaymentRequest, findTransfer, type CashOutPayments } from './payments.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
 import { generateIdempotencyKey } from '../lib/ids.ts';
-import { parseAmount, toCents } from '../lib/money.ts';
+import { amountForNumber, parseAmount, toCents } from '../lib/money.ts';
 
 /** What the workflows need of a cash-out client: its public resources. */
 export interface CashOutApi {
@@ -171,7 +171,7 @@ function amountProblem(amount: unknown): string {
   if (typeof amount === 'number') {
     const written = String(amount);
     // The number as written, when it reads as reais: `10` → "10.00", `10.5` → "10.50".
-    const suggestion = /^\d{1,10}(?:\.\d{1,2})?$/.test(written) ? parseAmount(written) : undefined;
+    const suggestion = amountForNumber(amount);
     return suggestion === undefined
       ? 'must be a decimal string in reais, such as "10.50": money is never a number'
       : `must be a decimal string in reais: pass "${suggestion}", not the number ${written} (money is never a number)`;

@@ -21,7 +21,7 @@ import { APIResource } from '../core/resource.ts';
 import type { RuleContext } from '../core/validation.ts';
 import { BR_CODE_GUI } from '../lib/brcode.ts';
 import { isValidE2eid, isValidRefundId } from '../lib/ids.ts';
-import { isValidAmount } from '../lib/money.ts';
+import { amountRefusal, isValidAmount } from '../lib/money.ts';
 import { checkFlag, collectListQuery } from './rules/query.ts';
 import { normalizePayment } from './normalize.ts';
 
@@ -120,7 +120,7 @@ function checkRefundId(id: unknown, ctx: RuleContext): void {
 function checkRefundBody(body: unknown, ctx: RuleContext): void {
   if (!isRecord(body)) return ctx.add('valor', 'the refund body must be an object with valor');
   const { valor, natureza, descricao } = body;
-  if (!isValidAmount(valor)) ctx.add('valor', 'valor must match ^\\d{1,10}\\.\\d{2}$', valor);
+  if (!isValidAmount(valor)) ctx.add('valor', amountRefusal('valor', valor), valor);
   else if (/^0+\.00$/.test(valor)) ctx.add('valor', 'valor must be greater than zero', valor);
   if (natureza !== undefined && !NATUREZAS_SOLICITADAS.includes(natureza)) {
     ctx.add('natureza', 'natureza must be ORIGINAL or RETIRADA', natureza);

@@ -14,11 +14,36 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
+import type { Logger } from '../core/log.ts';
 import { checkChave, checkWebhookUrl } from './rules/fields.ts';
+import { INSTANT_LIST_KEY } from './instant.ts';
 import { collectListQuery } from './rules/query.ts';
 
 const WRITE_ERRORS = { 400: WebhookOperacaoInvalida, 404: WebhookNaoEncontrado };
 const READ_ERRORS = { 400: WebhookConsultaInvalida, 404: WebhookNaoEncontrado };
+
+/**
+ * Logs a warning when `webhookUrl` already ends with the segment the service appends
+ * (`.../webhook/instant`: notifications would go to `.../webhook/instant/instant`). A warning,
+ * not a refusal: the service accepts such a URL, and a receiver may serve that path on purpose.
+ * The URL itself is never logged (it may carry a secret path).
+ */
+export function warnAppendedSegment(webhookUrl: unknown, segments: readonly string[], logger: Logger | undefined): void {
+  if (logger?.warn === undefined || typeof webhookUrl !== 'string') return;
+  let pathname: string;
+  try {
+    pathname = new URL(webhookUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    return;
+  }
+  const segment = segments.find((name) => pathname.endsWith(`/${name}`));
+  if (segment !== undefined) {
+    logger.warn(`webhookUrl already ends with /${segment}, which the service appends: notifications will be posted to .../${segment}/${segment}`, { segment });
+  }
+}
+
+/** What the service appends to a key's `webhookUrl`: its list name (the sandbox names it `instant`). */
+const APPENDED = [INSTANT_LIST_KEY, 'instant'];
 
 /** Notification callbacks per directory key, `api.webhook`: register, fetch, remove, list. */
 export class Webhook extends APIResource {
@@ -27,6 +52,7 @@ export class Webhook extends APIResource {
    * received payments to `webhookUrl` with `/<list name>` appended, so serve the whole subtree.
    */
   put(chave: string, webhookUrl: string, options?: RequestOptions): APIPromise<void> {
+    warnAppendedSegment(webhookUrl, APPENDED, this.client.http.logger);
     return this.send<void, unknown>({
       method: 'PUT',
       path: () => path`/webhook/${chave}`,

@@ -329,12 +329,26 @@ export class HttpCore {
     return mapped;
   }
 
+  /** What a 404 that names no resource may mean: the route is not under `baseUrl` (a missing `/v2`). */
+  #routeHint(spec: CallSpec): string | undefined {
+    if (this.#base === undefined) return undefined;
+    let shown: string;
+    try {
+      // Origin and path only: never credentials or a query a baseUrl might carry.
+      const base = new URL(this.#base);
+      shown = `${base.origin}${base.pathname}`.replace(/\/+$/, '');
+    } catch {
+      return undefined;
+    }
+    return `the service may have no route ${spec.method} ${shown}${spec.path.route}: check that baseUrl ends with the API's version segment, such as /v2`;
+  }
+
   #mapError(error: unknown, spec: CallSpec, elapsed: number): unknown {
     if (error instanceof InstantError) return error;
     // ky is loaded: only a call that reached it fails with one of its errors.
     if (ky === undefined) return error;
     if (ky.isHTTPError(error)) {
-      return createApiError(error.response, error.data, spec.errors, `${spec.method} ${spec.path.route}`);
+      return createApiError(error.response, error.data, spec.errors, `${spec.method} ${spec.path.route}`, this.#routeHint(spec));
     }
     if (ky.isTimeoutError(error)) {
       return new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${elapsed} ms`);

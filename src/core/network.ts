@@ -21,7 +21,25 @@ const MEANING: Readonly<Record<string, string>> = {
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate is not trusted; add its CA with tls.ca",
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's TLS certificate is not trusted; add its CA with tls.ca",
   ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate is not for that host name",
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the server does not speak TLS at that port (plain http?)',
 };
+
+/**
+ * The innermost reason in a cause chain (`code: message` when it has a code), and the codes met
+ * on the way, outermost first.
+ */
+export function innermostCause(cause: unknown): { reason: string; codes: string[] } {
+  let current = cause;
+  let reason = 'network error';
+  const codes: string[] = [];
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    reason = typeof code === 'string' ? `${code}: ${current.message.trim()}` : current.message.trim();
+    if (typeof code === 'string') codes.push(code);
+    current = current.cause;
+  }
+  return { reason, codes };
+}
 
 /**
  * The most specific reason in a cause chain: `"connection refused: nothing is listening at that
@@ -29,14 +47,7 @@ const MEANING: Readonly<Record<string, string>> = {
  * words its code and message (an OpenSSL alert, "other side closed").
  */
 export function describeConnectionFailure(cause: unknown): string {
-  let current = cause;
-  let reason = 'network error';
-  let meaning: string | undefined;
-  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    reason = typeof code === 'string' ? `${code}: ${current.message}` : current.message;
-    if (typeof code === 'string') meaning = MEANING[code] ?? meaning;
-    current = current.cause;
-  }
+  const { reason, codes } = innermostCause(cause);
+  const meaning = codes.map((code) => MEANING[code]).findLast((words) => words !== undefined);
   return meaning === undefined ? reason : `${meaning} (${reason})`;
 }

@@ -24,6 +24,8 @@ export interface ApiErrorInit {
   errorType?: string;
   /** The call answered, as method and route template (`GET /cob/{}`): the message names it. */
   call?: string;
+  /** A likely cause the message ends with, in parentheses (a route the service may not have). */
+  hint?: string;
   response?: Response;
   cause?: unknown;
 }
@@ -58,7 +60,8 @@ export class ApiError extends InstantError {
     const detail = init.detail === undefined || trusted ? init.detail : scrub(init.detail);
     const violacoes = init.violacoes === undefined ? [] : init.violacoes.map((v) => redactViolacao(v, trusted));
     const text = describe(status, errorType, title, detail, violacoes);
-    super(init.call === undefined ? text : `${init.call} answered ${text}`, { cause: init.cause });
+    const message = init.call === undefined ? text : `${init.call} answered ${text}`;
+    super(init.hint === undefined ? message : `${message} (${init.hint})`, { cause: init.cause });
     this.name = own ?? 'ApiError';
     this.status = status;
     this.type = type;

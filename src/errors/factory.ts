@@ -34,14 +34,19 @@ export function refusalClass(tables: ErrorTables | undefined): ApiErrorClass {
  * bodies (`type`, `title`, `status`, `detail`, `correlationId`, `violacoes`), the cash-out
  * provider's `{type, title, detail, instance}`, and anything else (HTML, empty, plain text)
  * by status. 401 is always `UnauthorizedError`. `call` (`GET /cob/{}`: the method and the
- * route template, never a value) heads the message.
+ * route template, never a value) heads the message; `routeHint` ends the message of a 404 that
+ * names no resource of its own (a bare one, or the general `NaoEncontrado`: the route itself
+ * may be missing), unless the service's types name no class.
  */
-export function createApiError(response: Response, body: unknown, tables: ErrorTables = {}, call?: string): ApiError {
+export function createApiError(response: Response, body: unknown, tables: ErrorTables = {}, call?: string, routeHint?: string): ApiError {
   const init = initFrom(response, body);
   if (call !== undefined) init.call = call;
   if (response.status === 401) return new UnauthorizedError(init);
   const types: Readonly<Record<string, ApiErrorClass>> | null = tables.types === undefined ? ERROR_CLASSES : tables.types;
   const errorType = errorTypeOf(init.type);
+  if (routeHint !== undefined && response.status === 404 && types !== null && (errorType === undefined || errorType === 'NaoEncontrado')) {
+    init.hint = routeHint;
+  }
   if (types !== null && errorType !== undefined) {
     const Named = Object.hasOwn(types, errorType) ? types[errorType] : undefined;
     return Named ? new Named(init) : new ApiError(init);

@@ -75,6 +75,26 @@ export function parseAmount(input: string | number): string {
 }
 
 /**
+ * The string to pass for an amount given as the number `amount`, when it reads as reais with
+ * at most two decimals (`59.9` → `"59.90"`); `undefined` otherwise.
+ */
+export function amountForNumber(amount: number): string | undefined {
+  const written = String(amount);
+  return /^\d{1,10}(?:\.\d{1,2})?$/.test(written) ? parseAmount(written) : undefined;
+}
+
+/**
+ * Why `value` is not a wire amount, for a refusal of the field `name`: a number is named as
+ * one, with the string to pass instead (`got the number 59.9; pass the string "59.90"`).
+ */
+export function amountRefusal(name: string, value: unknown): string {
+  if (typeof value !== 'number') return `${name} must match ^\\d{1,10}\\.\\d{2}$`;
+  const suggestion = amountForNumber(value);
+  const got = `${name} must be a decimal string: got the number ${String(value)}`;
+  return suggestion === undefined ? `${got} (money is never a number)` : `${got}; pass the string "${suggestion}"`;
+}
+
+/**
  * The cash-out provider's float money (`0.1`, `1234.5`, `19.99`, `-12.3`) as an exact
  * 2-decimal string (`"0.10"`, `"1234.50"`, `"19.99"`, `"-12.30"`).
  *

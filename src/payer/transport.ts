@@ -10,6 +10,7 @@ import { InstantError } from '../errors/base.ts';
 import { createApiError, type StatusTable } from '../errors/factory.ts';
 import type { FetchLike } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
+import { innermostCause } from '../core/network.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isRedirect, readBounded } from '../core/response.ts';
 import { parseJson } from '../internal/json.ts';
 import { RETRY_STATUSES, backoffMs, retryAfterMs, sleep, type Backoff } from '../internal/retry.ts';
@@ -94,7 +95,7 @@ export class PayerHttp {
         if (error instanceof InstantError) throw error;
         const failure = timedOut
           ? new TimeoutError(`${route} timed out after ${timeout} ms`)
-          : new ConnectionError(`${route} failed: ${error instanceof Error ? error.message : 'network error'}`, { cause: error });
+          : new ConnectionError(`${route} failed: ${innermostCause(error).reason}${loopbackHint(url)}`, { cause: error });
         if (!retriesLeft) {
           log?.warn?.('request failed', { route, error: failure.name, ms: Date.now() - started });
           throw failure;
@@ -109,4 +110,16 @@ export class PayerHttp {
       await sleep(waitMs, options.signal);
     }
   }
+}
+
+/**
+ * An https location on this machine that cannot be reached is most often a sandbox, which
+ * speaks http unless started with `tls`: the error names the setup that reaches it.
+ */
+function loopbackHint(url: URL): string {
+  const host = url.hostname;
+  const loopback = host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+  return url.protocol === 'https:' && loopback
+    ? "; a sandbox on this machine speaks http: build the PayerClient with sandboxPayerOptions(origin) from 'instant-payments/sandbox'"
+    : '';
 }

@@ -9,10 +9,13 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { RoutePath } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
 import { checkWebhookUrl } from '../collection/rules/fields.ts';
+import { warnAppendedSegment } from '../collection/webhook.ts';
 
 /** Where one registration lives and which classes its endpoints answer with. */
 export interface RegistrationKind {
   readonly path: RoutePath;
+  /** The segment the service appends to `webhookUrl` when it posts (`rec`, `cobr`). */
+  readonly appended: string;
   /** `PUT` (and `DELETE`): a bad `webhookUrl` is refused with it. */
   readonly writeError: ApiErrorClass;
   /** `GET`. */
@@ -29,6 +32,7 @@ export abstract class WebhookRegistration extends APIResource {
    * body; safe to retry.
    */
   put(webhookUrl: string, options?: RequestOptions): APIPromise<void> {
+    warnAppendedSegment(webhookUrl, [this.kind.appended], this.client.http.logger);
     return this.send<void, unknown>({
       method: 'PUT',
       path: () => this.kind.path,

@@ -10,6 +10,7 @@ import {
 
 const WEBHOOKCOBR: RegistrationKind = {
   path: path`/webhookcobr`,
+  appended: 'cobr',
   writeError: WebhookCobROperacaoInvalida,
   readError: WebhookCobRConsultaInvalida,
 };

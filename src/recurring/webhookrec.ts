@@ -8,6 +8,7 @@ import { WebhookRegistration, type RegistrationKind } from './webhook-registrati
 
 const WEBHOOKREC: RegistrationKind = {
   path: path`/webhookrec`,
+  appended: 'rec',
   writeError: WebhookRecOperacaoInvalida,
   readError: WebhookRecConsultaInvalida,
 };

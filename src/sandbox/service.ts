@@ -1,6 +1,7 @@
 /**
- * The sandbox: one web-standard handler, `handle(request) => Promise<Response>`, over in-memory
- * state. msw handlers (`handlers`) and the Node server (`listen()`) both delegate to it.
+ * The sandbox's front door: one web-standard handler, `handle(request) => Promise<Response>`,
+ * over in-memory state, its addresses and client options, its test controls. msw handlers
+ * (`handlers`) and the Node server (`listen()`) both delegate to it; `routes.ts` routes.
  *
  * Addresses, on one origin (virtual for msw, `http(s)://127.0.0.1:PORT` once listening):
  * `/v2/...` the collection API, `/oauth/token` its token endpoint, `/api/v2/...` the cash-out
@@ -10,42 +11,29 @@
  */
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
-import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import type { FetchLike } from '../core/types.ts';
 import { fromCents, parseAmount, toCents } from '../lib/money.ts';
-import { batchRoutes } from './batches.ts';
 import {
-  API_TOKEN_PATH,
-  CASH_OUT_TOKEN_PATH,
-  apiToken,
-  authorized,
-  balance,
-  cashOutToken,
-  getOrder,
-  placeOrder,
-  renderTransfer,
-  settle,
-  transferNotification,
-  type TransferRecord,
+  API_TOKEN_PATH, CASH_OUT_TOKEN_PATH, renderTransfer, settle, transferNotification, type TransferRecord,
 } from './cash-out.ts';
-import { chargeRoutes, locRoutes } from './charges.ts';
 import {
-  ANSWER_SOLICREC_BODY, APPROVE_REC_BODY, BALANCE_BODY, CONTROL_PREFIX, ControlTable, FAULTS_BODY, FORGE_BODY, NO_BODY, PAY_BODY,
+  ANSWER_SOLICREC_BODY, APPROVE_REC_BODY, BALANCE_BODY, ControlTable, FAULTS_BODY, FORGE_BODY, NO_BODY, PAY_BODY,
   REJECT_REC_BODY, SETTLE_BODY, SETTLE_COBR_BODY, control, type SandboxControl,
 } from './controls.ts';
 import { preflight, withCors } from './cors.ts';
-import { ConnectionDrop, FaultInjector, cutMidBody, type FaultOptions } from './faults.ts';
+import { ConnectionDrop, FaultInjector, type FaultOptions } from './faults.ts';
 import { Notifier, type RedeliveryOptions, type SentNotification } from './notifications.ts';
-import { JWKS_PATH, PayloadSigner, payloadRoutes } from './payload.ts';
-import { instantRoutes, payCharge, webhookRoutes, type PayChargeOptions, type ReceivedPayment } from './payments.ts';
-import { Problem, ProviderProblem, problemResponse, providerResponse, unauthorized } from './problems.ts';
+import { PayloadSigner } from './payload.ts';
+import { sandboxPayerOptions } from './payer-options.ts';
+import { payCharge, type PayChargeOptions, type ReceivedPayment } from './payments.ts';
+import { Problem } from './problems.ts';
 import { Random, secret } from './random.ts';
-import { REC_PAYLOAD_PATH, RecurringPart, type ApproveRecOptions, type SettleCobrOptions } from './recurring/part.ts';
+import { RecurringPart, type ApproveRecOptions, type SettleCobrOptions } from './recurring/part.ts';
 import type { OwnAccount } from './recurring/state.ts';
 import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
 import { ConfigurationError } from '../errors/failures.ts';
-import { sleep } from '../internal/retry.ts';
+import { SandboxRoutes, needsCertificate } from './routes.ts';
 import { listenNode, type NodeServer, type SandboxTlsOptions } from './server.ts';
 
 /** The origin msw handlers answer on (no network: nothing resolves it). */
@@ -94,8 +82,6 @@ export interface SandboxListenOptions {
 }
 
 type Settled = 'LIQUIDATED' | 'CANCELED';
-/** A request's route, found before any token is looked at, run after. */
-type Route = () => Promise<Response | undefined>;
 
 /** The simulated service (`createSandbox()` makes one): its state, its controls, msw handlers and `listen()`. */
 export class Sandbox {
@@ -113,10 +99,10 @@ export class Sandbox {
   readonly #stop = new AbortController();
   readonly #notifier: Notifier;
   readonly #recurring: RecurringPart;
+  readonly #routes: SandboxRoutes;
   #server: NodeServer | undefined;
   #handlers: HttpHandler[] | undefined;
   #closed = false;
-  #requests = 0;
 
   constructor(options: SandboxOptions = {}) {
     this.#options = options;
@@ -162,6 +148,19 @@ export class Sandbox {
       refundDelayMs: options.refundDelayMs ?? 20,
     };
     this.#recurring = new RecurringPart(this.#ctx, this.#signer, seed ^ 0x7ec, options.ownAccounts);
+    this.#routes = new SandboxRoutes({
+      ctx: this.#ctx,
+      signer: this.#signer,
+      recurring: this.#recurring,
+      faults: this.#faults,
+      controls: this.#controls,
+      api: this.#api,
+      cashOut: this.#cashOut,
+      tokenLifetime: options.tokenLifetime ?? 300,
+      placed: (transfer) => {
+        if ((options.settle ?? 'auto') === 'auto') this.#later(options.settleDelayMs ?? 50, () => this.#settle(transfer, 'LIQUIDATED'));
+      },
+    });
   }
 
   /** The receiving user's accounts: a recurring charge's `recebedor.conta`/`agencia` must be one of them. */
@@ -200,22 +199,13 @@ export class Sandbox {
   }
 
   /**
-   * Options for `new PayerClient(...)`: lets the payer reach the loopback host. Locations carry
-   * no scheme, so a payer fetches them over https; a plain-HTTP sandbox is reached by a `fetch`
-   * that sends those requests over http.
+   * Options for `new PayerClient(...)`: lets the payer reach the loopback host (see
+   * `sandboxPayerOptions`, the same for a payer in another process).
    */
   payerOptions(): { allowPrivateHosts: true; fetch?: FetchLike } {
     const server = this.#server;
     if (server === undefined) return { allowPrivateHosts: true };
-    const httpsOrigin = server.origin.replace(/^https?:/, 'https:');
-    return {
-      allowPrivateHosts: true,
-      fetch: (input, init) => {
-        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-        const target = url.startsWith(httpsOrigin) ? server.origin + url.slice(httpsOrigin.length) : url;
-        return server.fetch(target, init);
-      },
-    };
+    return sandboxPayerOptions(server.origin, server.fetch);
   }
 
   /** msw request handlers for the same service on the virtual origin; msw is loaded on first use. */
@@ -251,106 +241,7 @@ export class Sandbox {
    */
   async handle(request: Request): Promise<Response> {
     if (request.method === 'OPTIONS') return preflight(request);
-    return withCors(await this.#serve(request));
-  }
-
-  async #serve(request: Request): Promise<Response> {
-    const correlationId = `sbx-${++this.#requests}`;
-    const path = new URL(request.url).pathname;
-    // Faults are the service's: never on the token endpoints, the key set or the test controls.
-    const faultable = path !== API_TOKEN_PATH && path !== CASH_OUT_TOKEN_PATH && path !== JWKS_PATH && !path.startsWith(CONTROL_PREFIX);
-    const drawn = faultable ? this.#faults.draw() : undefined;
-    const fault = drawn?.fault;
-    if (drawn && drawn.delayMs > 0) await sleep(drawn.delayMs);
-    if (fault === '503' || fault === '504') {
-      const type: CatalogueErrorType = fault === '503' ? 'ServicoIndisponivel' : 'IndisponibilidadePorTempoEsgotado';
-      const detail = fault === '503' ? 'Serviço indisponível (falha injetada).' : 'Tempo esgotado (falha injetada).';
-      return problemResponse(new Problem(type, detail), correlationId, { 'retry-after': String(this.#faults.retryAfter) });
-    }
-    if (fault === 'drop-before') throw new ConnectionDrop('dropped before the change');
-    const response = await this.#answer(request, path, correlationId);
-    if (fault === 'drop-after') throw new ConnectionDrop('dropped after the change');
-    if (fault === 'cut') return cutMidBody(response);
-    return response;
-  }
-
-  async #answer(request: Request, path: string, correlationId: string): Promise<Response> {
-    try {
-      return (await this.#route(request, path)) ?? problemResponse(new Problem('NaoEncontrado', 'Recurso não encontrado.'), correlationId);
-    } catch (error) {
-      if (error instanceof Problem) return problemResponse(error, correlationId);
-      if (error instanceof ProviderProblem) return providerResponse(error, correlationId);
-      if (error instanceof Unauthorized) return unauthorized(correlationId);
-      return problemResponse(new Problem('ErroInternoDoServidor', 'Erro inesperado no sandbox.'), correlationId);
-    }
-  }
-
-  async #route(request: Request, path: string): Promise<Response | undefined> {
-    const ctx = this.#ctx;
-    const lifetime = this.#options.tokenLifetime ?? 300;
-    const method = request.method;
-    if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#api, lifetime) : undefined;
-    if (path === CASH_OUT_TOKEN_PATH) return method === 'POST' ? cashOutToken(ctx, request, this.#cashOut, lifetime) : undefined;
-    if (path.startsWith(CONTROL_PREFIX)) return this.#controls.answer(request, path);
-    if (path.startsWith(REC_PAYLOAD_PATH)) return this.#recurring.payload(request, path);
-    if (path.startsWith('/qr/')) return payloadRoutes(ctx, this.#signer, request, path);
-    if (path.startsWith('/api/v2/')) return this.#authorized(request, 'cash-out', this.#cashOutRoute(request, path));
-    if (path.startsWith('/v2/')) return this.#authorized(request, 'api', this.#apiRoute(request, path));
-    return undefined;
-  }
-
-  /** Runs `route` for a request with a live token of `audience`; no route, no token check (404, not 401). */
-  async #authorized(request: Request, audience: 'api' | 'cash-out', route: Route | undefined): Promise<Response | undefined> {
-    if (route === undefined) return undefined;
-    if (!authorized(this.#ctx, request, audience)) throw new Unauthorized();
-    return route();
-  }
-
-  /** The cash-out provider's route for `path`, if it has one. */
-  #cashOutRoute(request: Request, path: string): Route | undefined {
-    const ctx = this.#ctx;
-    const method = request.method;
-    if (path === '/api/v2/accounts/balances/' && method === 'GET') return async () => balance(ctx);
-    if (path === '/api/v2/instant/payments/dict' && method === 'POST') {
-      return () =>
-        placeOrder(ctx, request, (transfer) => {
-          if ((this.#options.settle ?? 'auto') === 'auto') this.#later(this.#options.settleDelayMs ?? 50, () => this.#settle(transfer, 'LIQUIDATED'));
-        });
-    }
-    const byKey = /^\/api\/v2\/instant\/payments\/idempotencyKey\/([^/]+)$/.exec(path);
-    if (byKey && method === 'GET') return async () => getOrder(ctx, decode(byKey[1]!));
-    return undefined;
-  }
-
-  /** The collection API's route for `path` (under `/v2/`), if it has one. */
-  #apiRoute(request: Request, path: string): Route | undefined {
-    const ctx = this.#ctx;
-    const [resource, a, b, c, ...rest] = path.slice('/v2/'.length).split('/').map(decode);
-    if (rest.length > 0) return undefined;
-    switch (resource) {
-      case 'cob':
-      case 'cobv':
-        return b === undefined ? () => chargeRoutes(ctx, resource, request, a) : undefined;
-      case 'lotecobv':
-        return b === undefined ? () => batchRoutes(ctx, request, a) : undefined;
-      case 'loc':
-        if (b !== undefined && (b !== 'txid' || c !== undefined)) return undefined;
-        return () => locRoutes(ctx, request, a, b === 'txid');
-      case 'instant':
-        if (b !== undefined && (b !== 'devolucao' || c === undefined)) return undefined;
-        return () => instantRoutes(ctx, request, a, c);
-      case 'webhook':
-        return b === undefined ? () => webhookRoutes(ctx, request, a) : undefined;
-      case 'rec':
-      case 'solicrec':
-      case 'cobr':
-      case 'locrec':
-      case 'webhookrec':
-      case 'webhookcobr':
-        return this.#recurring.route(request, resource, a, b, c);
-      default:
-        return undefined;
-    }
+    return withCors(await this.#routes.serve(request));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -529,21 +420,6 @@ export class Sandbox {
   /** The one way out for notifications: logged, and redelivered until a 2xx or the attempts run out. */
   async #notify(url: string, body: unknown): Promise<number | undefined> {
     return (await this.#notifier.send(url, body)).lastAnswer?.status;
-  }
-}
-
-class Unauthorized extends Error {}
-
-/** Over HTTPS, the API, the provider and the token endpoints want a client certificate; payloads and test controls do not. */
-function needsCertificate(path: string): boolean {
-  return !path.startsWith('/qr/') && !path.startsWith(CONTROL_PREFIX);
-}
-
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new Problem('RequisicaoInvalida', 'Caminho com codificação inválida.');
   }
 }
 

@@ -9,7 +9,7 @@
  * (lib.dom.d.ts, @types/node) between programs as editors do.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +38,10 @@ function buildAndPack(): string {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   markDist(dist, optionalPeers(root));
-  for (const file of pkg.files.filter((f) => f !== 'dist')) cpSync(join(root, file), join(staging, file));
+  // `files` may name a pattern (`docs/*.md`): each file it matches is copied.
+  for (const entry of pkg.files.filter((f) => f !== 'dist')) {
+    for (const file of globSync(entry, { cwd: root })) cpSync(join(root, file), join(staging, file));
+  }
   cpSync(join(root, 'package.json'), join(staging, 'package.json'));
   const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: staging, encoding: 'utf8' });
   const [{ filename }] = JSON.parse(out) as [{ filename: string }];

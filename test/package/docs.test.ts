@@ -1,12 +1,13 @@
 /**
  * The API reference a user navigates (`npm run docs`): built here into a temporary folder with the
- * repository's typedoc.json, then read back. And the README's links, which are the reference's
- * front page and the npm package's page: they must work where the repository is not.
+ * repository's typedoc.json, then read back. And the links of the README and the guides, which are
+ * the reference's front page and documents and ship in the npm package: they must work where the
+ * repository is not.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ReflectionKind } from 'typedoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,10 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   repository?: { url: string };
 };
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+/** The guides (`docs/*.md`): the reference's documents, shipped in the package. */
+const guides = readdirSync(join(root, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`);
 
 /** Each entry point's import path, from the exports map: `instant-payments`, `instant-payments/payer`... */
 const entries = Object.keys(pkg.exports)
@@ -68,7 +73,16 @@ describe('the API reference (npm run docs)', () => {
     expect(front).toContain(readme.split('\n').slice(2, 4).join('\n'));
     const index = readFileSync(join(out, 'html/index.html'), 'utf8');
     expect(index).toContain('Quick start');
-    expect(index).toContain('Testing your integration');
+  });
+
+  it('has every guide in docs/ as a document, the README linking to its page', () => {
+    const index = readFileSync(join(out, 'html/index.html'), 'utf8');
+    for (const guide of guides) {
+      const name = guide.slice('docs/'.length, -'.md'.length);
+      expect(existsSync(join(out, `html/documents/${name}.html`)), guide).toBe(true);
+      expect(index, guide).toContain(`href="documents/${name}.html`);
+    }
+    expect(readFileSync(join(out, 'html/documents/sandbox-and-testing.html'), 'utf8')).toContain('Testing your integration');
   });
 
   it.each(entries)('lists every error class %s exports as a class', async (entry) => {
@@ -95,8 +109,18 @@ describe('the API reference (npm run docs)', () => {
   });
 });
 
-describe('README links', () => {
+describe('README and guide links', () => {
   const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+  /** The guides' relative links, as paths from the repository's root (they ship beside the README). */
+  const guideLinks = guides.flatMap((guide) =>
+    [...readFileSync(join(root, guide), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1]!)
+      .filter((link) => !link.startsWith('#') && !/^https?:/.test(link))
+      .map((link) => posix.join('docs', link)),
+  );
+  /** Whether the package ships `path`: named in `files`, or matched by a `dir/*.ext` entry there. */
+  const ships = (path: string) =>
+    pkg.files.some((entry) => entry === path || (entry.includes('*') && new RegExp(`^${entry.replace('.', '\\.').replace('*', '[^/]+')}$`).test(path)));
   const repository = (pkg.repository?.url ?? '').replace(/^git\+/, '').replace(/\.git$/, '');
 
   it('have a repository to point to (package.json `repository`)', () => {
@@ -104,10 +128,11 @@ describe('README links', () => {
   });
 
   it('point to the repository or to a file the package ships, never to a path only a clone has', () => {
-    for (const link of links) {
+    for (const link of [...links, ...guideLinks]) {
       if (link.startsWith('#') || /^https?:/.test(link)) continue;
-      expect(pkg.files, link).toContain(link.split('#')[0]);
+      expect([link, ships(link.split('#')[0]!)]).toEqual([link, true]);
     }
+    expect(guideLinks.length).toBeGreaterThan(0);
   });
 
   it('to the repository name files that exist in it', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { InstantClient } from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { PayerClient } from '../../src/payer.ts';
-import { createSandbox } from '../../src/sandbox.ts';
+import { createSandbox, sandboxPayerOptions } from '../../src/sandbox.ts';
 import { cobBody } from './support.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url));
@@ -84,6 +84,10 @@ describe('instant-payments-sandbox', () => {
         'POST /sandbox/cobrs/{txid}/settle',
       ]);
       const origin = /^Test controls\s+(\S+)\/sandbox\/\.\.\./m.exec(out)?.[1];
+      // The payer setup as printed reaches the payload from this process (the command is another).
+      const payerOrigin = /^Payer\s+new PayerClient\(sandboxPayerOptions\('([^']+)'\)\)/m.exec(out)?.[1];
+      expect(payerOrigin).toBe(origin);
+      await expect(new PayerClient(sandboxPayerOptions(payerOrigin!)).cobPayload.getCob(cob.location!)).resolves.toMatchObject({ txid: cob.txid });
       const paid = await fetch(`${origin}/sandbox/charges/${cob.txid}/pay`, { method: 'POST' });
       expect(paid.status).toBe(200);
       expect((await api.cob.get(cob.txid)).status).toBe('CONCLUIDA');

@@ -1,7 +1,7 @@
 /** The rules of an immediate charge body (`CobSolicitada`, `CobRevisada`). */
 import { isRecord } from '../../internal/json.ts';
 import type { RuleContext } from '../../core/validation.ts';
-import { isZeroAmount } from '../../lib/money.ts';
+import { amountRefusal, isZeroAmount } from '../../lib/money.ts';
 import {
   checkChave, checkCommon, checkDevedor, checkRemoval, isInt, isMoney, isOptionalFlag, type
   ChargeMode,
@@ -50,7 +50,7 @@ function checkCobValor(valor: unknown, p: string, ctx: RuleContext, mode: Charge
   if (original === undefined) {
     if (mode === 'create') ctx.add(`${p}.original`, 'valor.original is required');
   } else if (!isMoney(original)) {
-    ctx.add(`${p}.original`, 'valor.original must match ^\\d{1,10}\\.\\d{2}$', original);
+    ctx.add(`${p}.original`, amountRefusal('valor.original', original), original);
   } else {
     const zero = isZeroAmount(original);
     if (kind === 'saque') {

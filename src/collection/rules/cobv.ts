@@ -2,7 +2,7 @@
 import { isRecord } from '../../internal/json.ts';
 import type { RuleContext } from '../../core/validation.ts';
 import { isCivilDate } from '../../lib/dates.ts';
-import { toCents } from '../../lib/money.ts';
+import { amountRefusal, toCents } from '../../lib/money.ts';
 import { checkChave, checkCommon, checkDevedor, checkRemoval, isInt, isMoney, type ChargeMode } from './fields.ts';
 
 const HUNDRED_PERCENT = 10_000; // "100.00" in cents
@@ -80,7 +80,7 @@ function checkCobVValor(valor: unknown, p: string, ctx: RuleContext, mode: Charg
   if (original === undefined) {
     if (mode === 'create') ctx.add(`${p}.original`, 'valor.original is required');
   } else if (!isMoney(original)) {
-    ctx.add(`${p}.original`, 'valor.original must match ^\\d{1,10}\\.\\d{2}$', original);
+    ctx.add(`${p}.original`, amountRefusal('valor.original', original), original);
   } else if ((originalCents = toCents(original)) === 0) {
     ctx.add(`${p}.original`, 'valor.original must not be zero', original);
   }

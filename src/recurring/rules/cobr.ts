@@ -3,6 +3,7 @@
  * `PATCH /cobr/{txid}` (`CobRRevisada`), `POST /cobr/{txid}/retentativa/{data}`, `GET /cobr`;
  * and the wire form of a charge body.
  */
+import { amountRefusal } from '../../lib/money.ts';
 import { isRecord } from '../../internal/json.ts';
 import type { RuleContext } from '../../core/validation.ts';
 import { checkAddress, isMoney, isText, type Fields } from '../../collection/rules/fields.ts';
@@ -63,7 +64,9 @@ export function checkCobR(body: unknown, ctx: RuleContext, ownAccounts: readonly
     ctx.add('cobr.calendario.dataDeVencimento', 'dataDeVencimento is before today in Brasília, the creation date of the charge', due);
   }
   const original = isRecord(valor) ? valor['original'] : undefined;
-  if (!isMoney(original)) ctx.add('cobr.valor', 'valor.original is required and must match ^\\d{1,10}\\.\\d{2}$', original);
+  if (!isMoney(original)) {
+    ctx.add('cobr.valor', typeof original === 'number' ? amountRefusal('valor.original', original) : 'valor.original is required and must match ^\\d{1,10}\\.\\d{2}$', original);
+  }
   if (ajusteDiaUtil !== undefined && typeof ajusteDiaUtil !== 'boolean') ctx.add('cobr.ajusteDiaUtil', 'ajusteDiaUtil must be true or false', ajusteDiaUtil);
   if (checkRecebedor(recebedor, ctx) && ownAccounts !== undefined && !ownsAccount(ownAccounts, recebedor)) {
     ctx.add('cobr.recebedor.conta', "recebedor.conta and agencia are not an account of the receiving user (ownAccounts)");

@@ -1,4 +1,5 @@
 /** The rules of a recurrence: `POST /rec` (`RecSolicitada`), `PATCH /rec/{idRec}` (`RecRevisada`), `GET /rec`. */
+import { amountRefusal } from '../../lib/money.ts';
 import { isRecord } from '../../internal/json.ts';
 import type { RuleContext } from '../../core/validation.ts';
 import { isMoney, isText, type Fields } from '../../collection/rules/fields.ts';
@@ -119,9 +120,9 @@ function checkValor(valor: unknown, ctx: RuleContext): void {
   if (valor === undefined) return;
   if (!isRecord(valor)) return ctx.add('rec.valor', 'valor must be an object');
   const { valorRec, valorMinimoRecebedor } = valor;
-  if (valorRec !== undefined && !isMoney(valorRec)) ctx.add('rec.valor.valorRec', 'valorRec must match ^\\d{1,10}\\.\\d{2}$', valorRec);
+  if (valorRec !== undefined && !isMoney(valorRec)) ctx.add('rec.valor.valorRec', amountRefusal('valorRec', valorRec), valorRec);
   if (valorMinimoRecebedor !== undefined && !isMoney(valorMinimoRecebedor)) {
-    ctx.add('rec.valor.valorMinimoRecebedor', 'valorMinimoRecebedor must match ^\\d{1,10}\\.\\d{2}$', valorMinimoRecebedor);
+    ctx.add('rec.valor.valorMinimoRecebedor', amountRefusal('valorMinimoRecebedor', valorMinimoRecebedor), valorMinimoRecebedor);
   } else if (valorRec !== undefined && valorMinimoRecebedor !== undefined) {
     ctx.add('rec.valor.valorMinimoRecebedor', 'valorMinimoRecebedor cannot be given together with valorRec (a fixed amount)');
   }
