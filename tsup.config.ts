@@ -1,27 +1,64 @@
-import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    payer: 'src/payer.ts',
-    sandbox: 'src/sandbox.ts',
-    'sandbox-cli': 'src/sandbox-cli.ts',
-    cli: 'src/cli.ts',
-    postgres: 'src/postgres.ts',
-    qr: 'src/qr.ts',
-  },
-  format: ['esm', 'cjs'],
-  // Members marked @internal (the clients' HTTP core) stay out of the public declarations.
-  dts: { compilerOptions: { stripInternal: true } },
+const shared = {
   sourcemap: true,
-  clean: true,
-  target: 'node22',
   splitting: true,
-  // import.meta.url in the CJS build (the sandbox loads msw relative to itself).
-  shims: true,
   treeshake: true,
   define: { __SDK_VERSION__: JSON.stringify(version) },
-});
+} satisfies Options;
+
+/**
+ * The web build of the backend entry (`dist/web/`, beside the Node build in the same output
+ * folder so that `--out-dir` moves both; it cleans its own folder), chosen by the exports map for every runtime
+ * without the `node` condition: Workers, edge functions, browsers): each source file with a
+ * `.web.ts` sibling is swapped for it, so the Node adapter and the mTLS transport (Node built-ins,
+ * undici) never reach a bundle. Lazy imports cannot do that: bundlers follow `import()` too.
+ */
+const webSiblings: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'web-siblings',
+  setup(build) {
+    build.onStart(() => rmSync(join(build.initialOptions.outdir ?? 'dist', 'web'), { recursive: true, force: true }));
+    build.onResolve({ filter: /\.ts$/ }, (args) => {
+      if (args.kind === 'entry-point' || args.importer.endsWith('.web.ts')) return undefined;
+      const web = resolve(dirname(args.importer), args.path).replace(/\.ts$/, '.web.ts');
+      return existsSync(web) ? { path: web } : undefined;
+    });
+  },
+};
+
+export default defineConfig([
+  {
+    ...shared,
+    entry: {
+      index: 'src/index.ts',
+      payer: 'src/payer.ts',
+      sandbox: 'src/sandbox.ts',
+      'sandbox-cli': 'src/sandbox-cli.ts',
+      cli: 'src/cli.ts',
+      postgres: 'src/postgres.ts',
+      qr: 'src/qr.ts',
+    },
+    format: ['esm', 'cjs'],
+    // Members marked @internal (the clients' HTTP core) stay out of the public declarations.
+    dts: { compilerOptions: { stripInternal: true } },
+    clean: ['!web/**'],
+    target: 'node22',
+    // import.meta.url in the CJS build (the sandbox loads msw relative to itself).
+    shims: true,
+  },
+  {
+    ...shared,
+    entry: { 'web/index': 'src/index.ts' },
+    format: ['esm'],
+    esbuildOptions: (options) => {
+      options.chunkNames = 'web/[name]-[hash]';
+    },
+    target: 'es2022',
+    platform: 'browser',
+    esbuildPlugins: [webSiblings],
+  },
+]);

@@ -3,7 +3,7 @@
  * concurrent callers share one in-flight token request. Each caller can still abort its own
  * wait without cancelling the shared request the others are waiting on.
  */
-import type * as Oidc from 'openid-client';
+import type * as Oidc from './oidc.ts';
 import { AuthenticationError } from '../errors/failures.ts';
 import { InstantError } from '../errors/base.ts';
 import { isRecord } from '../internal/json.ts';
@@ -155,7 +155,7 @@ export class ClientCredentialsProvider implements TokenProvider {
     const { clientSecret, scope } = this.#credentials;
     try {
       // openid-client is loaded on the first token request: only the built-in provider needs it.
-      const oidc = await import('openid-client');
+      const oidc = await import('./oidc.ts');
       const config = (this.#oidcConfig ??= this.#configure(oidc));
       const response = await oidc.clientCredentialsGrant(config, scope ? { scope } : {});
       // `expires_in` as answered: `expiresIn()` counts from when openid-client read the answer, one

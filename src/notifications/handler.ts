@@ -132,7 +132,7 @@ export function notificationHandler(
       if (request.bodyUsed) return fail(500, new InvalidNotificationError(BODY_ALREADY_READ));
       const bytes = await readBounded(request, maxBytes);
       if (bytes === undefined) return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
-      return await handle(bytes, request, fail, report);
+      return await handle(bytes, withoutDenoSignal(request), fail, report);
     } catch (error) {
       return fail(500, error);
     }
@@ -174,6 +174,16 @@ function tracedAnswer(
     else span?.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
     return response;
   };
+}
+
+/**
+ * Deno.serve warns on any read of a request's `signal` (there it also aborts after every answer,
+ * its legacy behaviour): on Deno the handler reads a copy without it (never aborted; the
+ * callbacks' own timeouts still bound them). Elsewhere the request as it came.
+ */
+function withoutDenoSignal(request: Request): Request {
+  if (typeof (globalThis as { Deno?: unknown }).Deno !== 'object') return request;
+  return new Request(request.url, { method: request.method, headers: request.headers });
 }
 
 const BODY_ALREADY_READ =

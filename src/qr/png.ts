@@ -1,8 +1,9 @@
 /**
  * A QR matrix as a PNG file: 1-bit greyscale, black on white. Web-standard only (no Node
  * built-ins): the pixels are compressed with `CompressionStream` where the runtime has it
- * (browsers, Node, Deno, Bun, edge), else stored uncompressed, which every PNG reader accepts.
+ * (browsers, Node, Deno, Bun, Workers), else by deflate.ts.
  */
+import { zlibRows } from './deflate.ts';
 import type { QrMatrix } from './matrix.ts';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -26,7 +27,7 @@ export async function renderPng({ size, dark, scale }: QrMatrix): Promise<Uint8A
   view.setUint32(4, width);
   header[8] = 1; // bit depth
   header[9] = 0; // greyscale; compression, filter and interlace methods stay 0
-  const parts = [Uint8Array.from(SIGNATURE), chunk('IHDR', header), chunk('IDAT', await zlib(pixels)), chunk('IEND', new Uint8Array())];
+  const parts = [Uint8Array.from(SIGNATURE), chunk('IHDR', header), chunk('IDAT', await zlib(pixels, rowBytes + 1)), chunk('IEND', new Uint8Array())];
   return concat(parts);
 }
 
@@ -40,40 +41,14 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-/** A zlib stream (RFC 1950) of `data`, as PNG's IDAT holds it. */
-async function zlib(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+/** A zlib stream (RFC 1950) of `data` (scanlines of `row` bytes), as PNG's IDAT holds it. */
+async function zlib(data: Uint8Array<ArrayBuffer>, row: number): Promise<Uint8Array> {
   if (typeof CompressionStream === 'function') {
     // The Compression Streams 'deflate' format is the zlib format.
     const stream = new Blob([data]).stream().pipeThrough(new CompressionStream('deflate'));
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
-  return storedZlib(data);
-}
-
-/** zlib without compression: stored deflate blocks (RFC 1951, 3.2.4) and the Adler-32 of `data`. */
-export function storedZlib(data: Uint8Array): Uint8Array {
-  const blocks = Math.max(1, Math.ceil(data.length / 0xffff));
-  const out = new Uint8Array(2 + blocks * 5 + data.length + 4);
-  const view = new DataView(out.buffer);
-  out[0] = 0x78;
-  out[1] = 0x01;
-  let at = 2;
-  for (let i = 0; i < blocks; i++) {
-    const block = data.subarray(i * 0xffff, (i + 1) * 0xffff);
-    out[at] = i === blocks - 1 ? 1 : 0;
-    view.setUint16(at + 1, block.length, true);
-    view.setUint16(at + 3, ~block.length & 0xffff, true);
-    out.set(block, at + 5);
-    at += 5 + block.length;
-  }
-  let a = 1;
-  let b = 0;
-  for (const byte of data) {
-    a = (a + byte) % 65521;
-    b = (b + a) % 65521;
-  }
-  view.setUint32(at, ((b << 16) | a) >>> 0);
-  return out;
+  return zlibRows(data, row);
 }
 
 let crcTable: Uint32Array | undefined;

@@ -1,0 +1,33 @@
+/**
+ * A merchant backend that creates charges and receives notifications (backend-worker.js),
+ * bundled for Cloudflare Workers by wrangler (no `nodejs_compat`) and for edge functions by
+ * `esbuild --platform=browser`: both build, pick the package's web build through the exports
+ * map, and hold no Node built-in and no undici. (workerd.test.ts and edge.test.ts run such
+ * bundles.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, project } from './harness.ts';
+import { browserBundle, nodeOnly, wranglerBundle, type Bundle } from './bundle.ts';
+
+let folder: ReturnType<typeof project>;
+
+beforeAll(() => {
+  folder = project();
+});
+afterAll(() => folder?.remove());
+
+const isWebBuild = (bundle: Bundle) => bundle.inputs.some((path) => path.endsWith("dist/web/index.js"));
+
+describe('the backend bundled for a runtime without Node built-ins', () => {
+  it('by wrangler for Workers, without nodejs_compat', async () => {
+    const bundle = await wranglerBundle(bin('wrangler'), folder.dir, 'backend-worker.js');
+    expect(nodeOnly(bundle)).toEqual([]);
+    expect(isWebBuild(bundle)).toBe(true);
+  }, 60_000);
+
+  it('by esbuild --platform=browser, for edge functions', async () => {
+    const bundle = await browserBundle(folder.dir, 'backend-worker.js');
+    expect(nodeOnly(bundle)).toEqual([]);
+    expect(isWebBuild(bundle)).toBe(true);
+  });
+});
