@@ -11,6 +11,9 @@ export type * from './adapter.ts';
 /** The same as `adapter.ts`'s (a test compares them). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** The same key as `adapter.ts`'s; nothing reads it here (there is no `toNodeHandler` to read it). */
+export const NODE_FORM: unique symbol = Symbol('instant-payments.nodeForm');
+
 export function toNodeHandler(_handler: WebHandler, _options?: NodeHandlerOptions): NodeHandler {
   return () => {
     throw new ConfigurationError(

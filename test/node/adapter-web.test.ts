@@ -11,7 +11,7 @@ import * as tlsWeb from '../../src/node/tls.web.ts';
 
 describe('the web build of src/node/', () => {
   it('exports every name the Node files export that the backend entry uses, with the same constants', () => {
-    expect(Object.keys(adapterWeb).sort()).toEqual(['DEFAULT_MAX_BODY_BYTES', 'toNodeHandler']);
+    expect(Object.keys(adapterWeb).sort()).toEqual(['DEFAULT_MAX_BODY_BYTES', 'NODE_FORM', 'toNodeHandler']);
     expect(Object.keys(adapter)).toEqual(expect.arrayContaining(Object.keys(adapterWeb)));
     expect(adapterWeb.DEFAULT_MAX_BODY_BYTES).toBe(adapter.DEFAULT_MAX_BODY_BYTES);
     expect(Object.keys(tlsWeb)).toEqual(Object.keys(tls));

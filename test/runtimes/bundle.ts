@@ -19,8 +19,21 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HERE = fileURLToPath(new URL('./', import.meta.url));
 
-/** An npm-installed binary of node_modules/.bin; throws (the test fails) when it is missing. */
+/**
+ * Where the platform packages put the real binaries. Their `node_modules/.bin` entries are
+ * placeholders an install script would replace (bun) or Node wrappers that do not pass file
+ * descriptors on (workerd's control fd); package.json declines those scripts, so a fresh clone's
+ * `npm install` has only the platform packages' binaries.
+ */
+const NATIVE: Record<string, string> = {
+  bun: `@oven/bun-${process.platform}-${process.arch}/bin/bun`,
+  workerd: `@cloudflare/workerd-${process.platform}-${process.arch === 'x64' ? '64' : process.arch}/bin/workerd`,
+};
+
+/** An npm-installed binary (its platform package's, else node_modules/.bin's); throws (the test fails) when it is missing. */
 export function bin(name: string): string {
+  const native = NATIVE[name] === undefined ? undefined : join(ROOT, 'node_modules', NATIVE[name]);
+  if (native !== undefined && existsSync(native)) return native;
   const path = join(ROOT, 'node_modules/.bin', name);
   if (!existsSync(path)) throw new Error(`${name} is not installed: run npm install (it is a devDependency)`);
   return path;
