@@ -171,7 +171,7 @@ describe('every notification handled has its SERVER span', () => {
     const client = api();
     const secret = 'whs-telemetry-secret-0123456789';
     const wrong = 'whs-telemetry-wrong-9876543210';
-    secrets.add(secret).add(wrong).add(selfSigned.cert.replace(/-----[A-Z ]+-----|\s/g, '').slice(0, 64));
+    secrets.add(secret).add(wrong).add('10.1.2.3').add(selfSigned.cert.replace(/-----[A-Z ]+-----|\s/g, '').slice(0, 64));
     const bySecret = receivedPaymentsHandler(client, { onPayment: () => undefined, authenticate: { secret } });
     const byCertificate = receivedPaymentsHandler(client, {
       onPayment: () => undefined,
