@@ -34,10 +34,17 @@ export interface PgClientLike {
   removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
+/** A statement the server prepares once per connection and then runs by `name` (`pg`'s query config). */
+export interface PgNamedQuery {
+  name: string;
+  text: string;
+  values?: unknown[];
+}
+
 /** What the store needs of a `pg.Pool`. */
 export interface PgPoolLike {
-  /** Runs one statement with its `$1`… parameters on any pooled connection. */
-  query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+  /** Runs one statement with its `$1`… parameters, or a named (prepared) one, on any pooled connection. */
+  query(text: string | PgNamedQuery, values?: unknown[]): Promise<PgQueryResult>;
   /** Takes a connection from the pool (for a transaction). */
   connect(): Promise<PgClientLike>;
 }
@@ -213,12 +220,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
  * (`idle_in_transaction_session_timeout`), so a holder cut off from the database loses it.
  */
 function transactionalClaim(pool: PgPoolLike, values: string, live: string): TransactionalStore['claim'] {
-  const seen = `SELECT 1 FROM ${values} WHERE key = $1 AND (${live})`;
+  // Prepared once per connection: the server skips parsing and planning it on every delivery.
+  const seen = { name: `${values}_seen`, text: `SELECT 1 FROM ${values} WHERE key = $1 AND (${live})` };
   return async (key, terms) => {
     const limit = terms.waitMs + CLAIM_GRACE_MS;
     // A committed live mark is a duplicate: one plain read answers it, without a transaction.
     // (An uncommitted one is invisible here; the claim below waits for it.)
-    const found = await bounded(pool.query(seen, [key]), limit, terms.signal, () => unanswered(limit)).catch((error: unknown) => {
+    const found = await bounded(pool.query({ ...seen, values: [key] }), limit, terms.signal, () => unanswered(limit)).catch((error: unknown) => {
       throw terms.signal?.aborted ? error : storeError(error);
     });
     if (found.rowCount !== null && found.rowCount > 0) return 'done';
