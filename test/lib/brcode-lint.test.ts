@@ -102,7 +102,7 @@ describe('brcode.lint', () => {
   });
 
   it('every rule cites its source', () => {
-    for (const rule of LINT_RULES) expect(rule.source.length).toBeGreaterThan(5);
+    for (const rule of LINT_RULES) expect(rule.source, rule.code).toMatch(/\[(MAN|EMV|API|REP)\]/);
     expect(new Set(LINT_RULES.map((r) => r.code)).size).toBe(LINT_RULES.length);
   });
 
@@ -161,5 +161,15 @@ describe('brcode.lint', () => {
       }),
       { numRuns: FUZZ_RUNS },
     );
+  });
+});
+
+describe('lint rule sources', () => {
+  const reports = (JSON.parse(readFileSync(new URL('../fixtures/brcode-lint-sources.json', import.meta.url), 'utf8')) as { reports: Record<string, string[]> }).reports;
+
+  it('lists the issue threads of every rule whose source says [REP], and of no other', () => {
+    const cited = LINT_RULES.filter((r) => r.source.includes('[REP]')).map((r) => r.code).sort();
+    expect(Object.keys(reports).sort()).toEqual(cited);
+    for (const code of cited) expect(reports[code]!.length, code).toBeGreaterThan(0);
   });
 });

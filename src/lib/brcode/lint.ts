@@ -34,7 +34,11 @@ export interface BrCodeLintRule {
   readonly field: string;
   /** What it finds, in plain words. */
   readonly summary: string;
-  /** Where the rule comes from. */
+  /**
+   * Where the rule comes from: [MAN] the BR Code manuals, [EMV] the EMV QRCPS-MPM specification,
+   * [API] the service's OpenAPI, [REP] payer apps' refusals reported in public issue threads (each
+   * rule's threads are in the repository's test/fixtures/brcode-lint-sources.json).
+   */
   readonly source: string;
 }
 
@@ -69,17 +73,17 @@ export const LINT_RULES = [
   rule('bad-amount', 'error', '54', 'the amount is not digits with an optional dot and up to 2 decimals', '[EMV] transaction amount'),
   rule('country-not-br', 'error', '58', 'the country is not BR', '[MAN] 58 = BR'),
   // Warnings: valid, yet refused or garbled by some payer apps.
-  rule('merchant-name-too-long', 'warning', '59', 'the merchant name is over 25 characters', '[MAN] 59 ≤ 25; bacen/pix-api#318, #159; alexandresanlim/pix-payload-generator.net#10'),
-  rule('merchant-city-too-long', 'warning', '60', 'the merchant city is over 15 characters', '[MAN] 60 ≤ 15; bacen/pix-api#318'),
-  rule('non-ascii', 'warning', '59 60 26-02 62-05', 'a letter outside plain ASCII (an accent, ç, an emoji)', 'InCuca/pix-for-woocommerce#8; piggly-dev/php-pix#5; alexandresanlim/pix-payload-generator.net#17; bacen/pix-api#128'),
-  rule('missing-reference-label', 'warning', '62-05', 'no 62-05 reference label (use *** for none)', '[MAN] 62-05 always present; bacen/pix-api#190; joseviniciusnunes/qrcode-pix#7'),
-  rule('reference-label-format', 'warning', '62-05', 'a static reference label outside [A-Za-z0-9]{1,25} or ***', '[MAN] 62-05; devcarlosalberto/pix-payload#1; alexandresanlim/pix-payload-generator.net#4'),
-  rule('gui-case', 'warning', '26-00', 'the GUI is not in lower case', '[MAN] case-insensitive; renatofrota/pix-pendencias#17; bacen/pix-api#230'),
+  rule('merchant-name-too-long', 'warning', '59', 'the merchant name is over 25 characters', '[MAN] 59 ≤ 25; [REP]'),
+  rule('merchant-city-too-long', 'warning', '60', 'the merchant city is over 15 characters', '[MAN] 60 ≤ 15; [REP]'),
+  rule('non-ascii', 'warning', '59 60 26-02 62-05', 'a letter outside plain ASCII (an accent, ç, an emoji)', '[REP]'),
+  rule('missing-reference-label', 'warning', '62-05', 'no 62-05 reference label (use *** for none)', '[MAN] 62-05 always present; [REP]'),
+  rule('reference-label-format', 'warning', '62-05', 'a static reference label outside [A-Za-z0-9]{1,25} or ***', '[MAN] 62-05; [REP]'),
+  rule('gui-case', 'warning', '26-00', 'the GUI is not in lower case', '[MAN] case-insensitive; [REP]'),
   rule('location-scheme', 'warning', '26-25 80-25', 'the location carries a scheme (https://)', '[MAN] location without protocol prefix'),
-  rule('amount-decimals', 'warning', '54', 'the amount does not have exactly 2 decimals ("10", "10.", "10.5")', 'bacen/pix-api#318 (many apps take 2 decimals only)'),
+  rule('amount-decimals', 'warning', '54', 'the amount does not have exactly 2 decimals ("10", "10.", "10.5")', '[REP]'),
   rule('crc-lowercase', 'warning', '63', 'the CRC is written in lower case hex', '[MAN] 4 uppercase hex digits'),
-  rule('postal-code-format', 'warning', '61', 'the postal code is not 8 digits', '[MAN] 61 CEP; ceciliadeveza/gerarqrcodepix#2'),
-  rule('code-too-long', 'warning', '', 'the code is over 512 characters', '[API] pixCopiaECola maxLength 512'),
+  rule('postal-code-format', 'warning', '61', 'the postal code is not 8 digits', '[MAN] 61 CEP; [REP]'),
+  rule('code-too-long', 'warning', '', 'the code is over 512 characters', '[API] instantCopiaECola maxLength 512'),
 ] as const satisfies readonly BrCodeLintRule[];
 
 type RuleCode = (typeof LINT_RULES)[number]['code'];
