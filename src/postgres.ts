@@ -10,6 +10,7 @@ export {
   type PostgresStore,
   type PostgresStoreOptions,
   type PgPoolLike,
+  type PgNamedQuery,
   type PgClientLike,
   type PgQueryResult,
 } from './store/postgres.ts';

@@ -7,7 +7,7 @@
  * handler as a Node listener under `.node`. Each handler then confirms what it was told through
  * `confirmed.ts`, the one confirmation path.
  */
-import type { Telemetry } from '../core/telemetry.ts';
+import type { Telemetry, WorkflowSpan } from '../core/telemetry.ts';
 import { InvalidNotificationError } from '../errors/failures.ts';
 import type { Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
@@ -118,9 +118,13 @@ export function notificationHandler(
     }
     return new Response(null, headers ? { status, headers } : { status });
   };
+  const traced = telemetry?.telemetry;
   const refused = (arrival: Arrival): Response | undefined => {
     const refusal = gate?.(arrival);
-    return refusal && fail(refusal.status, refusal);
+    if (refusal === undefined) return undefined;
+    // Its span says only that it was refused and the status: never what the sender presented.
+    if (traced !== undefined) answered(traced.workflow(telemetry!.name, 'server'), refusal.status, undefined);
+    return fail(refusal.status, refusal);
   };
   const answer = async (request: Request, report: (outcome: string) => void): Promise<Response> => {
     try {
@@ -137,8 +141,7 @@ export function notificationHandler(
       return fail(500, error);
     }
   };
-  const traced = telemetry?.telemetry;
-  // One SERVER span per notification when traced (a sender the gate refuses gets none).
+  // One SERVER span per notification when traced (a sender the gate refuses gets one above).
   const serve = traced === undefined ? (request: Request) => answer(request, ignore) : tracedAnswer(answer, traced, telemetry!.name);
   const web = async (request: Request, connection?: ConnectionInfo): Promise<Response> => {
     try {
@@ -168,12 +171,16 @@ function tracedAnswer(
     const span = telemetry.workflow(name, 'server');
     let outcome: string | undefined;
     const response = await answer(request, (reported) => (outcome = reported));
-    const status = response.status;
-    span?.step('answered', { 'http.response.status_code': status });
-    if (status >= 500) span?.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
-    else span?.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
+    answered(span, response.status, outcome);
     return response;
   };
+}
+
+/** Ends a notification's span with its status: `failed` for a 5xx, `refused` for a 4xx, else the outcome. */
+function answered(span: WorkflowSpan | undefined, status: number, outcome: string | undefined): void {
+  span?.step('answered', { 'http.response.status_code': status });
+  if (status >= 500) span?.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
+  else span?.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
 }
 
 /**

@@ -18,6 +18,7 @@ import { ConfigurationError, InvalidNotificationError } from '../errors/failures
 import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/types.ts';
 import { resolveLogger, type Logger } from '../core/log.ts';
+import type { Telemetry } from '../core/telemetry.ts';
 import { PathParameterError } from '../core/path.ts';
 import type { UnconfirmedReason } from '../collection/received-payments.ts';
 import type { Store } from '../store/types.ts';
@@ -25,7 +26,7 @@ import {
   DEFAULT_MAX_BODY_BYTES, notificationHandler, readNotificationJson, type NotificationContext, type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
-import { confirmedDelivery, deliverySettings, type DeliverySettings } from '../notifications/confirmed.ts';
+import { confirmedDelivery, deliverySettings, notificationOutcome, type DeliveryOutcome, type DeliverySettings } from '../notifications/confirmed.ts';
 import type { InstantPayment } from '../collection/instant.ts';
 import type { CobRCompleta, CobREncerramento, CobRStatus, Tentativa } from './cobr.ts';
 import type { RecAtivacao, RecCompleta, RecEncerramento } from './rec.ts';
@@ -108,6 +109,8 @@ export interface RecurringNotificationsApi {
   readonly store?: Store | undefined;
   /** The client's logger, used when the handler is given none. */
   readonly logger?: Logger | undefined;
+  /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /** A notified item the service's own record did not confirm, and why. */
@@ -242,7 +245,7 @@ export function recurringHandler<S extends Store = Store>(
       settings,
     );
 
-  return notificationHandler(options, DEFAULT_MAX_BODY_BYTES, log, async (bytes, req, fail) => {
+  return notificationHandler(options, DEFAULT_MAX_BODY_BYTES, log, async (bytes, req, fail, report) => {
     const started = Date.now();
     let notified: RecurringNotifications;
     try {
@@ -253,14 +256,16 @@ export function recurringHandler<S extends Store = Store>(
     const counts = { recs: notified.recs.length, cobsr: notified.cobsr.length };
     log?.info?.('notification received', counts);
     try {
-      if (handleRec) for (const item of notified.recs) await handleRec(item, req.signal);
-      if (handleCobr) for (const item of notified.cobsr) await handleCobr(item, req.signal);
+      const outcomes: DeliveryOutcome[] = [];
+      if (handleRec) for (const item of notified.recs) outcomes.push(await handleRec(item, req.signal));
+      if (handleCobr) for (const item of notified.cobsr) outcomes.push(await handleCobr(item, req.signal));
+      report(notificationOutcome(outcomes));
       log?.info?.('notification answered', { status: 200, ...counts, ms: Date.now() - started });
       return new Response(null, { status: 200 });
     } catch (error) {
       return fail(500, error);
     }
-  });
+  }, { telemetry: api.telemetry, name: 'recurring.notification' });
 }
 
 /** The service's record, or `undefined` when it has none (404) or the id cannot name one (refused before asking). */

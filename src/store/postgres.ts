@@ -4,11 +4,12 @@
  * values (with an optional expiry). Every method is one statement; `migrate()` creates the
  * tables under a transaction-scoped advisory lock, so any number of processes may run it at once.
  *
- * Its `claim` holds a once-only claim with a transaction: one round trip inserts the done mark
- * (uncommitted) and opens the transaction, the callback writes through it, `COMMIT` is the
- * second. A second delivery's insert waits for that transaction on the row's lock: it finds the
- * mark once the first commits, or takes over once it rolls back. A duplicate is known after one
- * round trip, without an error (one would cost the server a logged ERROR and an abort).
+ * Its `claim` holds a once-only claim with a transaction: a plain read looks for a committed done
+ * mark (a duplicate is answered by it alone, as cheap as any read), then one round trip inserts
+ * the mark (uncommitted) and opens the transaction, the callback writes through it, `COMMIT`
+ * ends it. A second delivery's insert waits for that transaction on the row's lock: it finds the
+ * mark once the first commits, or takes over once it rolls back; either way without an error
+ * (one would cost the server a logged ERROR and an abort).
  */
 import { bounded } from '../internal/bounded.ts';
 import { ConfigurationError } from '../errors/failures.ts';
@@ -33,10 +34,17 @@ export interface PgClientLike {
   removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
+/** A statement the server prepares once per connection and then runs by `name` (`pg`'s query config). */
+export interface PgNamedQuery {
+  name: string;
+  text: string;
+  values?: unknown[];
+}
+
 /** What the store needs of a `pg.Pool`. */
 export interface PgPoolLike {
-  /** Runs one statement with its `$1`… parameters on any pooled connection. */
-  query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+  /** Runs one statement with its `$1`… parameters, or a named (prepared) one, on any pooled connection. */
+  query(text: string | PgNamedQuery, values?: unknown[]): Promise<PgQueryResult>;
   /** Takes a connection from the pool (for a transaction). */
   connect(): Promise<PgClientLike>;
 }
@@ -90,7 +98,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     }
   };
   const live = 'expires_at IS NULL OR expires_at > now()';
-  const claim = transactionalClaim(pool, values);
+  const claim = transactionalClaim(pool, values, live);
 
   return {
     sealer,
@@ -193,14 +201,17 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 }
 
 /**
- * `Store.claim` on PostgreSQL. The first round trip is one simple-protocol message whose
+ * `Store.claim` on PostgreSQL. A read first: a committed live mark answers `'done'` (a
+ * duplicate costs one statement, no transaction, no connection held). Otherwise the claim
+ * proper, one simple-protocol message whose
  * statements run as an implicit transaction until its closing `BEGIN` makes it a real one:
  * set the lock wait and the idle limit, delete the mark if expired, insert it unless a live one
  * is there (`ON CONFLICT DO NOTHING`, which waits for an uncommitted one as a plain insert
  * would). The transaction then stays open, holding the uncommitted mark, until `commit`
- * (`COMMIT`) or `release` (`ROLLBACK`). A live mark inserts no row: that delivery is a
- * duplicate, answered at once; its empty transaction is rolled back before the connection goes
- * back to the pool, a round trip the caller does not wait for. (A unique violation would have
+ * (`COMMIT`) or `release` (`ROLLBACK`). A live mark inserts no row (one committed since the
+ * read, or by the transaction the insert waited for): a duplicate, answered at once; its empty
+ * transaction is rolled back before the connection goes back to the pool, a round trip the
+ * caller does not wait for. (A unique violation would have
  * saved that statement, but each costs the server about as much as 8 `SELECT 1`: it logs an
  * ERROR with the statement and aborts.)
  *
@@ -208,9 +219,17 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
  * `leaseMs`; the server ends a transaction idle for `leaseMs`
  * (`idle_in_transaction_session_timeout`), so a holder cut off from the database loses it.
  */
-function transactionalClaim(pool: PgPoolLike, values: string): TransactionalStore['claim'] {
+function transactionalClaim(pool: PgPoolLike, values: string, live: string): TransactionalStore['claim'] {
+  // Prepared once per connection: the server skips parsing and planning it on every delivery.
+  const seen = { name: `${values}_seen`, text: `SELECT 1 FROM ${values} WHERE key = $1 AND (${live})` };
   return async (key, terms) => {
     const limit = terms.waitMs + CLAIM_GRACE_MS;
+    // A committed live mark is a duplicate: one plain read answers it, without a transaction.
+    // (An uncommitted one is invisible here; the claim below waits for it.)
+    const found = await bounded(pool.query({ ...seen, values: [key] }), limit, terms.signal, () => unanswered(limit)).catch((error: unknown) => {
+      throw terms.signal?.aborted ? error : storeError(error);
+    });
+    if (found.rowCount !== null && found.rowCount > 0) return 'done';
     const client = await bounded(pool.connect(), limit, terms.signal, () => unanswered(limit), (late) => late.release()).catch(
       (error: unknown) => {
         throw terms.signal?.aborted ? error : storeError(error);

@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry against the sandbox, with the SDK's in-memory exporters: a CLIENT span per call
  * named after the method, its attributes, retries and the 401 replay as events, errors, the
- * `cashOut.pay` and `recover()` store steps, a SERVER span per notification with its outcome,
+ * `cashOut.pay` and `recover()` store steps, a SERVER span per notification with its outcome
+ * (received payments, recurring, and deliveries the `authenticate` gate refuses),
  * the duration metric; and nothing exported carries an id, key, document, amount, token or secret.
  */
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -9,8 +10,9 @@ import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, Periodic
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CashOutClient, ConfigurationError, InstantClient, createMemoryStore, generateIdempotencyKey, generateTxid, receivedPaymentsHandler,
-  type Store, type TelemetryOptions,
+  recurringHandler, webhookUrl, type RecCompleta, type Store, type TelemetryOptions,
 } from '../../src/index.ts';
+import { selfSigned, service } from '../notifications/support.ts';
 import { createSandbox } from '../../src/sandbox.ts';
 import { createSealer } from '../../src/store/crypto.ts';
 
@@ -143,6 +145,48 @@ describe('workflows and notifications', () => {
     const handled = byName('receivedPayments.notification');
     expect(handled.map((span) => span.kind)).toEqual([SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER]);
     expect(handled.map((span) => span.attributes['instant_payments.outcome'])).toEqual(['confirmed', 'duplicate', 'unconfirmed', 'refused']);
+  });
+});
+
+describe('every notification handled has its SERVER span', () => {
+  it('recurring: confirmed, duplicate, unconfirmed, refused', async () => {
+    const client = api();
+    const idRec = 'RR1234567820261126abcdefghijk';
+    const record = { idRec, status: 'APROVADA', valor: { valorRec: '31.17' } } as unknown as RecCompleta;
+    secrets.add(idRec).add('31.17');
+    // The client's telemetry, with a service whose records are known to the test.
+    const recurring = { rec: { get: async (id: string) => ({ ...record, idRec: id }) }, cobr: { get: async () => ({}) as never }, telemetry: client.telemetry };
+    const handler = recurringHandler(recurring, { onRec: () => undefined });
+    const deliver = (body: unknown) => handler(new Request('https://hooks.example.com/rec', { method: 'POST', body: JSON.stringify(body) }));
+    expect((await deliver({ recs: [{ idRec, status: 'APROVADA' }] })).status).toBe(200);
+    expect((await deliver({ recs: [{ idRec, status: 'APROVADA' }] })).status).toBe(200);
+    expect((await deliver({ recs: [{ idRec, status: 'CANCELADA' }] })).status).toBe(200);
+    expect((await deliver({ other: [] })).status).toBe(400);
+    const handled = byName('recurring.notification');
+    expect(handled.map((span) => span.kind)).toEqual([SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER]);
+    expect(handled.map((span) => span.attributes['instant_payments.outcome'])).toEqual(['confirmed', 'duplicate', 'unconfirmed', 'refused']);
+  });
+
+  it('a delivery the authenticate gate refuses: refused with its status, nothing it presented', async () => {
+    const client = api();
+    const secret = 'whs-telemetry-secret-0123456789';
+    const wrong = 'whs-telemetry-wrong-9876543210';
+    secrets.add(secret).add(wrong).add('10.1.2.3').add(selfSigned.cert.replace(/-----[A-Z ]+-----|\s/g, '').slice(0, 64));
+    const bySecret = receivedPaymentsHandler(client, { onPayment: () => undefined, authenticate: { secret } });
+    const byCertificate = receivedPaymentsHandler(client, {
+      onPayment: () => undefined,
+      authenticate: { clientCertificate: { ca: service.ca.cert }, trustedProxies: ['10.0.0.0/8'], forwardedCertificateHeader: 'X-Client-Cert' },
+    });
+    const post = (url: string, headers: Record<string, string> = {}) => new Request(url, { method: 'POST', headers, body: '{"pix":[]}' });
+    const before = byName('receivedPayments.notification').length;
+    expect((await bySecret(post(`${webhookUrl('https://hooks.example.com/w', wrong)}/instant`))).status).toBe(403);
+    expect((await bySecret(post('https://hooks.example.com/w/instant'))).status).toBe(401);
+    const forged = { 'x-client-cert': encodeURIComponent(selfSigned.cert) };
+    expect((await byCertificate(post('https://hooks.example.com/w', forged), { remoteAddress: '10.1.2.3' })).status).toBe(403);
+    const refused = byName('receivedPayments.notification').slice(before);
+    expect(refused.map((span) => span.kind)).toEqual([SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER]);
+    expect(refused.map((span) => span.attributes['instant_payments.outcome'])).toEqual(['refused', 'refused', 'refused']);
+    expect(refused.map((span) => span.events.at(-1)?.attributes?.['http.response.status_code'])).toEqual([403, 401, 403]);
   });
 });
 

@@ -4,7 +4,7 @@
  * dependencies as an install would), and `node dist/cli.js ...` is spawned.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,8 @@ let work: string;
 let cli: string;
 
 beforeAll(() => {
+  // A fresh install has no node_modules/.cache yet.
+  mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
   work = mkdtempSync(join(root, 'node_modules/.cache/cli-test-'));
   execFileSync(process.execPath, [join(root, 'node_modules/tsup/dist/cli-default.js'), '--silent', '--out-dir', join(work, 'dist')], {
     cwd: root,
