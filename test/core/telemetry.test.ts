@@ -167,6 +167,23 @@ describe('every notification handled has its SERVER span', () => {
     expect(handled.map((span) => span.attributes['instant_payments.outcome'])).toEqual(['confirmed', 'duplicate', 'unconfirmed', 'refused']);
   });
 
+  it('recurring, given the client itself: its telemetry; the record lookup a CLIENT span of its own', async () => {
+    const client = api();
+    const idRec = 'RR1234567820261126unknownrec1';
+    secrets.add(idRec);
+    const handler = recurringHandler(client, { onRec: () => undefined, onCobr: () => undefined });
+    const response = await handler(new Request('https://hooks.example.com/rec', { method: 'POST', body: JSON.stringify({ recs: [{ idRec, status: 'APROVADA' }] }) }));
+    expect(response.status).toBe(200);
+    const served = byName('recurring.notification').at(-1)!;
+    expect(served.kind).toBe(SPAN_KIND_SERVER);
+    // The sandbox has no such recurrence: the service's record did not confirm it.
+    expect(served.attributes['instant_payments.outcome']).toBe('unconfirmed');
+    const lookup = byName('rec.get').at(-1)!;
+    expect(lookup.kind).toBe(SPAN_KIND_CLIENT);
+    // A sibling, not a child: the SDK does not import the context API (docs/observability.md, Limits).
+    expect(lookup.parentSpanContext?.spanId).not.toBe(served.spanContext().spanId);
+  });
+
   it('a delivery the authenticate gate refuses: refused with its status, nothing it presented', async () => {
     const client = api();
     const secret = 'whs-telemetry-secret-0123456789';
