@@ -101,6 +101,8 @@ export function isTemplateId(id: string): boolean {
 /** Whether `text` holds a surrogate (needs the code point walk). */
 export const hasAstral = (text: string): boolean => SURROGATE.test(text);
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 let table: Uint16Array | undefined;
 
 /** The CRC's byte table, made on first use. */
@@ -122,13 +124,12 @@ function crcTable(): Uint16Array {
 export function crc16(text: string): string {
   const t = crcTable();
   let crc = 0xffff;
-  // ASCII is its own UTF-8; anything else goes through TextEncoder (a lone surrogate as U+FFFD).
-  const bytes: { readonly length: number; [i: number]: number } = /[^\x00-\x7f]/.test(text) ? new TextEncoder().encode(text) : { length: 0 };
-  const ascii = bytes.length === 0;
-  const n = ascii ? text.length : bytes.length;
-  for (let i = 0; i < n; i++) {
-    const byte = ascii ? text.charCodeAt(i) : (bytes[i] as number);
-    crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ byte) & 0xff] as number);
+  // ASCII is its own UTF-8 (one loop over the string, no copy); anything else goes through
+  // TextEncoder (a lone surrogate as U+FFFD).
+  if (!NON_ASCII.test(text)) {
+    for (let i = 0; i < text.length; i++) crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ text.charCodeAt(i)) & 0xff] as number);
+  } else {
+    for (const byte of new TextEncoder().encode(text)) crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ byte) & 0xff] as number);
   }
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
