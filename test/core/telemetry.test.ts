@@ -194,7 +194,7 @@ describe('every notification handled has its SERVER span', () => {
       onPayment: () => undefined,
       authenticate: { clientCertificate: { ca: service.ca.cert }, trustedProxies: ['10.0.0.0/8'], forwardedCertificateHeader: 'X-Client-Cert' },
     });
-    const post = (url: string, headers: Record<string, string> = {}) => new Request(url, { method: 'POST', headers, body: '{"pix":[]}' });
+    const post = (url: string, headers: Record<string, string> = {}) => new Request(url, { method: 'POST', headers, body: '{}' });
     const before = byName('receivedPayments.notification').length;
     expect((await bySecret(post(`${webhookUrl('https://hooks.example.com/w', wrong)}/instant`))).status).toBe(403);
     expect((await bySecret(post('https://hooks.example.com/w/instant'))).status).toBe(401);
