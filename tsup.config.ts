@@ -9,6 +9,9 @@ const shared = {
   splitting: true,
   treeshake: true,
   define: { __SDK_VERSION__: JSON.stringify(version) },
+  // ky is bundled into one chunk of our own, loaded on the first call: its package is 30 modules,
+  // and resolving them is most of its cold start (~13 ms of 19 on the bench machine).
+  noExternal: ['ky'],
 } satisfies Options;
 
 /**
@@ -37,8 +40,6 @@ export default defineConfig([
       index: 'src/index.ts',
       payer: 'src/payer.ts',
       sandbox: 'src/sandbox.ts',
-      'sandbox-cli': 'src/sandbox-cli.ts',
-      cli: 'src/cli.ts',
       postgres: 'src/postgres.ts',
       qr: 'src/qr.ts',
     },
@@ -49,6 +50,18 @@ export default defineConfig([
     target: 'node22',
     // import.meta.url in the CJS build (the sandbox loads msw relative to itself).
     shims: true,
+  },
+  {
+    // The commands run in their own processes and share no object with a user's import: built
+    // apart, so that the library entries split into fewer shared chunks (each costs a cold start
+    // ~0.5 ms to resolve and link).
+    ...shared,
+    entry: { cli: 'src/cli.ts', 'sandbox-cli': 'src/sandbox-cli.ts' },
+    format: ['esm'],
+    target: 'node22',
+    esbuildOptions: (options) => {
+      options.chunkNames = 'commands/[name]-[hash]';
+    },
   },
   {
     ...shared,

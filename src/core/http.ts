@@ -1,7 +1,7 @@
 /**
- * The HTTP core: the only module that imports ky. One ky instance per client with a few hooks:
- * the bearer token before every attempt, retries only where they are safe, one token refresh on
- * 401, and every failure turned into a typed error.
+ * The HTTP core: the only user of ky (through `ky.ts`, loaded on the first call). One ky
+ * instance per client with a few hooks: the bearer token before every attempt, retries only where
+ * they are safe, one token refresh on 401, and every failure turned into a typed error.
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
 import { UnauthorizedError } from '../errors/api-error.ts';
@@ -69,10 +69,10 @@ interface CallState {
   failedAt?: number;
 }
 
-type KyModule = typeof import('ky');
+type KyModule = typeof import('./ky.ts');
 let kyModule: Promise<KyModule> | undefined;
 /** ky, imported once for all clients. */
-const loadKy = (): Promise<KyModule> => (kyModule ??= import('ky'));
+const loadKy = (): Promise<KyModule> => (kyModule ??= import('./ky.ts'));
 let ky: KyModule | undefined;
 
 /** ky counts attempts from 1. */
@@ -137,7 +137,7 @@ export class HttpCore {
   /** ky is loaded on the first call: importing it touches fetch's globals, ~30 ms of a cold start. */
   async #transport(): Promise<KyInstance> {
     ky ??= await loadKy();
-    return (this.#ky ??= this.#create(ky.default));
+    return (this.#ky ??= this.#create(ky.ky));
   }
 
   /**
@@ -146,7 +146,7 @@ export class HttpCore {
    * (`throwHttpErrors: true`) is left out, the base URL is joined by `#url` rather than given as
    * `prefix`, and the default headers are set by `#fetchAttempt`.
    */
-  #create(create: KyModule['default']): KyInstance {
+  #create(create: KyModule['ky']): KyInstance {
     const config = this.#config;
     const log = this.logger;
     const traced = config.telemetry !== undefined;

@@ -11,7 +11,6 @@
  * that fails at once with an `InvalidNotificationError` saying so.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Stream } from 'node:stream';
 import { InvalidNotificationError } from '../errors/failures.ts';
 
 /** A web-standard request handler. */
@@ -74,6 +73,8 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
   const serve = form?.serve ?? handler;
   const before = options.before ?? form?.before;
   return async (incoming, outgoing) => {
+    // Reached on the first request, not at import: node:stream costs a cold start ~3 ms.
+    const { Stream } = process.getBuiltinModule('node:stream');
     // A framework's wrapper is no stream itself: the Node request and response are under `raw`.
     const req = incoming instanceof Stream ? incoming : incoming.raw;
     const res = outgoing instanceof Stream ? outgoing : outgoing.raw;
