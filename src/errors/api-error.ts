@@ -32,18 +32,20 @@ export interface ApiErrorInit {
 
 /** An HTTP failure, or a client-side refusal that mirrors one (`sentRequest: false`). */
 export class ApiError extends InstantError {
-  override readonly name: string;
-  readonly status: number;
+  // `declare`: the constructor assigns each field once (a class field would first define it as
+  // undefined: 3% of a refusal's cost, measured).
+  declare readonly name: string;
+  declare readonly status: number;
   /** Full error type URI, e.g. `https://host/api/v2/error/CobOperacaoInvalida`. */
-  readonly type: string | undefined;
+  declare readonly type: string | undefined;
   /** Last path segment of `type` (whatever the error base is), e.g. `CobOperacaoInvalida`. */
-  readonly errorType: string | undefined;
-  readonly title: string | undefined;
-  readonly detail: string | undefined;
-  readonly violacoes: readonly Violacao[];
-  readonly correlationId: string | undefined;
-  readonly instance: string | undefined;
-  readonly sentRequest: boolean;
+  declare readonly errorType: string | undefined;
+  declare readonly title: string | undefined;
+  declare readonly detail: string | undefined;
+  declare readonly violacoes: readonly Violacao[];
+  declare readonly correlationId: string | undefined;
+  declare readonly instance: string | undefined;
+  declare readonly sentRequest: boolean;
   readonly #response: Response | undefined;
 
   constructor(init: ApiErrorInit = {}) {

@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { toRequest, writeResponse } from '../node/adapter.ts';
+import { toRequest, writeResponse } from '../node/listener.ts';
 import { withCors } from './cors.ts';
 import { ConnectionDrop } from './faults.ts';
 import { Problem, problemResponse } from './problems.ts';
