@@ -6,24 +6,27 @@
  */
 import { isRecord } from '../internal/json.ts';
 
-/** Where a charge holds integers that the official examples write as strings (`"3600"`, modalidade `"2"`). */
-const CHARGE_INTEGERS: ReadonlyArray<readonly string[]> = [
-  ['revisao'],
-  ['calendario', 'expiracao'],
-  ['calendario', 'validadeAposVencimento'],
-  ['valor', 'modalidadeAlteracao'],
-  ['valor', 'multa', 'modalidade'],
-  ['valor', 'juros', 'modalidade'],
-  ['valor', 'abatimento', 'modalidade'],
-  ['valor', 'desconto', 'modalidade'],
-  ['valor', 'retirada', 'saque', 'modalidadeAlteracao'],
-  ['valor', 'retirada', 'troco', 'modalidadeAlteracao'],
-  ['loc', 'id'],
-];
+/**
+ * Where a charge holds integers that the official examples write as strings (`"3600"`, modalidade
+ * `"2"`), as a tree: a charge is walked once, and only into the objects it has.
+ */
+const CHARGE_INTEGERS = integerTree({
+  revisao: true,
+  calendario: { expiracao: true, validadeAposVencimento: true },
+  valor: {
+    modalidadeAlteracao: true,
+    multa: { modalidade: true },
+    juros: { modalidade: true },
+    abatimento: { modalidade: true },
+    desconto: { modalidade: true },
+    retirada: { saque: { modalidadeAlteracao: true }, troco: { modalidadeAlteracao: true } },
+  },
+  loc: { id: true },
+});
 
 /** A charge answer (cob, cobv): the integer fields written as strings become numbers, in place. */
 export function normalizeCharge<T>(charge: T): T {
-  for (const path of CHARGE_INTEGERS) withInteger(charge, path, 0, false);
+  withIntegers(charge, CHARGE_INTEGERS, false);
   return charge;
 }
 
@@ -34,9 +37,7 @@ export function normalizeCharge<T>(charge: T): T {
  * and a body already in the schema's form is returned as it is.
  */
 export function chargeRequest<T>(charge: T): T {
-  let out: unknown = charge;
-  for (const path of CHARGE_INTEGERS) out = withInteger(out, path, 0, true);
-  return out as T;
+  return withIntegers(charge, CHARGE_INTEGERS, true) as T;
 }
 
 /** A batch request (lotecobv): each of its `cobsv` as `chargeRequest` does. */
@@ -54,18 +55,33 @@ export function normalizePayment<T>(payment: T): T {
   return payment;
 }
 
+/** Integer fields by name: `true` for the field itself, a subtree for an object holding some. */
+interface IntegerShape {
+  readonly [key: string]: true | IntegerShape;
+}
+
+/** The same tree as entry lists, which a walk reads faster than an object's keys. */
+type IntegerTree = ReadonlyArray<readonly [string, true | IntegerTree]>;
+
+function integerTree(shape: IntegerShape): IntegerTree {
+  return Object.entries(shape).map(([key, sub]) => [key, sub === true ? true : integerTree(sub)] as const);
+}
+
 /**
- * `value` with the digit string at `path` (from `index`) as a number; `copy` copies each object
- * on the way down instead of changing it. Returns `value` itself when there is nothing to change.
+ * `value` with the digit strings the tree names as numbers; `copy` copies each object on the way
+ * down instead of changing it. Returns `value` itself when there is nothing to change.
  */
-function withInteger(value: unknown, path: readonly string[], index: number, copy: boolean): unknown {
+function withIntegers(value: unknown, tree: IntegerTree, copy: boolean): unknown {
   if (!isRecord(value)) return value;
-  const key = path[index]!;
-  const field = value[key];
-  const next = index === path.length - 1 ? integerOf(field) : withInteger(field, path, index + 1, copy);
-  if (next === field) return value;
-  const target = copy ? { ...value } : value;
-  target[key] = next;
+  let target = value;
+  for (const [key, sub] of tree) {
+    const field = value[key];
+    if (field === undefined) continue;
+    const next = sub === true ? integerOf(field) : withIntegers(field, sub, copy);
+    if (next === field) continue;
+    if (copy && target === value) target = { ...value };
+    target[key] = next;
+  }
   return target;
 }
 

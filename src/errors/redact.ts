@@ -76,6 +76,8 @@ export function redactViolacao(v: Violacao, trusted: boolean): Violacao {
 
 function isPersonal(propriedade: string | undefined): boolean {
   if (propriedade === undefined) return false;
-  const leaf = propriedade.slice(propriedade.lastIndexOf('.') + 1).replace(/\[\d+\]$/, '').toLowerCase();
+  let leaf = propriedade.slice(propriedade.lastIndexOf('.') + 1);
+  if (leaf.endsWith(']')) leaf = leaf.replace(/\[\d+\]$/, '');
+  leaf = leaf.toLowerCase();
   return PERSONAL_FIELDS.has(leaf);
 }
