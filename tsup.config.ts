@@ -15,6 +15,17 @@ const shared = {
 } satisfies Options;
 
 /**
+ * Empties `folder` of the output folder when the build starts: the builds run side by side, so
+ * each one apart from the library's cleans its own folder (the library's `clean` spares them).
+ */
+const cleansOwn = (folder: string): NonNullable<Options['esbuildPlugins']>[number] => ({
+  name: `cleans-${folder}`,
+  setup(build) {
+    build.onStart(() => rmSync(join(build.initialOptions.outdir ?? 'dist', folder), { recursive: true, force: true }));
+  },
+});
+
+/**
  * The web build of the backend entry (`dist/web/`, beside the Node build in the same output
  * folder so that `--out-dir` moves both; it cleans its own folder), chosen by the exports map for every runtime
  * without the `node` condition: Workers, edge functions, browsers): each source file with a
@@ -24,7 +35,6 @@ const shared = {
 const webSiblings: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'web-siblings',
   setup(build) {
-    build.onStart(() => rmSync(join(build.initialOptions.outdir ?? 'dist', 'web'), { recursive: true, force: true }));
     build.onResolve({ filter: /\.ts$/ }, (args) => {
       if (args.kind === 'entry-point' || args.importer.endsWith('.web.ts')) return undefined;
       const web = resolve(dirname(args.importer), args.path).replace(/\.ts$/, '.web.ts');
@@ -46,7 +56,8 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     // Members marked @internal (the clients' HTTP core) stay out of the public declarations.
     dts: { compilerOptions: { stripInternal: true } },
-    clean: ['!web/**'],
+    // The web build and the commands' write beside it at the same time, and clean their own.
+    clean: ['!web/**', '!commands/**', '!cli.js*', '!sandbox-cli.js*'],
     target: 'node22',
     // import.meta.url in the CJS build (the sandbox loads msw relative to itself).
     shims: true,
@@ -62,6 +73,7 @@ export default defineConfig([
     esbuildOptions: (options) => {
       options.chunkNames = 'commands/[name]-[hash]';
     },
+    esbuildPlugins: [cleansOwn('commands')],
   },
   {
     ...shared,
@@ -72,6 +84,6 @@ export default defineConfig([
     },
     target: 'es2022',
     platform: 'browser',
-    esbuildPlugins: [webSiblings],
+    esbuildPlugins: [cleansOwn('web'), webSiblings],
   },
 ]);
