@@ -8,7 +8,7 @@ import { ApiError, type ApiErrorClass } from '../errors/api-error.ts';
 import type { ErrorTables, StatusTable } from '../errors/factory.ts';
 import type { CallSpec, RequestOptions, WithResponse } from './types.ts';
 import type { HttpCore } from './http.ts';
-import { apiPromise, rejectedApiPromise, type APIPromise } from './api-promise.ts';
+import { apiPromise, refusedApiPromise, rejectedApiPromise, type APIPromise } from './api-promise.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
 import type { RoutePath } from './path.ts';
 import { refusal, refuse, ruleContext, shouldValidate, type Rule } from './validation.ts';
@@ -67,14 +67,14 @@ export abstract class APIResource {
    * `.withResponse()` with its `Response` too.
    */
   protected send<T, W = T>(call: ResourceCall<T, W>): APIPromise<T> {
-    // No `async`: a refusal is a rejected promise made at once, a call one promise more than the core's.
+    // No `async`: a refusal is `refusedApiPromise`, a call one promise more than the core's.
     let judging: Promise<void> | ApiError | undefined;
     try {
-      judging = this.#judge(call.rule, call.errors, call.options, APIResource.prototype.send);
+      judging = this.#judge(call.rule, call.errors, call.options, true);
     } catch (error) {
       return rejectedApiPromise(error);
     }
-    if (judging instanceof ApiError) return rejectedApiPromise(judging);
+    if (judging instanceof ApiError) return refusedApiPromise(judging);
     return apiPromise(judging ? judging.then(() => this.#dispatch<T, W>(call)) : this.#dispatch<T, W>(call));
   }
 
@@ -129,19 +129,19 @@ export abstract class APIResource {
 
   /**
    * The refusal when the rule is broken (returned, not thrown: a throw costs a refusal more than
-   * the rest of it); a promise only when the rule must read first (saves a turn per call). `above`:
-   * the method on the stack the refusal's stack starts below (the resource method the caller called).
+   * the rest of it); a promise only when the rule must read first (saves a turn per call).
+   * `stackLater`: the refusal is made without a stack, which `refusedApiPromise` stamps.
    */
   #judge(
     rule: Rule | undefined,
     errors: EndpointErrors,
     options: RequestOptions | undefined,
-    above?: Function,
+    stackLater = false,
   ): Promise<void> | ApiError | undefined {
     if (rule === undefined || !shouldValidate(this.client.validate, options?.validate)) return undefined;
     const ctx = ruleContext(this.client.ownKeys);
     const reading = rule(ctx);
     if (reading) return reading.then(() => refuse(errors[400], ctx.out));
-    return refusal(errors[400], ctx.out, undefined, above);
+    return refusal(errors[400], ctx.out, undefined, stackLater);
   }
 }

@@ -65,23 +65,20 @@ export function refuse(ErrorClass: ApiErrorClass<string>, violacoes: readonly Vi
 
 /**
  * `ErrorClass` carrying `violacoes` when there is at least one (a caller that rejects need not
- * throw). With `above`, its stack starts where `above` was called from: the caller's frames, not
- * the SDK's rule machinery (and fewer frames to collect, which is most of a refusal's cost).
+ * throw). `stackLater`: made without a stack, for a caller that stamps one where it is cheap
+ * (`refusedApiPromise`); where the platform cannot stamp one later, it gets its stack now.
  */
-export function refusal(ErrorClass: ApiErrorClass<string>, violacoes: readonly Violacao[], title?: string, above?: Function): ApiError | undefined {
+export function refusal(ErrorClass: ApiErrorClass<string>, violacoes: readonly Violacao[], title?: string, stackLater = false): ApiError | undefined {
   if (violacoes.length === 0) return undefined;
   const init = { title: title ?? 'Request refused before sending', violacoes, sentRequest: false };
-  if (above === undefined || typeof Error.captureStackTrace !== 'function') return new ErrorClass(init);
+  if (!stackLater || typeof Error.captureStackTrace !== 'function') return new ErrorClass(init);
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
-  let error: ApiError;
   try {
-    error = new ErrorClass(init);
+    return new ErrorClass(init);
   } finally {
     Error.stackTraceLimit = limit;
   }
-  Error.captureStackTrace(error, above);
-  return error;
 }
 
 /** Per-call or per-client switch: `validate: false` lets the service judge instead. */

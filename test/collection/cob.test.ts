@@ -244,16 +244,34 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
     expect(net.requests).toHaveLength(0);
   });
 
-  it("a refusal's stack starts at the method the caller called, then the caller", async () => {
+  it("a refusal's stack is the caller's code awaiting the call, not the SDK's frames", async () => {
+    const refused = { ...valid, valor: { original: '0.00' } };
     async function placeOrder() {
-      return api.cob.create(TXID, { ...valid, valor: { original: '0.00' } });
+      return await api.cob.create(TXID, refused);
     }
-    const error = (await placeOrder().catch((e: unknown) => e)) as ApiError;
-    const frames = String(error.stack).split('\n').slice(1);
-    expect(frames[0]).toMatch(/\bat \S*write\b/);
-    expect(frames[1]).toMatch(/\bat \S*create\b/);
-    expect(frames[2]).toMatch(/\bat placeOrder\b/);
-    expect(String(error.stack)).toMatch(/^CobOperacaoInvalida: 400 CobOperacaoInvalida Request refused before sending \(cob\.valor\.original /);
+    async function placeOrderWithResponse() {
+      return await api.cob.create(TXID, refused).withResponse();
+    }
+    async function handOver() {
+      return api.cob.create(TXID, refused); // not awaited: its caller's frame is shown
+    }
+    async function checkout() {
+      return await handOver();
+    }
+    for (const [call, first] of [
+      [placeOrder, 'placeOrder'],
+      [placeOrderWithResponse, 'placeOrderWithResponse'],
+      [checkout, 'checkout'],
+    ] as const) {
+      const error = (await call().catch((e: unknown) => e)) as ApiError;
+      expect(error).toBeInstanceOf(CobOperacaoInvalida);
+      const stack = String(error.stack);
+      expect(stack).toMatch(/^CobOperacaoInvalida: 400 CobOperacaoInvalida Request refused before sending \(cob\.valor\.original /);
+      // Node's microtask runner may come first (`at process.processTicksAndRejections`).
+      const ours = stack.split('\n').slice(1).filter((frame) => !frame.includes('node:internal'));
+      expect(ours[0], stack).toMatch(new RegExp(`\\bat (async )?${first}\\b`));
+      expect(stack).not.toMatch(/src[\\/](core|collection)[\\/]/);
+    }
   });
 
   it('validate: false on the call sends the request and returns the service verdict', async () => {
