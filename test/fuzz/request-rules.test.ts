@@ -96,9 +96,22 @@ const cobvFields = {
 };
 const cobvBody = record(cobvFields);
 const loteBody = record({ descricao: maybe(text(200)), cobsv: maybe(fc.array(record({ ...cobvFields, txid: maybe(txid) }), { maxLength: 4 })) });
-const listQuery = record({
-  inicio: maybe(instant),
-  fim: maybe(instant),
+/**
+ * A list query: half the draws take anything for each field, the other half have a well-formed
+ * period (inicio and fim both there, in order), without which a query is refused. Left to chance,
+ * a period came out whole and in order in about 3% of draws, and a run of 300 once sent nothing.
+ */
+const listQueryOf = (fields: Record<string, fc.Arbitrary<unknown>>) =>
+  fc.oneof(
+    { weight: 1, arbitrary: record({ inicio: maybe(instant), fim: maybe(instant), ...fields }) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(instant, instant, fc.record(fields, { requiredKeys: [] }))
+        .map(([a, b, rest]) => ({ ...rest, inicio: a < b ? a : b, fim: a < b ? b : a })),
+    },
+  );
+const listQuery = listQueryOf({
   cpf: maybe(cpfArb),
   cnpj: maybe(numericCnpjArb),
   status: maybe(fc.constantFrom('ATIVA', 'CONCLUIDA')),
@@ -151,9 +164,7 @@ const cobRBody = record({
   devedor: maybe(record({ ...address, cep: maybe(fc.oneof(fc.stringMatching(/^\d{8}$/), fc.stringMatching(/^\d{5}-\d{3}$/))) })),
   status: maybe(fc.constantFrom('CRIADA', 'PENDENTE')),
 });
-const recurringListQuery = record({
-  inicio: maybe(instant),
-  fim: maybe(instant),
+const recurringListQuery = listQueryOf({
   cpf: maybe(cpfArb),
   cnpj: maybe(numericCnpjArb),
   idRec: maybe(idRec),
