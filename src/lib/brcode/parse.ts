@@ -78,6 +78,12 @@ export const carriesGui = (field: BrCodeField): boolean => withGui(field, '26', 
 /** The recurrence template: 80 in every known code, read from the first of 80–99 with the GUI and a 25. */
 export const carriesRecurrence = (field: BrCodeField): boolean => withGui(field, '80', '99') && child(field, '25') !== undefined;
 
+/** `value` of a mandatory field, which must be there. */
+function required(value: string | undefined, id: string, name: string): string {
+  if (value === undefined) fail(`missing field ${id} (${name})`, id);
+  return value;
+}
+
 /** Throws when a template repeats one of its sub-fields (`26-01`, `80-25`). */
 function refuseRepeatedChild(template: BrCodeField): void {
   const repeated = findDuplicate(template.children ?? []);
@@ -117,13 +123,23 @@ export function parseBrCode(text: string): BrCode {
   let amount: string | undefined;
   let postalCode: string | undefined;
   let extra: BrCodeField | undefined;
-  const found: Record<string, string | undefined> = { '52': undefined, '53': undefined, '58': undefined, '59': undefined, '60': undefined };
+  let mcc: string | undefined;
+  let currency: string | undefined;
+  let country: string | undefined;
+  let merchantName: string | undefined;
+  let merchantCity: string | undefined;
   for (const field of top) {
     const id = field.id;
-    if (id === '01') initiation = field.value;
-    else if (id === '54') amount = field.value;
-    else if (id === '61') postalCode = field.value;
-    else if (id in found) found[id] = field.value;
+    switch (id) {
+      case '01': initiation = field.value; break;
+      case '52': mcc = field.value; break;
+      case '53': currency = field.value; break;
+      case '54': amount = field.value; break;
+      case '58': country = field.value; break;
+      case '59': merchantName = field.value; break;
+      case '60': merchantCity = field.value; break;
+      case '61': postalCode = field.value; break;
+    }
     const children = isTemplateId(id) ? splitTlv(field.value, astral) : undefined;
     if (children === undefined) {
       // Other schemes' templates may hold anything; 62 must be TLV.
@@ -147,19 +163,13 @@ export function parseBrCode(text: string): BrCode {
   refuseRepeatedChild(account);
   const recurrence = fields.find(carriesRecurrence);
   if (recurrence !== undefined) refuseRepeatedChild(recurrence);
-  const required = (id: string, name: string): string => {
-    const value = found[id];
-    if (value === undefined) fail(`missing field ${id} (${name})`, id);
-    return value;
-  };
-
   const result: BrCode = {
     payloadFormat: '01',
-    merchantName: required('59', 'merchant name'),
-    merchantCity: required('60', 'merchant city'),
-    mcc: required('52', 'merchant category code'),
-    currency: required('53', 'currency'),
-    country: required('58', 'country'),
+    merchantName: required(merchantName, '59', 'merchant name'),
+    merchantCity: required(merchantCity, '60', 'merchant city'),
+    mcc: required(mcc, '52', 'merchant category code'),
+    currency: required(currency, '53', 'currency'),
+    country: required(country, '58', 'country'),
     crc,
     fields,
   };

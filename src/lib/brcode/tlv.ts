@@ -94,14 +94,12 @@ export function splitTlv(text: string, astral = SURROGATE.test(text)): BrCodeFie
 
 /** IDs whose value is itself TLV: merchant account templates, 62, 64 and the unreserved 80–99. */
 export function isTemplateId(id: string): boolean {
-  const n = Number(id);
+  const n = (id.charCodeAt(0) - 48) * 10 + (id.charCodeAt(1) - 48); // two digits, as splitTlv reads them
   return (n >= 26 && n <= 51) || n === 62 || n === 64 || n >= 80;
 }
 
 /** Whether `text` holds a surrogate (needs the code point walk). */
 export const hasAstral = (text: string): boolean => SURROGATE.test(text);
-
-const NON_ASCII = /[^\x00-\x7f]/;
 
 let table: Uint16Array | undefined;
 
@@ -124,12 +122,16 @@ function crcTable(): Uint16Array {
 export function crc16(text: string): string {
   const t = crcTable();
   let crc = 0xffff;
-  // ASCII is its own UTF-8 (one loop over the string, no copy); anything else goes through
-  // TextEncoder (a lone surrogate as U+FFFD).
-  if (!NON_ASCII.test(text)) {
-    for (let i = 0; i < text.length; i++) crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ text.charCodeAt(i)) & 0xff] as number);
-  } else {
-    for (const byte of new TextEncoder().encode(text)) crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ byte) & 0xff] as number);
+  // ASCII is its own UTF-8: read from the string, no copy. From the first other character on,
+  // the rest goes through TextEncoder (a lone surrogate as U+FFFD).
+  let i = 0;
+  for (; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit > 0x7f) break;
+    crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ unit) & 0xff] as number);
+  }
+  if (i < text.length) {
+    for (const byte of new TextEncoder().encode(text.slice(i))) crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ byte) & 0xff] as number);
   }
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
