@@ -38,8 +38,8 @@ function dataOf<T>(result: WithResponse<T>): T {
 
 /**
  * A call that failed before anything was sent (judging its rule threw). Its promise is rejected
- * once `.then` is attached to it, so the platform does not first record an unhandled rejection and then its handling (Node's
- * bookkeeping for that is a tenth of a refusal's cost).
+ * once `.then` is attached to it, so the platform does not first record an unhandled rejection
+ * and then its handling (Node's bookkeeping for that is a tenth of a refusal's cost).
  */
 export function rejectedApiPromise<T>(error: unknown): APIPromise<T> {
   let reject: (reason: unknown) => void = ignore;

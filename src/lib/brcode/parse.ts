@@ -130,6 +130,8 @@ export function parseBrCode(text: string): BrCode {
   let merchantCity: string | undefined;
   for (const field of top) {
     const id = field.id;
+    // A switch: a lookup in an object keyed "52", "53"... (array indices to the engine) was a
+    // third of a parse.
     switch (id) {
       case '01': initiation = field.value; break;
       case '52': mcc = field.value; break;
