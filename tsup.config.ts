@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
+import { sharedChunk } from './scripts/shared-chunk.ts';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -43,17 +44,22 @@ const webSiblings: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/** The package's import paths (the commands are built apart, below). */
+const LIBRARY_ENTRIES = {
+  index: 'src/index.ts',
+  payer: 'src/payer.ts',
+  sandbox: 'src/sandbox.ts',
+  postgres: 'src/postgres.ts',
+  qr: 'src/qr.ts',
+};
+
 export default defineConfig([
   {
     ...shared,
-    entry: {
-      index: 'src/index.ts',
-      payer: 'src/payer.ts',
-      sandbox: 'src/sandbox.ts',
-      postgres: 'src/postgres.ts',
-      qr: 'src/qr.ts',
-    },
+    entry: LIBRARY_ENTRIES,
     format: ['esm', 'cjs'],
+    // The ESM entries share one chunk (and the qr entry's few modules a second), not five.
+    plugins: [sharedChunk(Object.keys(LIBRARY_ENTRIES), 'qr')],
     // Members marked @internal (the clients' HTTP core) stay out of the public declarations.
     dts: { compilerOptions: { stripInternal: true } },
     // The web build and the commands' write beside it at the same time, and clean their own.

@@ -1,11 +1,14 @@
 /**
  * What importing the built main entry loads, as a user's process does (`dist/`, made by `npm run
- * build`): only the entry and its shared chunks. ky, the Node listener and node:stream, the
+ * build`): only the entry and its two shared chunks. ky, the Node listener and node:stream, the
  * OAuth client, jose, zod and undici load when first used (each module is cold-start time:
- * `npm run bench -- cold-start`). A Node module hook records every module resolved.
+ * `npm run bench -- cold-start`). A Node module hook records every module resolved. And what
+ * the shared chunks must keep while they are joined (scripts/shared-chunk.ts): the browser
+ * entries reach no Node built-in, and a class is the same class through every entry.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -57,8 +60,56 @@ await fetch('http://127.0.0.1:' + server.address().port + '/', { method: 'GET' }
 server.close();
 `);
     expect(afterImport.some((url) => url.endsWith('/dist/index.js'))).toBe(true);
+    // The entry and its two shared chunks: each file is about a millisecond of a cold start.
+    expect([...new Set(afterImport.filter((url) => url.includes('/dist/')).map((url) => url.replace(/.*\/dist\//, '')))]).toEqual([
+      'index.js',
+      expect.stringMatching(/^chunk-(shared|base)-.+\.js$/),
+      expect.stringMatching(/^chunk-(shared|base)-.+\.js$/),
+    ]);
     expect(lazyIn(afterImport)).toEqual([]);
     // The hook sees what loads later: the same check would catch an eager import.
     expect(lazyIn(afterScript)).toEqual(expect.arrayContaining([expect.stringMatching(/\/dist\/ky-/), expect.stringMatching(/\/dist\/listener-/), 'node:stream']));
+  });
+});
+
+/** The files an ESM file of dist/ imports statically, itself included, and the packages and built-ins among them. */
+function staticGraph(entry: string): { files: string[]; bare: string[] } {
+  const files = [entry];
+  const bare = new Set<string>();
+  for (let i = 0; i < files.length; i++) {
+    const text = readFileSync(`${root}dist/${files[i]}`, 'utf8');
+    for (const [, specifier] of text.matchAll(/^(?:import|export)\b[^;]*?["']([^"']+)["'];?$/gm)) {
+      if (!specifier!.startsWith('./')) bare.add(specifier!);
+      else if (!files.includes(specifier!.slice(2))) files.push(specifier!.slice(2));
+    }
+  }
+  return { files, bare: [...bare] };
+}
+
+describe('the shared chunks of the ESM entries', () => {
+  const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+
+  it.each(['payer.js', 'qr.js'])('%s, made for browsers too, reaches no Node built-in at load', (entry) => {
+    const { files, bare } = staticGraph(entry);
+    expect(files.length).toBeGreaterThan(1);
+    expect(bare.filter((specifier) => builtins.has(specifier))).toEqual([]);
+  });
+
+  it('give each class once: an error class is the same through the main, payer and qr entries', async () => {
+    const [main, payer, qr] = await Promise.all([import('instant-payments'), import('instant-payments/payer'), import('instant-payments/qr')]);
+    expect(payer.InstantError).toBe(main.InstantError);
+    expect(payer.BrCodeError).toBe(main.BrCodeError);
+    expect(payer.CobPayloadNaoEncontrado).toBe(main.CobPayloadNaoEncontrado);
+    expect(qr.InstantError).toBe(main.InstantError);
+    expect(qr.ConfigurationError).toBe(main.ConfigurationError);
+    const refused = (() => {
+      try {
+        payer.brcode.parse('not a code');
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(main.BrCodeError);
   });
 });
