@@ -90,8 +90,10 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     raw: () => node(firstCallScript('raw', ctx.httpUrl)),
   };
   for (const call of Object.values(first)) await call();
-  // More rounds than the imports: a fresh process's first call is the noisiest figure here.
-  const calls = await interleave(2 * ROUNDS, first);
+  // More rounds than the imports: a fresh process's first call is the noisiest figure here
+  // (with 10 rounds the SDK's median moved 13-41 ms over raw fetch from run to run, bare ky's
+  // 11-41; 21 rounds in a probe put the two within 1 ms of each other).
+  const calls = await interleave(4 * ROUNDS, first);
   const sdkMs = median((calls['sdk'] ?? []).map((r) => r.ms));
   const kyMs = median((calls['ky'] ?? []).map((r) => r.ms));
   const rawMs = median((calls['raw'] ?? []).map((r) => r.ms));
