@@ -96,7 +96,13 @@ describe('the shared chunks of the ESM entries', () => {
   });
 
   it('give each class once: an error class is the same through the main, payer and qr entries', async () => {
-    const [main, payer, qr] = await Promise.all([import('instant-payments'), import('instant-payments/payer'), import('instant-payments/qr')]);
+    // The built entries, as a user imports them (typed from the sources: dist/ is built after the type check).
+    const built = (specifier: string) => import(specifier) as Promise<unknown>;
+    const [main, payer, qr] = (await Promise.all([built('instant-payments'), built('instant-payments/payer'), built('instant-payments/qr')])) as [
+      typeof import('../../src/index.ts'),
+      typeof import('../../src/payer.ts'),
+      typeof import('../../src/qr.ts'),
+    ];
     expect(payer.InstantError).toBe(main.InstantError);
     expect(payer.BrCodeError).toBe(main.BrCodeError);
     expect(payer.CobPayloadNaoEncontrado).toBe(main.CobPayloadNaoEncontrado);
