@@ -12,7 +12,7 @@
  * every entry (`instanceof` holds across `instant-payments` and `instant-payments/payer`). The
  * chunks loaded on first use (ky, the OAuth client, the listener...) stay apart as they were.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { rollup, type ExistingRawSourceMap } from 'rollup';
 import type { Options } from 'tsup';
@@ -48,7 +48,8 @@ export function sharedChunk(entries: readonly string[], light: string): TsupPlug
     name: 'shared-chunk',
     async buildEnd() {
       if (this.format !== 'esm') return;
-      const dir = resolve(this.options.outDir ?? 'dist');
+      // Real path: rollup names modules by theirs, and the sets below are compared with them.
+      const dir = realpathSync(resolve(this.options.outDir ?? 'dist'));
       const isChunk = (id: string) => basename(id).startsWith('chunk-');
       const base = reached(join(dir, `${light}.js`));
       // What the first entry loads at once; a chunk only some other entry loads at once (the
