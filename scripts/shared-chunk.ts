@@ -13,31 +13,35 @@
  * chunks loaded on first use (ky, the OAuth client, the listener...) stay apart as they were.
  */
 import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { rollup, type ExistingRawSourceMap } from 'rollup';
 import type { Options } from 'tsup';
 
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 
-/** The static imports of an ESM file written by esbuild (`import ... from "./chunk-X.js"`), as paths. */
-function staticImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*["'](\.\/[^"']+)["']/gm)].map((m) => resolve(file, '..', m[1]!));
+/**
+ * What an ESM file of the build loads at once, transitively: the files (itself first) and the
+ * packages and built-ins they import. The test of the output reads it the same way.
+ */
+export function staticGraph(entry: string): { files: string[]; bare: string[] } {
+  const files = [resolve(entry)];
+  const bare = new Set<string>();
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?["']([^"']+)["'];?$/gm)) {
+      if (!specifier!.startsWith('./')) {
+        bare.add(specifier!);
+        continue;
+      }
+      const next = join(dirname(file), specifier!);
+      if (!files.includes(next)) files.push(next);
+    }
+  }
+  return { files, bare: [...bare] };
 }
 
-/** Every file `entry` reaches through static imports. */
-function reached(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const walk = (file: string) => {
-    for (const next of staticImports(file)) {
-      if (seen.has(next)) continue;
-      seen.add(next);
-      walk(next);
-    }
-  };
-  walk(entry);
-  return seen;
-}
+/** The files `entry` loads at once, itself aside. */
+const reached = (entry: string): Set<string> => new Set(staticGraph(entry).files.slice(1));
 
 /**
  * Joins the shared chunks of the ESM files of `entries` (names of `<outDir>/<name>.js`), in place.

@@ -7,10 +7,11 @@
  * entries reach no Node built-in, and a class is the same class through every entry.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { staticGraph } from '../../scripts/shared-chunk.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -72,25 +73,11 @@ server.close();
   });
 });
 
-/** The files an ESM file of dist/ imports statically, itself included, and the packages and built-ins among them. */
-function staticGraph(entry: string): { files: string[]; bare: string[] } {
-  const files = [entry];
-  const bare = new Set<string>();
-  for (let i = 0; i < files.length; i++) {
-    const text = readFileSync(`${root}dist/${files[i]}`, 'utf8');
-    for (const [, specifier] of text.matchAll(/^(?:import|export)\b[^;]*?["']([^"']+)["'];?$/gm)) {
-      if (!specifier!.startsWith('./')) bare.add(specifier!);
-      else if (!files.includes(specifier!.slice(2))) files.push(specifier!.slice(2));
-    }
-  }
-  return { files, bare: [...bare] };
-}
-
 describe('the shared chunks of the ESM entries', () => {
   const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
   it.each(['payer.js', 'qr.js'])('%s, made for browsers too, reaches no Node built-in at load', (entry) => {
-    const { files, bare } = staticGraph(entry);
+    const { files, bare } = staticGraph(`${root}dist/${entry}`);
     expect(files.length).toBeGreaterThan(1);
     expect(bare.filter((specifier) => builtins.has(specifier))).toEqual([]);
   });
