@@ -109,40 +109,49 @@ export function guardFetch(fetch: () => FetchLike, options: GuardOptions): Fetch
       if (options.userAgent !== undefined) headers.set('user-agent', options.userAgent);
       response = await fetch()(input, { ...init, headers, redirect: 'manual' });
     }
-    if (isRedirect(response)) {
-      void response.body?.cancel().catch(() => undefined);
-      throw new InvalidResponseError('redirect', response.status, redirectMessage(response, input));
-    }
-    const { status, statusText } = response;
-    const max = options.maxResponseBytes;
-    const detach = options.detachSuccessBody === true && response.ok;
-    // A 204 or 205 has no body, whatever a custom fetch put in it.
-    const noContent = status === 204 || status === 205;
-    let bytes: Uint8Array | undefined;
-    // A Content-Length the HTTP layer enforces (it fails a body that runs past it) lets the body
-    // be read in one go, cheaper than chunk by chunk; a compressed one declares no such length.
-    if (response.body !== null && declaredLength(response) <= max) {
-      if (detach) {
-        // As text: fetch decodes it without the copy `arrayBuffer()` makes. A custom fetch may
-        // not hold to its Content-Length: a text longer than the limit has more bytes than it.
-        const text = await response.text();
-        if (text.length > max) throw tooLarge(status, max);
-        readBodies.set(response, noContent ? '' : text);
-        return response;
-      }
-      bytes = new Uint8Array(await response.arrayBuffer());
-      if (bytes.byteLength > max) bytes = undefined;
-    } else {
-      bytes = await readBounded(response, max);
-    }
-    if (bytes === undefined && response.ok) throw tooLarge(status, max);
-    const body = bytes === undefined || bytes.byteLength === 0 || noContent ? null : bytes;
+    return guardResponse(response, input, options);
+  };
+}
+
+/**
+ * `guardFetch`'s check of an answer, for a caller that sends by itself (with `redirect:
+ * 'manual'`): a redirect is an `InvalidResponseError`, and the promise resolves once the whole
+ * body, at most `maxResponseBytes`, is in memory.
+ */
+export async function guardResponse(response: Response, input: Request | string | URL, options: GuardOptions): Promise<Response> {
+  if (isRedirect(response)) {
+    void response.body?.cancel().catch(() => undefined);
+    throw new InvalidResponseError('redirect', response.status, redirectMessage(response, input));
+  }
+  const { status, statusText } = response;
+  const max = options.maxResponseBytes;
+  const detach = options.detachSuccessBody === true && response.ok;
+  // A 204 or 205 has no body, whatever a custom fetch put in it.
+  const noContent = status === 204 || status === 205;
+  let bytes: Uint8Array | undefined;
+  // A Content-Length the HTTP layer enforces (it fails a body that runs past it) lets the body
+  // be read in one go, cheaper than chunk by chunk; a compressed one declares no such length.
+  if (response.body !== null && declaredLength(response) <= max) {
     if (detach) {
-      readBodies.set(response, body ?? '');
+      // As text: fetch decodes it without the copy `arrayBuffer()` makes. A custom fetch may
+      // not hold to its Content-Length: a text longer than the limit has more bytes than it.
+      const text = await response.text();
+      if (text.length > max) throw tooLarge(status, max);
+      readBodies.set(response, noContent ? '' : text);
       return response;
     }
-    return new Response(body as BodyInit | null, { status, statusText, headers: response.headers });
-  };
+    bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.byteLength > max) bytes = undefined;
+  } else {
+    bytes = await readBounded(response, max);
+  }
+  if (bytes === undefined && response.ok) throw tooLarge(status, max);
+  const body = bytes === undefined || bytes.byteLength === 0 || noContent ? null : bytes;
+  if (detach) {
+    readBodies.set(response, body ?? '');
+    return response;
+  }
+  return new Response(body as BodyInit | null, { status, statusText, headers: response.headers });
 }
 
 function tooLarge(status: number, max: number): InvalidResponseError {
