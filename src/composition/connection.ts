@@ -84,6 +84,7 @@ export function connect(options: ConnectionOptions & { baseUrls?: BaseUrls }, to
     telemetry,
     baseUrl: options.baseUrl,
     ...(fetch && { fetch }),
+    ...(options.fetch && { usersFetch: true }),
     ...(auth && { auth }),
     ...(options.timeout !== undefined && { timeout: options.timeout }),
     ...(options.totalTimeout !== undefined && { totalTimeout: options.totalTimeout }),

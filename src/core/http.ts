@@ -23,6 +23,8 @@ export interface HttpCoreConfig {
   /** Base URL the paths are appended to (a trailing slash is optional). */
   baseUrl?: string;
   fetch?: FetchLike;
+  /** `fetch` is the user's (perhaps under the mTLS transport): it is handed `Request`s only. */
+  usersFetch?: boolean;
   auth?: TokenProvider;
   timeout?: number;
   totalTimeout?: number;
@@ -188,8 +190,9 @@ export class HttpCore {
    * ky's `Request` carries no body: the JSON text comes in the `init` ky forwards (`BODY_TEXT`)
    * and is sent as text, each attempt. A body in ky's `Request` would be a stream, which ky tees
    * for its retries and `fetch` pipes again when handed a `Request`: a quarter of a PUT's client
-   * CPU (measured). So the global `fetch` gets the URL and an init; a `fetch` option still gets
-   * a `Request`, as it always has.
+   * CPU (measured). So a call with a body reaches `fetch` as its URL and an init, or, for a
+   * user's `fetch` (which may read one), as a `Request` made from them; a call without a body
+   * reaches it as ky's `Request`.
    */
   #fetchAttempt(): FetchLike {
     const config = this.#config;
@@ -197,19 +200,19 @@ export class HttpCore {
     const sentTokens = this.#sentTokens;
     const defaultHeaders = config.defaultHeaders && Object.entries(config.defaultHeaders);
     const guard: GuardOptions = { maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, detachSuccessBody: true };
-    const send = (request: Request, body: string | undefined): Promise<Response> => {
-      const url = request.url;
-      const init: RequestInit = { method: request.method, headers: request.headers, signal: request.signal, redirect: 'manual' };
-      if (body !== undefined) init.body = body;
+    const sendText = (fetch: FetchLike, url: string, init: RequestInit) => (config.usersFetch ? fetch(new Request(url, init)) : fetch(url, init));
+    const send = (request: Request, init: RequestInit | undefined, body: string | undefined): Promise<Response> => {
       // Looked up at call time, so a mock installed after the client was built still sees it.
-      const sent = config.fetch ? config.fetch(new Request(url, init)) : globalThis.fetch(url, init);
+      const fetch = config.fetch ?? globalThis.fetch;
+      const url = request.url;
+      const sent = body === undefined ? fetch(request, init) : sendText(fetch, url, { method: request.method, headers: request.headers, body, signal: request.signal, redirect: 'manual' });
       return sent.then((response) => guardResponse(response, url, guard));
     };
-    const withToken = (request: Request, body: string | undefined, token: string): Promise<Response> => {
+    const withToken = (request: Request, init: RequestInit | undefined, body: string | undefined, token: string): Promise<Response> => {
       request.headers.set('authorization', `Bearer ${token}`);
       // The token a 401 would refuse, for the failure handler to drop.
       if (auth?.invalidate) sentTokens.set(request, token);
-      return send(request, body);
+      return send(request, init, body);
     };
     return (input, init) => {
       try {
@@ -223,11 +226,11 @@ export class HttpCore {
         if (defaultHeaders) {
           for (const [name, value] of defaultHeaders) if (!headers.has(name)) headers.set(name, value);
         }
-        if (!auth) return send(request, body);
+        if (!auth) return send(request, init, body);
         // A built-in provider's token at hand is taken as it is: no promise to wait for.
         const token = auth.tokenNow?.();
-        if (token !== undefined) return withToken(request, body, token);
-        return auth.getToken(request.signal).then((fetched) => withToken(request, body, fetched));
+        if (token !== undefined) return withToken(request, init, body, token);
+        return auth.getToken(request.signal).then((fetched) => withToken(request, init, body, fetched));
       } catch (error) {
         return Promise.reject(error);
       }

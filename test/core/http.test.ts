@@ -265,25 +265,6 @@ describe('transport', () => {
     }
   });
 
-  it('a fetch option gets a Request carrying the call: method, URL, JSON body and its type, token, signal', async () => {
-    const seen: Request[] = [];
-    const own = async (input: Request | string | URL) => {
-      seen.push(input as Request);
-      return Response.json({ own: true });
-    };
-    const controller = new AbortController();
-    const call = { method: 'PUT' as const, path: path`/cob/${'abc'}`, body: { valor: { original: '1.00' }, nome: 'São João' }, options: { signal: controller.signal } };
-    await core({ fetch: own }).json(call);
-    const [request] = seen;
-    expect(request).toBeInstanceOf(Request);
-    expect([request!.method, request!.url, request!.redirect]).toEqual(['PUT', `${BASE}/cob/abc`, 'manual']);
-    expect(request!.headers.get('content-type')).toBe('application/json');
-    expect(request!.headers.get('authorization')).toBe('Bearer tok-secret-123');
-    expect(await request!.json()).toEqual(call.body);
-    controller.abort();
-    expect(request!.signal.aborted).toBe(true);
-  });
-
   it('sends everything through the fetch option when one is given', async () => {
     const own = vi.fn(async () => Response.json({ own: true }));
     expect(await core({ fetch: own }).json({ method: 'GET', path: path`/cob` })).toEqual({ own: true });
