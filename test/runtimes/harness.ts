@@ -25,12 +25,21 @@ export interface Served {
   origin: string;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
+  /** Kills the process and everything it started (npm's `deno` is a Node script that spawns the binary). */
   stop(): void;
 }
 
 /** Starts a server process and waits for its `listening <origin>` line. */
 export function serve(command: string, args: string[], options: { cwd: string; env: Record<string, string> }): Promise<Served> {
-  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so that killing the group takes a launcher's child with it.
+  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const kill = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL'); // the group is gone already, or never formed
+    }
+  };
   let out = '';
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -38,7 +47,7 @@ export function serve(command: string, args: string[], options: { cwd: string; e
     const timer = setTimeout(() => fail(new Error(`${command} did not start in 30 s:\n${out}\n${err}`)), 30_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
-      child.kill('SIGKILL');
+      kill();
       reject(error);
     };
     child.once('error', fail);
@@ -49,7 +58,7 @@ export function serve(command: string, args: string[], options: { cwd: string; e
       if (!origin) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');
-      resolve({ origin, stderr: () => err, stop: () => void child.kill('SIGKILL') });
+      resolve({ origin, stderr: () => err, stop: kill });
     });
   });
 }
@@ -142,6 +151,8 @@ export async function runServed(name: string, args: string[]): Promise<void> {
     } finally {
       app.stop();
     }
+    // Nothing of the runtime is left listening once the test is over.
+    await expect.poll(() => fetch(app.origin).then(() => 'answered', () => 'refused'), { timeout: 5_000 }).toBe('refused');
   } finally {
     await sandbox.close();
     folder.remove();
