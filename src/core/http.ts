@@ -200,13 +200,13 @@ export class HttpCore {
     const sentTokens = this.#sentTokens;
     const defaultHeaders = config.defaultHeaders && Object.entries(config.defaultHeaders);
     const guard: GuardOptions = { maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, detachSuccessBody: true };
-    const sendText = (fetch: FetchLike, url: string, init: RequestInit) => (config.usersFetch ? fetch(new Request(url, init)) : fetch(url, init));
     const send = (request: Request, init: RequestInit | undefined, body: string | undefined): Promise<Response> => {
       // Looked up at call time, so a mock installed after the client was built still sees it.
       const fetch = config.fetch ?? globalThis.fetch;
+      if (body === undefined) return fetch(request, init).then((response) => guardResponse(response, request, guard));
       const url = request.url;
-      const sent = body === undefined ? fetch(request, init) : sendText(fetch, url, { method: request.method, headers: request.headers, body, signal: request.signal, redirect: 'manual' });
-      return sent.then((response) => guardResponse(response, url, guard));
+      const withBody: RequestInit = { method: request.method, headers: request.headers, body, signal: request.signal, redirect: 'manual' };
+      return (config.usersFetch ? fetch(new Request(url, withBody)) : fetch(url, withBody)).then((response) => guardResponse(response, url, guard));
     };
     const withToken = (request: Request, init: RequestInit | undefined, body: string | undefined, token: string): Promise<Response> => {
       request.headers.set('authorization', `Bearer ${token}`);
