@@ -13,6 +13,14 @@ import type { ApiError } from '../../src/index.ts';
 
 const s = useSandbox();
 const day = (n: number) => addDays(todayInBrasilia(), n);
+/**
+ * An instant already past and still on today's Brasília date (UTC-3): up to an hour ago. "An hour
+ * ago" alone falls on yesterday between midnight and 1 a.m. in Brasília, which the client refuses.
+ */
+const earlierToday = (): string => {
+  const sinceMidnight = Date.now() - Date.parse(`${todayInBrasilia()}T00:00:00-03:00`);
+  return new Date(Date.now() - Math.min(3_600_000, Math.max(1_000, sinceMidnight / 2))).toISOString();
+};
 const CNPJ = '11222333000181';
 let idRec = '';
 let idSolicRec = '';
@@ -215,8 +223,8 @@ describe('what the client leaves to the service', () => {
     ['a location id of 16 digits', (c) => c.locrec.get('1'.repeat(16)), 'PayloadLocationRecNaoEncontrado', 404, []],
     ['a recurrence PATCH moving dataInicial to the day before its creation', (c) => c.rec.update(idRec, { calendario: { dataInicial: day(-1) } }), 'RecOperacaoInvalida', 400, ['rec.calendario.dataInicial']],
     [
-      'a confirmation request expiring an hour ago',
-      (c) => c.solicrec.create({ ...solicrec(), calendario: { dataExpiracaoSolicitacao: new Date(Date.now() - 3_600_000).toISOString() } }),
+      'a confirmation request that expired earlier today (Brasília)',
+      (c) => c.solicrec.create({ ...solicrec(), calendario: { dataExpiracaoSolicitacao: earlierToday() } }),
       'SolicRecOperacaoInvalida',
       400,
       ['solicrec.calendario.dataExpiracaoSolicitacao'],
