@@ -185,14 +185,12 @@ export class HttpCore {
    * provider's token is at hand here (`#attempt` waited for it before the first attempt); a
    * custom `getToken` is waited for inside the attempt. The guard reads the whole body, so ky's
    * timeouts and retries cover it too. Not `async`: with the token at hand, the attempt is the
-   * guard's own promise.
-   *
-   * ky's `Request` carries no body: the JSON text comes in the `init` ky forwards (`BODY_TEXT`)
-   * and is sent as text, each attempt. A body in ky's `Request` would be a stream, which ky tees
-   * for its retries and `fetch` pipes again when handed a `Request`: a quarter of a PUT's client
-   * CPU (measured). So a call with a body reaches `fetch` as its URL and an init, or, for a
-   * user's `fetch` (which may read one), as a `Request` made from them; a call without a body
-   * reaches it as ky's `Request`.
+   * guard's own promise. ky's `Request` carries no body: the JSON text comes in the `init` ky
+   * forwards (`BODY_TEXT`) and is sent as text, each attempt. A body in ky's `Request` would be
+   * a stream, which ky tees for its retries and `fetch` pipes again when handed a `Request`: a
+   * quarter of a PUT's client CPU (measured). So a call with a body reaches `fetch` as its URL
+   * and an init, or, for a user's `fetch` (which may read one), as a `Request` made from them;
+   * a call without a body reaches it as ky's `Request`.
    */
   #fetchAttempt(): FetchLike {
     const config = this.#config;
@@ -202,11 +200,13 @@ export class HttpCore {
     const guard: GuardOptions = { maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, detachSuccessBody: true };
     const send = (request: Request, init: RequestInit | undefined, body: string | undefined): Promise<Response> => {
       // Looked up at call time, so a mock installed after the client was built still sees it.
+      // `Promise.resolve`: a user's `fetch` may hand back its `Response` without a promise.
       const fetch = config.fetch ?? globalThis.fetch;
-      if (body === undefined) return fetch(request, init).then((response) => guardResponse(response, request, guard));
+      if (body === undefined) return Promise.resolve(fetch(request, init)).then((response) => guardResponse(response, request, guard));
       const url = request.url;
       const withBody: RequestInit = { method: request.method, headers: request.headers, body, signal: request.signal, redirect: 'manual' };
-      return (config.usersFetch ? fetch(new Request(url, withBody)) : fetch(url, withBody)).then((response) => guardResponse(response, url, guard));
+      const sent = config.usersFetch ? fetch(new Request(url, withBody)) : fetch(url, withBody);
+      return Promise.resolve(sent).then((response) => guardResponse(response, url, guard));
     };
     const withToken = (request: Request, init: RequestInit | undefined, body: string | undefined, token: string): Promise<Response> => {
       request.headers.set('authorization', `Bearer ${token}`);

@@ -77,4 +77,11 @@ describe('the request body on the wire', () => {
       expect([get!.method, get!.body, get!.headers.get('content-type')]).toEqual(['GET', null, null]);
     }
   });
+
+  it('a fetch option that hands back its Response without a promise still works, with a body and without', async () => {
+    const fetch = (() => Response.json({ own: true })) as unknown as (input: Request | string | URL) => Promise<Response>;
+    const client = new InstantClient({ baseUrl: 'https://api.example.com/v2', auth: token, fetch });
+    expect(await client.request({ method: 'PUT', path: path`/cob/${'abc'}`, body: { a: 1 } })).toEqual({ own: true });
+    expect(await client.request({ method: 'GET', path: path`/cob/${'abc'}` })).toEqual({ own: true });
+  });
 });
