@@ -322,9 +322,10 @@ export class HttpCore {
       return this.#attempt<T>(spec, false, observer);
     };
     if (auth?.tokenNow && auth.tokenNow() === undefined) {
-      // A built-in provider must fetch (or wait for another process's fetch): that wait has its
-      // own time limit and counts against `totalTimeout`, not against the first attempt's `timeout`.
+      // A built-in provider must fetch (or wait for another process's fetch), and ky loads meanwhile:
+      // the wait has its own limit, counted against `totalTimeout`, not the first attempt's `timeout`.
       const totalTimeout = spec.options?.totalTimeout ?? this.#config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS;
+      if (ky === undefined) loadKy().catch(() => undefined); // a failed load fails the call in #transport
       return withinBudget(auth.getToken(spec.options?.signal), totalTimeout, spec)
         .then(() => {
           kyOptions.totalTimeout = Math.max(1, totalTimeout - (Date.now() - started));
