@@ -8,9 +8,10 @@
  * do not (measured: an entry without cash-out, notifications and the store, a third less code,
  * imported no faster). Joined, the main entry's import took 1.9 ms less and the payer's 1.7 (31
  * interleaved fresh processes each). esbuild cannot group chunks itself, so rollup (which tsup
- * already uses) re-chunks the written files, source maps chained. Every module still exists once, so a class is the same class through
- * every entry (`instanceof` holds across `instant-payments` and `instant-payments/payer`). The
- * chunks loaded on first use (ky, the OAuth client, the listener...) stay apart as they were.
+ * already uses) re-chunks the written files, source maps chained. Every module still exists
+ * once, so a class is the same class through every entry (`instanceof` holds across
+ * `instant-payments` and `instant-payments/payer`). The chunks loaded on first use (ky, the
+ * OAuth client, the listener...) stay apart as they were.
  */
 import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';

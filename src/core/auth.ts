@@ -79,7 +79,7 @@ type CachedToken = TokenInfo;
 
 export class ClientCredentialsProvider implements TokenProvider {
   readonly #credentials: ClientCredentials;
-  readonly #fetch: FetchLike;
+  readonly #fetch: ReturnType<typeof guardFetch>;
   readonly #timeout: number;
   #cached: CachedToken | undefined;
   #inflight: Promise<CachedToken> | undefined;

@@ -81,7 +81,7 @@ export function bodyText(response: Response): Promise<string> | string {
 
 export interface GuardOptions {
   maxResponseBytes: number;
-  /** Sent as `User-Agent` on requests given as a URL (a `Request` carries its own headers). */
+  /** Sent as `User-Agent` by `guardFetch`. */
   userAgent?: string;
   /**
    * A success is returned as `fetch` gave it, its body read (`bodyUsed`) and kept for
@@ -92,23 +92,17 @@ export interface GuardOptions {
 }
 
 /**
- * Wraps `fetch` so that it never follows a redirect (a 3xx is an `InvalidResponseError`, naming
- * only the target's origin; a `Request` passed in must say `redirect: 'manual'` itself, as ky's
- * options do), and resolves only once the whole body is in memory, at most
- * `maxResponseBytes`: a success past it is an `InvalidResponseError`, an error status past it
- * keeps its status and loses its body. Whatever bounds the returned promise (a timeout, an
- * abort) therefore bounds the body too.
+ * Wraps `fetch` for requests given as a URL (the token requests) so that it never follows a
+ * redirect (a 3xx is an `InvalidResponseError`, naming only the target's origin), and resolves
+ * only once the whole body is in memory, at most `maxResponseBytes`: a success past it is an
+ * `InvalidResponseError`, an error status past it keeps its status and loses its body. Whatever
+ * bounds the returned promise (a timeout, an abort) therefore bounds the body too.
  */
-export function guardFetch(fetch: () => FetchLike, options: GuardOptions): FetchLike {
+export function guardFetch(fetch: () => FetchLike, options: GuardOptions): (input: string | URL, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
-    let response: Response;
-    if (input instanceof Request) {
-      response = await fetch()(input, init);
-    } else {
-      const headers = new Headers(init?.headers);
-      if (options.userAgent !== undefined) headers.set('user-agent', options.userAgent);
-      response = await fetch()(input, { ...init, headers, redirect: 'manual' });
-    }
+    const headers = new Headers(init?.headers);
+    if (options.userAgent !== undefined) headers.set('user-agent', options.userAgent);
+    const response = await fetch()(input, { ...init, headers, redirect: 'manual' });
     return guardResponse(response, input, options);
   };
 }
