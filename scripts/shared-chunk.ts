@@ -4,9 +4,8 @@
  * reaches (`chunk-base-*.js`, so that a browser bundle of `qr` takes nothing more).
  *
  * Why: esbuild makes a chunk per set of entries sharing code, and the main entry had five; each
- * file a fresh process loads costs it time (resolve, read, compile, link) that the bytes in it
- * do not (measured: an entry without cash-out, notifications and the store, a third less code,
- * imported no faster). Joined, the main entry's import took 1.9 ms less and the payer's 1.7 (31
+ * file a fresh process loads costs it time to resolve, read and link, on top of compiling its
+ * bytes. Joined, the main entry's import took 1.9 ms less and the payer's 1.7 (31
  * interleaved fresh processes each). esbuild cannot group chunks itself, so rollup (which tsup
  * already uses) re-chunks the written files, source maps chained. Every module still exists
  * once, so a class is the same class through every entry (`instanceof` holds across
