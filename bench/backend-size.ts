@@ -18,7 +18,10 @@ export async function measure(): Promise<Row[]> {
   const folder = project();
   try {
     return [
-      row('Workers (wrangler, no nodejs_compat)', await wranglerBundle(bin('wrangler'), folder.dir, 'backend-worker.js')),
+      row(
+        'Workers (wrangler, no nodejs_compat)',
+        await wranglerBundle(bin('wrangler'), folder.dir, 'backend-worker.js'),
+      ),
       row('edge (esbuild --platform=browser)', await browserBundle(folder.dir, 'backend-worker.js')),
     ];
   } finally {

@@ -49,7 +49,9 @@ const timeRow = (what: string, us: number, goal: number | undefined, count: numb
 
 export async function measure(): Promise<Row[]> {
   const { brcode } = await loadSdk();
-  const corpus = JSON.parse(readFileSync(new URL('../test/fixtures/brcode-corpus.json', import.meta.url), 'utf8')) as { codes: Entry[] };
+  const corpus = JSON.parse(readFileSync(new URL('../test/fixtures/brcode-corpus.json', import.meta.url), 'utf8')) as {
+    codes: Entry[];
+  };
   const readable = corpus.codes.filter((c) => c.parseError === undefined).map((c) => c.code);
   const all = corpus.codes.map((c) => c.code);
   const parsed = readable.map((code) => brcode.parse(code));
@@ -76,7 +78,10 @@ export async function measure(): Promise<Row[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await measure()) console.log(`${row.measure}: ${row.value} (goal ${row.goal}: ${row.holds === undefined ? '-' : row.holds ? 'holds' : 'MISSED'})`);
+  for (const row of await measure())
+    console.log(
+      `${row.measure}: ${row.value} (goal ${row.goal}: ${row.holds === undefined ? '-' : row.holds ? 'holds' : 'MISSED'})`,
+    );
   const size = await measureBundle(ENTRY);
   for (const input of size.inputs.slice(0, 8)) console.log(`  ${String(input.bytes).padStart(6)} B  ${input.path}`);
 }

@@ -62,7 +62,9 @@ const ENTRIES = [
 
 export async function measure(ctx: BenchContext): Promise<Row[]> {
   const entries = ENTRIES.filter((entry) => existsSync(`${root}/${entry.file}`));
-  const contenders: Record<string, () => Promise<Timing>> = { empty: () => node(importScript('data:text/javascript,export default 1')) };
+  const contenders: Record<string, () => Promise<Timing>> = {
+    empty: () => node(importScript('data:text/javascript,export default 1')),
+  };
   for (const entry of entries) contenders[entry.name] = () => node(importScript(entry.specifier));
   for (const call of Object.values(contenders)) await call();
   const imports = await interleave(ROUNDS, contenders);
@@ -81,7 +83,14 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     };
   });
   for (const entry of ENTRIES.filter((e) => !entries.includes(e))) {
-    rows.push({ measure: `cold start: import of the ${entry.name} entry`, value: 'not built', baseline: '-', ratio: '-', goal: '-', holds: undefined });
+    rows.push({
+      measure: `cold start: import of the ${entry.name} entry`,
+      value: 'not built',
+      baseline: '-',
+      ratio: '-',
+      goal: '-',
+      holds: undefined,
+    });
   }
 
   const first = {

@@ -40,7 +40,10 @@ if (args.includes('fuzz')) {
   process.exitCode = await (await import('./nemesis.ts')).nemesis();
 } else {
   const unknown = args.filter((name) => !(name in SECTIONS));
-  if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: fuzz, nemesis, ${Object.keys(SECTIONS).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown section(s) ${unknown.join(', ')}; known: fuzz, nemesis, ${Object.keys(SECTIONS).join(', ')}`,
+    );
   await bench(args.length > 0 ? args : Object.keys(SECTIONS), args.length === 0);
 }
 
@@ -101,13 +104,22 @@ async function bench(sections: string[], record: boolean): Promise<void> {
 
 function render(rows: Row[]): string {
   const head = ['Measure', 'Result', 'Baseline (same run)', 'Ratio', 'Goal', 'Holds'];
-  const cells = rows.map((r) => [r.measure, r.value, r.baseline, r.ratio, r.goal, r.holds === undefined ? '-' : r.holds ? 'yes' : '**no**']);
+  const cells = rows.map((r) => [
+    r.measure,
+    r.value,
+    r.baseline,
+    r.ratio,
+    r.goal,
+    r.holds === undefined ? '-' : r.holds ? 'yes' : '**no**',
+  ]);
   const line = (values: string[]) => `| ${values.map((v) => v.replaceAll('|', '\\|')).join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...cells.map(line)].join('\n');
 }
 
 async function startServer(): Promise<{ child: ChildProcess; ctx: BenchContext }> {
-  const child = fork(fileURLToPath(new URL('server.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('server.ts', import.meta.url)), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const urls = await new Promise<{ httpUrl: string; httpsUrl: string }>((resolve, reject) => {
     child.once('message', (message) => resolve(message as { httpUrl: string; httpsUrl: string }));
     child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));

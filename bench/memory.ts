@@ -52,10 +52,14 @@ process.exit(0);
 `;
 
 export async function measure(ctx: BenchContext): Promise<Row[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--input-type=module', '-e', script(ctx.httpUrl)], {
-    cwd: root,
-    timeout: 90_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--expose-gc', '--input-type=module', '-e', script(ctx.httpUrl)],
+    {
+      cwd: root,
+      timeout: 90_000,
+    },
+  );
   const series = JSON.parse(stdout) as Snapshot[];
   const baseline = series[BASELINE_AT / EVERY - 1] as Snapshot;
   const end = series.at(-1) as Snapshot;

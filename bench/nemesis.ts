@@ -13,7 +13,9 @@ const RESULTS = new URL('RESULTS.md', import.meta.url);
 
 export async function nemesis(): Promise<number> {
   const listed = process.env['NEMESIS_SEED'];
-  const seeds = listed ? listed.split(',').map(Number) : Array.from({ length: Number(process.env['NEMESIS_SEEDS'] ?? 200) }, (_, i) => i + 1);
+  const seeds = listed
+    ? listed.split(',').map(Number)
+    : Array.from({ length: Number(process.env['NEMESIS_SEEDS'] ?? 200) }, (_, i) => i + 1);
   const label = listed ? listed : `1 to ${seeds.length}`;
   const started = Date.now();
   const load = os.loadavg()[0] ?? 0;
@@ -23,7 +25,9 @@ export async function nemesis(): Promise<number> {
       const violations = await suite.run(seed);
       for (const v of violations) console.log(`  seed ${seed}: invariant ${v.invariant}: ${v.detail}`);
       if ((i + 1) % 10 === 0 || i === seeds.length - 1) {
-        console.log(`  ${i + 1}/${seeds.length} schedules, ${suite.figures.violations.length} violations, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+        console.log(
+          `  ${i + 1}/${seeds.length} schedules, ${suite.figures.violations.length} violations, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+        );
       }
     }
   } finally {
@@ -33,7 +37,8 @@ export async function nemesis(): Promise<number> {
   const table = renderFigures(suite.figures, label, seconds);
   const failed = [...new Set(suite.figures.violations.map((v) => v.seed))];
   console.log(`\n${table}\n`);
-  if (failed.length > 0) console.log(`violations in seeds ${failed.join(', ')}: replay with NEMESIS_SEED=${failed.join(',')}`);
+  if (failed.length > 0)
+    console.log(`violations in seeds ${failed.join(', ')}: replay with NEMESIS_SEED=${failed.join(',')}`);
   const cpus = os.cpus();
   const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const section =

@@ -32,15 +32,28 @@ export async function measure(): Promise<Row[]> {
   const impostor = encodeURIComponent(createCertificate({ commonName: 'bench service client' }).cert);
   const bySecret = sdk.receivedPaymentsHandler(api, { authenticate: { secret: SECRET }, onPayment: () => undefined });
   const byCertificate = sdk.receivedPaymentsHandler(api, {
-    authenticate: { clientCertificate: { ca: service.ca.cert }, trustedProxies: ['10.0.0.0/8'], forwardedCertificateHeader: 'x-client-cert' },
+    authenticate: {
+      clientCertificate: { ca: service.ca.cert },
+      trustedProxies: ['10.0.0.0/8'],
+      forwardedCertificateHeader: 'x-client-cert',
+    },
     onPayment: () => undefined,
   });
   const forgedSecret = async () => {
-    const response = await bySecret(new Request(`${sdk.webhookUrl('https://shop.example/webhook', `${SECRET}-guess`)}/instant`, { method: 'POST', body: BODY }));
+    const response = await bySecret(
+      new Request(`${sdk.webhookUrl('https://shop.example/webhook', `${SECRET}-guess`)}/instant`, {
+        method: 'POST',
+        body: BODY,
+      }),
+    );
     if (response.status !== 403) throw new Error(`expected 403, got ${response.status}`);
   };
   const forgedCertificate = async () => {
-    const request = new Request('https://shop.example/webhook/instant', { method: 'POST', body: BODY, headers: { 'x-client-cert': impostor } });
+    const request = new Request('https://shop.example/webhook/instant', {
+      method: 'POST',
+      body: BODY,
+      headers: { 'x-client-cert': impostor },
+    });
     const response = await byCertificate(request, { remoteAddress: '10.0.0.1' });
     if (response.status !== 403) throw new Error(`expected 403, got ${response.status}`);
   };
@@ -59,14 +72,17 @@ export async function measure(): Promise<Row[]> {
   const bareUs = median(inProcess['bare'] ?? []);
 
   const handlerServer = await listen((req, res) => void bySecret.node(req, res));
-  const bareServer = await listen((req, res) => {
+  const bareServer = await listen((_req, res) => {
     res.setHeader('connection', 'close');
     res.writeHead(403).end();
   });
   const forgedPath = `${new URL(sdk.webhookUrl('http://x/webhook', `${SECRET}-guess`)).pathname}/instant`;
   await flood(handlerServer, forgedPath);
   await flood(bareServer, forgedPath);
-  const overHttp = await interleave(3, { handler: () => flood(handlerServer, forgedPath), bare: () => flood(bareServer, forgedPath) });
+  const overHttp = await interleave(3, {
+    handler: () => flood(handlerServer, forgedPath),
+    bare: () => flood(bareServer, forgedPath),
+  });
   const handlerUs = median(overHttp['handler'] ?? []);
   const bareHttpUs = median(overHttp['bare'] ?? []);
   await Promise.all([handlerServer, bareServer].map((server) => new Promise((resolve) => server.close(resolve))));
@@ -111,11 +127,21 @@ async function flood(server: Server, path: string): Promise<number> {
   const { port } = server.address() as AddressInfo;
   const post = () =>
     new Promise<void>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-        if (res.statusCode !== 403) reject(new Error(`expected 403, got ${res.statusCode}`));
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'POST',
+          agent: false,
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          if (res.statusCode !== 403) reject(new Error(`expected 403, got ${res.statusCode}`));
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end(BODY);
     });

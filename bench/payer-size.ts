@@ -40,7 +40,9 @@ const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
  * Bundles the payer entry (or `entry`, e.g. `QR_ENTRY`) and measures it; throws if a Node built-in is reachable
  * from it.
  */
-export async function measureBundle(entry = fileURLToPath(new URL('../src/payer.ts', import.meta.url))): Promise<BundleSize> {
+export async function measureBundle(
+  entry = fileURLToPath(new URL('../src/payer.ts', import.meta.url)),
+): Promise<BundleSize> {
   const builtinImports: string[] = [];
   const detectBuiltins: Plugin = {
     name: 'detect-node-builtins',

@@ -42,7 +42,14 @@ export async function measure(): Promise<Row[]> {
     headers: { authorization: 'Bearer bench-token', accept: 'application/json' },
     timeout: 30_000,
     totalTimeout: 120_000,
-    retry: { limit: 2, methods: ['get', 'put', 'delete'], statusCodes: statuses, afterStatusCodes: statuses, maxRetryAfter: 60_000, retryOnTimeout: true },
+    retry: {
+      limit: 2,
+      methods: ['get', 'put', 'delete'],
+      statusCodes: statuses,
+      afterStatusCodes: statuses,
+      maxRetryAfter: 60_000,
+      retryOnTimeout: true,
+    },
   });
   const calls = {
     'bare ky': async () => (await bare.get(`cob/${TXID}`)).json(),
@@ -50,7 +57,8 @@ export async function measure(): Promise<Row[]> {
     'SDK withResponse': () => sdk.cob.get(TXID).withResponse(),
   };
   type Name = keyof typeof calls;
-  const rounds = (names: Name[], count: number, n: number) => interleave(count, Object.fromEntries(names.map((name) => [name, () => perCallUs(n, calls[name])])));
+  const rounds = (names: Name[], count: number, n: number) =>
+    interleave(count, Object.fromEntries(names.map((name) => [name, () => perCallUs(n, calls[name])])));
   for (const call of Object.values(calls)) await perCallUs(CALLS, call); // warm-up
   const runs = await rounds(['bare ky', 'SDK await'], ROUNDS, CALLS);
   const duel = await rounds(['SDK withResponse', 'SDK await'], DUEL_ROUNDS, DUEL_CALLS);

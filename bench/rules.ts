@@ -24,7 +24,14 @@ export function buildBatch(sdk: typeof Main, size: number): Main.LoteCobVSolicit
       calendario: { dataDeVencimento: due, validadeAposVencimento: 30 },
       devedor:
         i % 2 === 0
-          ? { cpf: '12345678909', nome: 'Test Person', logradouro: 'Rua Um, 1', cidade: 'Recife', uf: 'PE', cep: '70011750' }
+          ? {
+              cpf: '12345678909',
+              nome: 'Test Person',
+              logradouro: 'Rua Um, 1',
+              cidade: 'Recife',
+              uf: 'PE',
+              cep: '70011750',
+            }
           : { cnpj: '12ABC34501DE35', nome: 'Test Company', email: 'billing@company.example' },
       valor: {
         original: '150.00',
@@ -126,5 +133,10 @@ export async function measure(): Promise<Row[]> {
 
 /** An InstantClient whose every request goes to `fetch` (no network), with a fixed token. */
 function offlineClient(sdk: typeof Main, fetch: Main.FetchLike): Main.InstantClient {
-  return new sdk.InstantClient({ baseUrl: 'http://bench.invalid', fetch, ownKeys: [KEY], auth: { getToken: async () => 'bench-token' } });
+  return new sdk.InstantClient({
+    baseUrl: 'http://bench.invalid',
+    fetch,
+    ownKeys: [KEY],
+    auth: { getToken: async () => 'bench-token' },
+  });
 }

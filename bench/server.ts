@@ -37,7 +37,9 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
       stats.tokenRequests++;
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ access_token: `token-${stats.tokenRequests}`, token_type: 'Bearer', expires_in: 3600 }));
+        res.end(
+          JSON.stringify({ access_token: `token-${stats.tokenRequests}`, token_type: 'Bearer', expires_in: 3600 }),
+        );
       }, 20);
       return;
     }
@@ -65,7 +67,13 @@ async function listen(server: Server): Promise<number> {
 
 const http = createServer(handle);
 const https = createHttpsServer(
-  { key: fixture('server.key'), cert: fixture('server.pem'), ca: fixture('ca.pem'), requestCert: true, rejectUnauthorized: true },
+  {
+    key: fixture('server.key'),
+    cert: fixture('server.pem'),
+    ca: fixture('ca.pem'),
+    requestCert: true,
+    rejectUnauthorized: true,
+  },
   handle,
 );
 https.on('secureConnection', () => stats.handshakes++);

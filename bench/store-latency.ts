@@ -102,21 +102,49 @@ async function measureStores(rounds: number, n: number): Promise<Measured> {
     const counting = countingPool(pool);
     const counted = createPostgresStore({ pool: counting.pool });
     const contenders = [
-      ['claim, first delivery', postgres, (s: Store, tag: string) => (i: number) => runOnce(s, `${tag}:${i}`, () => undefined), { roundTrips: 3 }],
-      ['claim, duplicate delivery (one read)', postgres, (s: Store, tag: string) => () => runOnce(s, `${tag}:dup`, () => undefined), { timesSelect1: 2 }],
-      ['claim, first delivery, lease-based (a store without claim)', leaseBased(postgres), (s: Store, tag: string) => (i: number) => runOnce(s, `${tag}:${i}`, () => undefined), undefined],
-      ['claim, duplicate delivery, lease-based', leaseBased(postgres), (s: Store, tag: string) => () => runOnce(s, `${tag}:dup`, () => undefined), undefined],
+      [
+        'claim, first delivery',
+        postgres,
+        (s: Store, tag: string) => (i: number) => runOnce(s, `${tag}:${i}`, () => undefined),
+        { roundTrips: 3 },
+      ],
+      [
+        'claim, duplicate delivery (one read)',
+        postgres,
+        (s: Store, tag: string) => () => runOnce(s, `${tag}:dup`, () => undefined),
+        { timesSelect1: 2 },
+      ],
+      [
+        'claim, first delivery, lease-based (a store without claim)',
+        leaseBased(postgres),
+        (s: Store, tag: string) => (i: number) => runOnce(s, `${tag}:${i}`, () => undefined),
+        undefined,
+      ],
+      [
+        'claim, duplicate delivery, lease-based',
+        leaseBased(postgres),
+        (s: Store, tag: string) => () => runOnce(s, `${tag}:dup`, () => undefined),
+        undefined,
+      ],
     ] as Array<[string, Store, (s: Store, tag: string) => (i: number) => Promise<unknown>, Goal | undefined]>;
     // The claims and one round trip (SELECT 1), interleaved round by round.
     let tags = 0;
     const timed = await interleave(rounds, {
-      ...Object.fromEntries(contenders.map(([label, store, call]) => [label, () => perCall(n, call(store, `bench${++tags}-${Date.now()}`))])),
+      ...Object.fromEntries(
+        contenders.map(([label, store, call]) => [
+          label,
+          () => perCall(n, call(store, `bench${++tags}-${Date.now()}`)),
+        ]),
+      ),
       'SELECT 1': () => perCall(n, () => pool.query('SELECT 1')),
     });
     const claims: Measured['claims'] = [];
     for (const [label, , call, goal] of contenders) {
       // Statements of one more call, on a store over the counting pool (already warm).
-      const count = call(label.includes('lease-based') ? leaseBased(counted) : counted, `count${claims.length}-${Date.now()}`);
+      const count = call(
+        label.includes('lease-based') ? leaseBased(counted) : counted,
+        `count${claims.length}-${Date.now()}`,
+      );
       await count(-1);
       const before = counting.count();
       await count(0);
@@ -127,12 +155,20 @@ async function measureStores(rounds: number, n: number): Promise<Measured> {
     const roundTrip = timed['SELECT 1'] ?? [];
     const credentials = { tokenUrl, clientId: 'bench', clientSecret: 's' };
     for (const [label, make] of [
-      ['token, held in process', (s: Store) => {
-        const provider = new SharedTokenProvider(new ClientCredentialsProvider(credentials), s, { identity: ['bench'] });
-        return () => provider.getToken();
-      }],
-      ['token, first lookup in a process', (s: Store) => () =>
-        new SharedTokenProvider(new ClientCredentialsProvider(credentials), s, { identity: ['bench'] }).getToken()],
+      [
+        'token, held in process',
+        (s: Store) => {
+          const provider = new SharedTokenProvider(new ClientCredentialsProvider(credentials), s, {
+            identity: ['bench'],
+          });
+          return () => provider.getToken();
+        },
+      ],
+      [
+        'token, first lookup in a process',
+        (s: Store) => () =>
+          new SharedTokenProvider(new ClientCredentialsProvider(credentials), s, { identity: ['bench'] }).getToken(),
+      ],
     ] as const) {
       const row: Measured['rows'][number] = [label, [], []];
       for (let round = 0; round < rounds; round++) {
@@ -164,28 +200,37 @@ export async function measure(): Promise<Row[]> {
   const claimRows = claims.map(({ label, us, roundTrips, goal }, index): Row => {
     const times = ratio(us);
     return {
-    measure:
-      index === 0
-        ? `fleet store: ${label} (PostgreSQL on loopback; ${n} sequential calls × 5 rounds interleaved with SELECT 1; round trips counted through the pool)`
-        : `fleet store: ${label}`,
-    value: `${fmt.fixed(median(us), 0)} µs (${roundTrips} round trip${roundTrips === 1 ? '' : 's'})`,
-    baseline: `SELECT 1 ${fmt.fixed(select1, 0)} µs`,
-    ratio: fmt.ratio(times),
-    goal:
-      goal === undefined ? '(for reference)'
-      : 'roundTrips' in goal ? `≤ ${goal.roundTrips} round trip${goal.roundTrips === 1 ? '' : 's'}`
-      : `≤ ${goal.timesSelect1}x SELECT 1`,
-    holds: goal === undefined ? undefined : 'roundTrips' in goal ? roundTrips <= goal.roundTrips : times <= goal.timesSelect1,
-  };
+      measure:
+        index === 0
+          ? `fleet store: ${label} (PostgreSQL on loopback; ${n} sequential calls × 5 rounds interleaved with SELECT 1; round trips counted through the pool)`
+          : `fleet store: ${label}`,
+      value: `${fmt.fixed(median(us), 0)} µs (${roundTrips} round trip${roundTrips === 1 ? '' : 's'})`,
+      baseline: `SELECT 1 ${fmt.fixed(select1, 0)} µs`,
+      ratio: fmt.ratio(times),
+      goal:
+        goal === undefined
+          ? '(for reference)'
+          : 'roundTrips' in goal
+            ? `≤ ${goal.roundTrips} round trip${goal.roundTrips === 1 ? '' : 's'}`
+            : `≤ ${goal.timesSelect1}x SELECT 1`,
+      holds:
+        goal === undefined
+          ? undefined
+          : 'roundTrips' in goal
+            ? roundTrips <= goal.roundTrips
+            : times <= goal.timesSelect1,
+    };
   });
-  const otherRows = rows.map(([label, mem, pgUs]): Row => ({
+  const otherRows = rows.map(
+    ([label, mem, pgUs]): Row => ({
       measure: `fleet store: ${label}`,
-    value: `${fmt.fixed(median(pgUs), 1)} µs`,
-    baseline: `in-memory store ${fmt.fixed(median(mem), 1)} µs`,
-    ratio: fmt.ratio(median(pgUs) / median(mem)),
-    goal: '(for reference)',
-    holds: undefined,
-  }));
+      value: `${fmt.fixed(median(pgUs), 1)} µs`,
+      baseline: `in-memory store ${fmt.fixed(median(mem), 1)} µs`,
+      ratio: fmt.ratio(median(pgUs) / median(mem)),
+      goal: '(for reference)',
+      holds: undefined,
+    }),
+  );
   return [...claimRows, ...otherRows];
 }
 
@@ -193,15 +238,21 @@ export async function measure(): Promise<Row[]> {
 export async function run(): Promise<void> {
   const { rows, claims, baseline, roundTrip, n } = await measureStores(1, 2_000);
   const select1 = roundTrip[0] ?? Number.NaN;
-  console.log(`store-latency: ${n} sequential operations each, PostgreSQL on loopback (SELECT 1: ${select1.toFixed(1)} µs)`);
+  console.log(
+    `store-latency: ${n} sequential operations each, PostgreSQL on loopback (SELECT 1: ${select1.toFixed(1)} µs)`,
+  );
   console.log('  claim on PostgreSQL                                          round trips        time   × SELECT 1');
   for (const { label, us, roundTrips } of claims) {
     const time = us[0] ?? Number.NaN;
-    console.log(`  ${label.padEnd(60)} ${String(roundTrips).padStart(5)} ${time.toFixed(1).padStart(11)} µs ${(time / select1).toFixed(2).padStart(8)}x`);
+    console.log(
+      `  ${label.padEnd(60)} ${String(roundTrips).padStart(5)} ${time.toFixed(1).padStart(11)} µs ${(time / select1).toFixed(2).padStart(8)}x`,
+    );
   }
   console.log('  operation                          memory      postgres    ratio');
   for (const [label, [mem = 0], [pgUs = 0]] of rows) {
-    console.log(`  ${label.padEnd(34)} ${mem.toFixed(1).padStart(7)} µs ${pgUs.toFixed(1).padStart(8)} µs ${(pgUs / mem).toFixed(1).padStart(7)}x`);
+    console.log(
+      `  ${label.padEnd(34)} ${mem.toFixed(1).padStart(7)} µs ${pgUs.toFixed(1).padStart(8)} µs ${(pgUs / mem).toFixed(1).padStart(7)}x`,
+    );
   }
   console.log(`  (a token from a single-process provider, no store: ${baseline[0]?.toFixed(1)} µs)`);
 }

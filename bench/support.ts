@@ -64,7 +64,10 @@ export function median(values: readonly number[]): number {
  * not the whole heap: after a full collection the next few thousand calls ran 2.5 times slower
  * than in a process that runs on.
  */
-export async function interleave<T>(rounds: number, contenders: Record<string, () => Promise<T>>): Promise<Record<string, T[]>> {
+export async function interleave<T>(
+  rounds: number,
+  contenders: Record<string, () => Promise<T>>,
+): Promise<Record<string, T[]>> {
   const names = Object.keys(contenders);
   const out: Record<string, T[]> = Object.fromEntries(names.map((name) => [name, [] as T[]]));
   const collect = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
@@ -136,7 +139,12 @@ function quantile(values: readonly number[], q: number): number {
  * `a` against `b` round by round (each round ran both, one after the other), so a drift of the
  * machine between rounds cancels: the median of the per-round ratios and their interquartile range.
  */
-export function pairedRatio<T>(runs: Record<string, T[]>, a: string, b: string, field: (run: T) => number): { median: number; q1: number; q3: number } {
+export function pairedRatio<T>(
+  runs: Record<string, T[]>,
+  a: string,
+  b: string,
+  field: (run: T) => number,
+): { median: number; q1: number; q3: number } {
   const over = runs[b] ?? [];
   const ratios = (runs[a] ?? []).map((run, i) => field(run) / field(over[i] as T));
   return { median: median(ratios), q1: quantile(ratios, 0.25), q3: quantile(ratios, 0.75) };

@@ -15,7 +15,17 @@
  */
 import ky from 'ky';
 import { metrics, trace } from '@opentelemetry/api';
-import { drive, fmt, interleave, loadSdk, medians, pairedRatio, type BenchContext, type DriveResult, type Row } from './support.ts';
+import {
+  drive,
+  fmt,
+  interleave,
+  loadSdk,
+  medians,
+  pairedRatio,
+  type BenchContext,
+  type DriveResult,
+  type Row,
+} from './support.ts';
 
 const CONCURRENCY = 32;
 /** The duels: rounds, and milliseconds each contender runs per round. */
@@ -86,7 +96,13 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     'GET SDK withResponse': () => sdk.cob.get(TXID).withResponse(),
     'GET SDK, no-op telemetry': () => noopTelemetry.cob.get(TXID),
     'PUT raw fetch': async () =>
-      (await fetch(`${base}/cob/${TXID}`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body })).json(),
+      (
+        await fetch(`${base}/cob/${TXID}`, {
+          method: 'PUT',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body,
+        })
+      ).json(),
     'PUT bare ky': async () => (await bare.put(`cob/${TXID}`, { json: CHARGE })).json(),
     'PUT SDK': () => sdk.cob.create(TXID, CHARGE),
     'PUT SDK validate: false': () => unchecked.cob.create(TXID, CHARGE),
@@ -94,7 +110,10 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   };
   type Name = keyof typeof calls;
   const rounds = (names: Name[], count: number, ms: number) =>
-    interleave<DriveResult>(count, Object.fromEntries(names.map((name) => [name, () => drive(ms, CONCURRENCY, calls[name])])));
+    interleave<DriveResult>(
+      count,
+      Object.fromEntries(names.map((name) => [name, () => drive(ms, CONCURRENCY, calls[name])])),
+    );
   // Warm-up: connections open, code optimised.
   for (const call of Object.values(calls)) await drive(200, CONCURRENCY, call);
   const duels = {
@@ -104,7 +123,17 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     telemetry: await rounds(['GET SDK, no-op telemetry', 'GET SDK'], DUEL_ROUNDS, DUEL_MS),
   };
   const runs = await rounds(
-    ['GET raw fetch', 'GET bare ky', 'GET bare ky .json()', 'GET SDK', 'GET SDK withResponse', 'PUT raw fetch', 'PUT bare ky', 'PUT SDK', 'PUT SDK validate: false'],
+    [
+      'GET raw fetch',
+      'GET bare ky',
+      'GET bare ky .json()',
+      'GET SDK',
+      'GET SDK withResponse',
+      'PUT raw fetch',
+      'PUT bare ky',
+      'PUT SDK',
+      'PUT SDK validate: false',
+    ],
     ROUNDS,
     ROUND_MS,
   );
@@ -190,7 +219,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
       value: `${fmt.int(noopRate['GET SDK, no-op telemetry'] ?? Number.NaN)}/s`,
       baseline: `SDK without telemetry ${fmt.int(noopRate['GET SDK'] ?? Number.NaN)}/s`,
       ratio: `${fmt.ratio(noop.median)} (${spread(noop)})`,
-      goal: '(≈ 1x within the control duel\'s spread)',
+      goal: "(≈ 1x within the control duel's spread)",
       holds: undefined,
     },
     {

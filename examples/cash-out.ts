@@ -65,7 +65,8 @@ export function receiver(cashOut: CashOutClient, record: RecordTransfer): Reques
     onSuspicious: ({ reason, notified }) => {
       console.warn(`suspicious notification for ${notified.idempotencyKey}: ${reason}`);
     },
-    onError: (error, status) => console.warn(`notification answered ${status}: ${error instanceof Error ? error.name : 'error'}`),
+    onError: (error, status) =>
+      console.warn(`notification answered ${status}: ${error instanceof Error ? error.name : 'error'}`),
   });
   return (req, res) => {
     if (req.url === '/webhook/transfer-confirmation') return void handler.node(req, res);
@@ -82,7 +83,9 @@ export async function verifyByHand(cashOut: CashOutClient, rawBody: string, reco
 
 /** Stand-in for your database: an idempotent UPSERT keyed by `idempotencyKey`. */
 const record: RecordTransfer = async (transfer) => {
-  console.log(`recorded transfer ${transfer.idempotencyKey}: ${transfer.status}${transfer.errorCode ? ` (${transfer.errorCode})` : ''}`);
+  console.log(
+    `recorded transfer ${transfer.idempotencyKey}: ${transfer.status}${transfer.errorCode ? ` (${transfer.errorCode})` : ''}`,
+  );
 };
 
 /** Real provider: serve its notifications on PORT and, when asked, pay once. */
@@ -105,10 +108,16 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   // Sandbox: the receiver listens first, as the sandbox needs its URL.
   const server = createServer();
   const notificationUrl = `${await listenOnLoopback(server)}/webhook/transfer-confirmation`;
-  const { cashOut, close } = await connect({ env, sandbox: { balance: '100.00', transferNotificationUrl: notificationUrl } });
+  const { cashOut, close } = await connect({
+    env,
+    sandbox: { balance: '100.00', transferNotificationUrl: notificationUrl },
+  });
   let confirmed!: () => void;
   const done = new Promise<void>((resolve) => (confirmed = resolve));
-  server.on('request', receiver(cashOut, (transfer) => record(transfer).then(confirmed)));
+  server.on(
+    'request',
+    receiver(cashOut, (transfer) => record(transfer).then(confirmed)),
+  );
   try {
     const paid = await payOnce(cashOut, { key: '+5561912345678', amount: '10.00', creditorDocument: '52998224725' });
     if (!paid) throw new Error('the sandbox did not take the order');

@@ -22,10 +22,15 @@ export async function main(): Promise<void> {
       solicitacaoPagador: 'Order 1001',
       infoAdicionais: [{ nome: 'Order', valor: '1001' }],
     });
-    console.log(`created ${created.txid} rev ${created.revisao} ${created.status}; copy-and-paste: ${created.instantCopiaECola ?? '(none)'}`);
+    console.log(
+      `created ${created.txid} rev ${created.revisao} ${created.status}; copy-and-paste: ${created.instantCopiaECola ?? '(none)'}`,
+    );
 
     // 2. Revise: only the fields that change; revisao goes up by one.
-    const revised = await api.cob.update(txid, { valor: { original: '120.00' }, solicitacaoPagador: 'Order 1001 (discount)' });
+    const revised = await api.cob.update(txid, {
+      valor: { original: '120.00' },
+      solicitacaoPagador: 'Order 1001 (discount)',
+    });
     console.log(`revised to ${revised.valor.original}, rev ${revised.revisao}`);
 
     // 3. Fetch the current state, or an earlier revision.
@@ -47,7 +52,11 @@ export async function main(): Promise<void> {
 
     // 6. A rule broken on the client side: nothing is sent, the error says which field.
     try {
-      await api.cob.create(generateTxid(), { calendario: { expiracao: 0 }, valor: { original: '10.00' }, chave: receiverKey });
+      await api.cob.create(generateTxid(), {
+        calendario: { expiracao: 0 },
+        valor: { original: '10.00' },
+        chave: receiverKey,
+      });
     } catch (error) {
       console.log(`as expected, ${describe(error)}`);
     }

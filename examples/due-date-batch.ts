@@ -75,8 +75,13 @@ export async function main(): Promise<void> {
     //    Changes to a batch are applied asynchronously too: read the charge to see one applied.
     const [first] = cobsv;
     if (first) {
-      await api.lotecobv.update(batchId, { cobsv: [{ txid: first.txid, valor: { original: '430.00' } }] }, { checkBatch: true });
-      for (let attempt = 0; attempt < 20 && (await api.cobv.get(first.txid)).valor.original !== '430.00'; attempt++) await sleep(pause);
+      await api.lotecobv.update(
+        batchId,
+        { cobsv: [{ txid: first.txid, valor: { original: '430.00' } }] },
+        { checkBatch: true },
+      );
+      for (let attempt = 0; attempt < 20 && (await api.cobv.get(first.txid)).valor.original !== '430.00'; attempt++)
+        await sleep(pause);
     }
 
     // 5. The batch's charges that exist (CRIADA), as due-date charges.

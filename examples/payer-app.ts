@@ -42,17 +42,30 @@ export async function summarize(code: string, payer: PayerClient, codMun?: strin
   if (parsed.url.includes('/cobv/')) {
     // Due-date charge: the amount depends on the day (and the municipality's holidays).
     const payload = await payer.cobPayload.getCobv(parsed.url, { DPP: todayInBrasilia(), ...(codMun && { codMun }) });
-    return { kind: 'cobv', amount: payload.valor.final, txid: payload.txid, key: payload.chave, message: payload.solicitacaoPagador };
+    return {
+      kind: 'cobv',
+      amount: payload.valor.final,
+      txid: payload.txid,
+      key: payload.chave,
+      message: payload.solicitacaoPagador,
+    };
   }
   const payload = await payer.cobPayload.getCob(parsed.url);
-  return { kind: 'cob', amount: payload.valor.original, txid: payload.txid, key: payload.chave, message: payload.solicitacaoPagador };
+  return {
+    kind: 'cob',
+    amount: payload.valor.original,
+    txid: payload.txid,
+    key: payload.chave,
+    message: payload.solicitacaoPagador,
+  };
 }
 
 /** A message for the payer for each way it can fail. */
 export function explain(error: unknown): string {
   if (error instanceof InvalidLocationError) return `This code points somewhere unsafe (${error.reason}).`;
   if (error instanceof PayloadVerificationError) return `The charge could not be verified (${error.reason}).`;
-  if (error instanceof CobPayloadNaoEncontrado) return error.status === 410 ? 'This charge was removed.' : 'This charge does not exist.';
+  if (error instanceof CobPayloadNaoEncontrado)
+    return error.status === 410 ? 'This charge was removed.' : 'This charge does not exist.';
   if (error instanceof ApiError) return `The receiver's bank refused (${error.status}).`;
   return error instanceof Error ? error.message : 'Unknown error';
 }

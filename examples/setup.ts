@@ -18,7 +18,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  AuthenticationError, CashOutClient, ConnectionError, InstantClient, InstantError,
+  AuthenticationError,
+  CashOutClient,
+  ConnectionError,
+  InstantClient,
+  InstantError,
   TimeoutError,
 } from '../src/index.ts';
 import { PayerClient } from '../src/payer.ts';
@@ -48,7 +52,9 @@ export function usesRealProvider(env: NodeJS.ProcessEnv = process.env): boolean 
 }
 
 /** Connects to the real provider when credentials are set, else to a fresh sandbox. */
-export async function connect(options: { env?: NodeJS.ProcessEnv; sandbox?: SandboxOptions } = {}): Promise<Connection> {
+export async function connect(
+  options: { env?: NodeJS.ProcessEnv; sandbox?: SandboxOptions } = {},
+): Promise<Connection> {
   const env = options.env ?? process.env;
   return usesRealProvider(env) ? realProvider(env) : sandboxed(options.sandbox ?? {});
 }
@@ -128,8 +134,10 @@ export function runMain(meta: ImportMeta, main: () => Promise<void>): void {
   if (meta.filename !== process.argv[1]) return;
   main().catch((error: unknown) => {
     if (error instanceof SetupError) console.error(error.message);
-    else if (error instanceof AuthenticationError) console.error(`token endpoint refused or unreachable: ${error.message}`);
-    else if (error instanceof ConnectionError || error instanceof TimeoutError) console.error(`provider unreachable: ${error.message}`);
+    else if (error instanceof AuthenticationError)
+      console.error(`token endpoint refused or unreachable: ${error.message}`);
+    else if (error instanceof ConnectionError || error instanceof TimeoutError)
+      console.error(`provider unreachable: ${error.message}`);
     else if (error instanceof InstantError) console.error(`${error.name}: ${error.message}`);
     else throw error;
     process.exitCode = 1;

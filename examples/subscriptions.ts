@@ -36,14 +36,20 @@ export class Subscriptions {
 
   recordRecurrence(rec: RecCompleta): void {
     this.recurrences.set(rec.idRec, rec);
-    console.log(`  [notified] recurrence ${rec.status}${rec.status === 'APROVADA' ? ` (${rec.ativacao?.tipoJornada})` : ''}`);
+    console.log(
+      `  [notified] recurrence ${rec.status}${rec.status === 'APROVADA' ? ` (${rec.ativacao?.tipoJornada})` : ''}`,
+    );
     this.#changed();
   }
 
   recordCharge(cobr: CobRCompleta): void {
     this.charges.set(cobr.txid, cobr);
-    const attempts = (cobr.tentativas ?? []).map((t) => `${t.tipo} ${t.status}${t.rejeicao ? ` (${t.rejeicao.codigo})` : ''}`).join(', ');
-    console.log(`  [notified] charge due ${cobr.calendario.dataDeVencimento}: ${cobr.status}; attempts: ${attempts || 'none'}`);
+    const attempts = (cobr.tentativas ?? [])
+      .map((t) => `${t.tipo} ${t.status}${t.rejeicao ? ` (${t.rejeicao.codigo})` : ''}`)
+      .join(', ');
+    console.log(
+      `  [notified] charge due ${cobr.calendario.dataDeVencimento}: ${cobr.status}; attempts: ${attempts || 'none'}`,
+    );
     this.#changed();
   }
 
@@ -78,7 +84,10 @@ export function createSubscriptionReceiver(api: RecurringNotificationsApi, db: S
 }
 
 /** Sandbox: the whole subscription, from the recurrence to the third paid charge. */
-async function subscription({ api, sandbox }: Connection & { sandbox: NonNullable<Connection['sandbox']> }): Promise<void> {
+async function subscription({
+  api,
+  sandbox,
+}: Connection & { sandbox: NonNullable<Connection['sandbox']> }): Promise<void> {
   const db = new Subscriptions();
   const server = createSubscriptionReceiver(api, db);
   const url = `${await listenOnLoopback(server)}/recurring`;
@@ -90,7 +99,11 @@ async function subscription({ api, sandbox }: Connection & { sandbox: NonNullabl
     // 1. The recurrence: monthly, 29.90, retries allowed after a failed attempt (up to 3 in 7 days).
     const start = addDays(todayInBrasilia(), 5);
     const rec = await api.rec.create({
-      vinculo: { contrato: 'PLAN-1001', objeto: 'Streaming, monthly plan', devedor: { cpf: '12345678909', nome: 'Fulano de Tal' } },
+      vinculo: {
+        contrato: 'PLAN-1001',
+        objeto: 'Streaming, monthly plan',
+        devedor: { cpf: '12345678909', nome: 'Fulano de Tal' },
+      },
       calendario: { dataInicial: start, periodicidade: 'MENSAL' },
       valor: { valorRec: '29.90' },
       politicaRetentativa: 'PERMITE_3R_7D',
@@ -128,7 +141,9 @@ async function subscription({ api, sandbox }: Connection & { sandbox: NonNullabl
     await sandbox.settleCobr(second, 'REJEITADA');
     const retryOn = addDays(addMonths(start, 1), 2);
     const retried = await api.cobr.retry(second, retryOn);
-    console.log(`retry of month 2 on ${retryOn}: ${retried.tentativas?.at(-1)?.tipo} ${retried.tentativas?.at(-1)?.status}`);
+    console.log(
+      `retry of month 2 on ${retryOn}: ${retried.tentativas?.at(-1)?.tipo} ${retried.tentativas?.at(-1)?.status}`,
+    );
     await db.until((d) => d.charges.get(second)?.tentativas?.length === 2, 'scheduled retry');
     await sandbox.settleCobr(second, 'PAGA');
     await sandbox.settleCobr(third, 'PAGA');

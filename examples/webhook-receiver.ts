@@ -30,7 +30,10 @@ import { connect, listenOnLoopback, runMain, within, type Connection } from './s
 export type RecordPayment = (payment: InstantPayment) => Promise<void>;
 
 /** The web-standard handler: usable as is in Deno, Bun, edge runtimes and frameworks. */
-export function notificationHandler(api: ReceivedPaymentsApi, record: RecordPayment): (request: Request) => Promise<Response> {
+export function notificationHandler(
+  api: ReceivedPaymentsApi,
+  record: RecordPayment,
+): (request: Request) => Promise<Response> {
   return receivedPaymentsHandler(api, {
     onPayment: (payment) => record(payment),
     onUnconfirmed: ({ reason, notified }) => {
@@ -41,9 +44,15 @@ export function notificationHandler(api: ReceivedPaymentsApi, record: RecordPaym
 }
 
 /** The Node server. The service posts to `webhookUrl + "/<list name>"`: every path is served. */
-export function createReceiver(api: ReceivedPaymentsApi, record: RecordPayment, tls?: { cert: Buffer; key: Buffer; ca: Buffer }): Server {
+export function createReceiver(
+  api: ReceivedPaymentsApi,
+  record: RecordPayment,
+  tls?: { cert: Buffer; key: Buffer; ca: Buffer },
+): Server {
   const listener = toNodeHandler(notificationHandler(api, record), { maxBodyBytes: 256 * 1024 });
-  return tls ? createHttpsServer({ ...tls, requestCert: true, rejectUnauthorized: true }, listener) : createHttpServer(listener);
+  return tls
+    ? createHttpsServer({ ...tls, requestCert: true, rejectUnauthorized: true }, listener)
+    : createHttpServer(listener);
 }
 
 /** Sandbox: the whole round trip, from registration to a recorded payment. */
@@ -77,7 +86,11 @@ async function serve({ api, receiverKey }: Connection, env: NodeJS.ProcessEnv): 
   };
   const tls =
     env['SERVER_CERT'] && env['SERVER_KEY'] && env['SERVICE_CA']
-      ? { cert: readFileSync(env['SERVER_CERT']), key: readFileSync(env['SERVER_KEY']), ca: readFileSync(env['SERVICE_CA']) }
+      ? {
+          cert: readFileSync(env['SERVER_CERT']),
+          key: readFileSync(env['SERVER_KEY']),
+          ca: readFileSync(env['SERVICE_CA']),
+        }
       : undefined;
   const port = Number(env['PORT'] ?? 8080);
   createReceiver(api, record, tls).listen(port, () => console.log(`listening on ${port}`));

@@ -13,7 +13,10 @@ export const DOC = new URL('../docs/brcodes-and-qr.md', import.meta.url);
 
 export function renderRulesTable(): string {
   const cell = (text: string) => text.replaceAll('|', '\\|');
-  const rows = LINT_RULES.map((r) => `| \`${r.code}\` | ${r.severity} | ${r.field === '' ? 'whole code' : r.field} | ${cell(r.summary)} | ${cell(r.source)} |`);
+  const rows = LINT_RULES.map(
+    (r) =>
+      `| \`${r.code}\` | ${r.severity} | ${r.field === '' ? 'whole code' : r.field} | ${cell(r.summary)} | ${cell(r.source)} |`,
+  );
   return ['| Code | Severity | Field | Finds | Source |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 

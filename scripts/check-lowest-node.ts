@@ -36,8 +36,24 @@ const entries: Record<string, string | undefined> = {
 const call = `await new m.InstantClient({ baseUrl: 'http://127.0.0.1:1', maxRetries: 0, auth: { getToken: async () => 't' } }).loc.get(7).then(() => { throw new Error('no failure'); }, (e) => { if (e.name !== 'ConnectionError') throw e; });`;
 for (const [entry, name] of Object.entries(entries)) {
   const exported = name === undefined ? '' : `if (typeof m.${name} !== 'function') throw new Error('no ${name}');`;
-  const check = entry === 'index' ? `${exported} (async () => { ${call} })().catch((e) => { console.error(e); process.exit(1); });` : exported;
-  execFileSync(binary, ['--disable-warning=ExperimentalWarning', '-e', `const m = require('./dist/${entry}.cjs'); ${check}`], { cwd: root, stdio: 'inherit' });
-  execFileSync(binary, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', `const m = await import('./dist/${entry}.js'); ${check}`], { cwd: root, stdio: 'inherit' });
+  const check =
+    entry === 'index'
+      ? `${exported} (async () => { ${call} })().catch((e) => { console.error(e); process.exit(1); });`
+      : exported;
+  execFileSync(
+    binary,
+    ['--disable-warning=ExperimentalWarning', '-e', `const m = require('./dist/${entry}.cjs'); ${check}`],
+    { cwd: root, stdio: 'inherit' },
+  );
+  execFileSync(
+    binary,
+    [
+      '--disable-warning=ExperimentalWarning',
+      '--input-type=module',
+      '-e',
+      `const m = await import('./dist/${entry}.js'); ${check}`,
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
 }
 console.log(`entries load on Node ${version} (ESM and CJS): ${Object.keys(entries).join(', ')}`);

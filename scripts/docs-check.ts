@@ -32,7 +32,10 @@ export interface Block {
 /** The README and every guide directly in `docs/` (the generated `docs/api/` is not one). */
 export function markdownFiles(root = ROOT): Markdown[] {
   const guides = existsSync(join(root, 'docs'))
-    ? readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)
+    ? readdirSync(join(root, 'docs'))
+        .filter((name) => name.endsWith('.md'))
+        .sort()
+        .map((name) => `docs/${name}`)
     : [];
   return ['README.md', ...guides].map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
 }
@@ -49,8 +52,9 @@ export function codeBlocks(file: Markdown): Block[] {
     const [, indent = '', ticks = '', info = ''] = open;
     const body: string[] = [];
     let j = i + 1;
-    while (j < lines.length && !new RegExp(`^\\s*${ticks}\\s*$`).test(lines[j]!)) body.push(lines[j++]!.slice(indent.length));
-    blocks.push({ file: file.path, line: i + 2, info: info.trim(), code: body.join('\n') + '\n' });
+    while (j < lines.length && !new RegExp(`^\\s*${ticks}\\s*$`).test(lines[j]!))
+      body.push(lines[j++]!.slice(indent.length));
+    blocks.push({ file: file.path, line: i + 2, info: info.trim(), code: `${body.join('\n')}\n` });
     i = j;
   }
   return blocks;
@@ -66,7 +70,10 @@ function tsBlocks(files: Markdown[]): Block[] {
 
 /** Each package import path mapped to its source entry, read from package.json's exports. */
 function entryPaths(root: string): Record<string, string[]> {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, unknown>;
+  };
   const paths: Record<string, string[]> = {};
   for (const key of Object.keys(pkg.exports)) {
     if (key === './package.json') continue;
@@ -83,14 +90,23 @@ function entryPaths(root: string): Record<string, string[]> {
 export function compileBlocks(files: Markdown[], root = ROOT): string[] {
   const blocks = tsBlocks(files);
   if (blocks.length === 0) return [];
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!config) throw new Error('tsconfig.json could not be read');
-  const options: ts.CompilerOptions = { ...config.options, noEmit: true, paths: entryPaths(root), noUnusedLocals: false };
+  const options: ts.CompilerOptions = {
+    ...config.options,
+    noEmit: true,
+    paths: entryPaths(root),
+    noUnusedLocals: false,
+  };
   const virtual = new Map<string, Block>();
   blocks.forEach((block, index) => {
     const folder = /(?:^|\s)in=(\S+)/.exec(block.info)?.[1] ?? dirname(block.file);
@@ -108,9 +124,15 @@ export function compileBlocks(files: Markdown[], root = ROOT): string[] {
   host.readFile = (path) => source(resolve(path)) ?? readFile.call(host, path);
   host.getSourceFile = (path, language, onError, create) => {
     const text = source(resolve(path));
-    return text === undefined ? getSourceFile.call(host, path, language, onError, create) : ts.createSourceFile(path, text, language);
+    return text === undefined
+      ? getSourceFile.call(host, path, language, onError, create)
+      : ts.createSourceFile(path, text, language);
   };
-  const program = ts.createProgram({ rootNames: [...virtual.keys(), ...config.fileNames.filter((f) => f.endsWith('.d.ts'))], options, host });
+  const program = ts.createProgram({
+    rootNames: [...virtual.keys(), ...config.fileNames.filter((f) => f.endsWith('.d.ts'))],
+    options,
+    host,
+  });
   const problems: string[] = [];
   for (const [path, block] of virtual) {
     const file = program.getSourceFile(path)!;
@@ -166,7 +188,8 @@ export function brokenLinks(files: Markdown[], root = ROOT): string[] {
       if (/^[a-z][a-z0-9+.-]*:/i.test(link)) continue; // https:, mailto:
       const [target = '', anchor] = link.split('#');
       const path = target === '' ? file.path : relative(root, resolve(root, dirname(file.path), target));
-      const text = texts.get(path) ?? (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined);
+      const text =
+        texts.get(path) ?? (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined);
       if (text === undefined || path.startsWith('..')) problems.push(`${file.path}: link to a missing file: ${link}`);
       else if (anchor !== undefined && path.endsWith('.md') && !anchors(text).has(decodeURIComponent(anchor))) {
         problems.push(`${file.path}: link to a missing anchor: ${link}`);

@@ -17,7 +17,9 @@ export const EXAMPLES: readonly string[] = readdirSync(EXAMPLES_DIR)
 
 /** `env` without the variables that would send the examples to a real provider. */
 export function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !CREDENTIAL_PREFIXES.some((prefix) => name.startsWith(prefix))));
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => !CREDENTIAL_PREFIXES.some((prefix) => name.startsWith(prefix))),
+  );
 }
 
 export interface ExampleRun {
@@ -30,7 +32,11 @@ export interface ExampleRun {
 /** Runs one example with the Node running this script; kills it after `timeoutMs`. */
 export function runExample(name: string, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<ExampleRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, [EXAMPLES_DIR + name], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+  const child = spawn(process.execPath, [EXAMPLES_DIR + name], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: timeoutMs,
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk));
@@ -46,7 +52,9 @@ if (import.meta.filename === process.argv[1]) {
   for (const name of EXAMPLES) {
     const run = await runExample(name, env);
     if (run.code !== 0) failed++;
-    console.log(`\n${run.code === 0 ? 'ok  ' : 'FAIL'} examples/${name} (exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s)`);
+    console.log(
+      `\n${run.code === 0 ? 'ok  ' : 'FAIL'} examples/${name} (exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s)`,
+    );
     console.log(run.output.trimEnd().replace(/^/gm, '     '));
   }
   console.log(`\n${EXAMPLES.length - failed} of ${EXAMPLES.length} examples ran cleanly`);

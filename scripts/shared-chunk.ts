@@ -28,7 +28,9 @@ export function staticGraph(entry: string): { files: string[]; bare: string[] } 
   const bare = new Set<string>();
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?["']([^"']+)["'];?$/gm)) {
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(
+      /^(?:import|export)\b[^;]*?["']([^"']+)["'];?$/gm,
+    )) {
       if (!specifier!.startsWith('./')) {
         bare.add(specifier!);
         continue;
@@ -73,7 +75,10 @@ export function sharedChunk(entries: readonly string[], light: string): TsupPlug
             load(id) {
               read.add(id);
               const map = `${id}.map`;
-              return { code: readFileSync(id, 'utf8'), map: existsSync(map) ? (JSON.parse(readFileSync(map, 'utf8')) as ExistingRawSourceMap) : null };
+              return {
+                code: readFileSync(id, 'utf8'),
+                map: existsSync(map) ? (JSON.parse(readFileSync(map, 'utf8')) as ExistingRawSourceMap) : null,
+              };
             },
           },
         ],
@@ -84,7 +89,8 @@ export function sharedChunk(entries: readonly string[], light: string): TsupPlug
         sourcemap: true,
         entryFileNames: '[name].js',
         // The joined chunks get a hash; the others keep esbuild's names (hash included).
-        chunkFileNames: (chunk) => (chunk.name === 'shared' || chunk.name === 'base' ? 'chunk-[name]-[hash].js' : '[name].js'),
+        chunkFileNames: (chunk) =>
+          chunk.name === 'shared' || chunk.name === 'base' ? 'chunk-[name]-[hash].js' : '[name].js',
         manualChunks: (id) => (!isChunk(id) ? undefined : base.has(id) ? 'base' : main.has(id) ? 'shared' : undefined),
         minifyInternalExports: false,
       });

@@ -77,7 +77,10 @@ const transfersHandler = cashOut.notificationHandler({
   onConfirmed: (result) => transfers.push(result),
   onSuspicious: (result) => transfers.push(result),
 });
-const recurringNotifications = recurringHandler(api, { onRec: (rec) => recurring.push(rec), onCobr: (cobr) => recurring.push(cobr) });
+const recurringNotifications = recurringHandler(api, {
+  onRec: (rec) => recurring.push(rec),
+  onCobr: (cobr) => recurring.push(cobr),
+});
 receiver.on('request', (req, res) => {
   if (req.url === '/webhook/transfer-confirmation') transfersHandler.node(req, res);
   else if (req.url?.startsWith('/recurring/')) recurringNotifications.node(req, res);
@@ -89,10 +92,20 @@ console.log(`instant-payments tour: a sandbox at ${sandbox.clientOptions().baseU
 try {
   section('Immediate charges (cob)');
   const txid = generateTxid();
-  const cob = await api.cob.create(txid, { calendario: { expiracao: 3600 }, valor: { original: '120.00' }, chave: key, solicitacaoPagador: 'Order 1001' });
+  const cob = await api.cob.create(txid, {
+    calendario: { expiracao: 3600 },
+    valor: { original: '120.00' },
+    chave: key,
+    solicitacaoPagador: 'Order 1001',
+  });
   say(`PUT  /cob/${short(txid)}  rev ${cob.revisao} ${cob.status} ${cob.valor.original}`);
-  const revised = await api.cob.update(txid, { valor: { original: '100.00' }, solicitacaoPagador: 'Order 1001, 20.00 off' });
-  say(`PATCH revised: rev ${revised.revisao} ${revised.valor.original}; revision 0 still reads ${(await api.cob.get(txid, { revisao: 0 })).valor.original}`);
+  const revised = await api.cob.update(txid, {
+    valor: { original: '100.00' },
+    solicitacaoPagador: 'Order 1001, 20.00 off',
+  });
+  say(
+    `PATCH revised: rev ${revised.revisao} ${revised.valor.original}; revision 0 still reads ${(await api.cob.get(txid, { revisao: 0 })).valor.original}`,
+  );
   const posted = await api.cob.create({ calendario: { expiracao: 600 }, valor: { original: '15.00' }, chave: key });
   const removed = await api.cob.remove(posted.txid);
   say(`POST /cob  the service chose txid ${short(posted.txid)}; removed: ${removed.status}`);
@@ -114,7 +127,11 @@ try {
   // A due-date charge made on its own by PUT /cobv can never join a batch: the service denies it.
   const loner = generateTxid();
   await api.cobv.create(loner, charge('300.00'));
-  const cobsv = [{ txid: generateTxid(), ...charge('450.00') }, { txid: generateTxid(), ...charge('450.00') }, { txid: loner, ...charge('300.00') }];
+  const cobsv = [
+    { txid: generateTxid(), ...charge('450.00') },
+    { txid: generateTxid(), ...charge('450.00') },
+    { txid: loner, ...charge('300.00') },
+  ];
   await api.lotecobv.put('1001', { descricao: 'Tuition, March', cobsv });
   let lote: LoteCobVConsultado = await api.lotecobv.get('1001');
   while (lote.cobsv.some((c) => c.status === 'EM_PROCESSAMENTO')) {
@@ -131,7 +148,9 @@ try {
   const code = brcode.parse(revised.instantCopiaECola ?? '');
   const payload = await payer.cobPayload.getCob(code.url ?? '');
   say(`BR Code parsed (CRC ok): location ${code.url}`);
-  say(`payload signature verified (JWS, key from its jku): ${payload.valor.original} to ${payload.chave}, "${payload.solicitacaoPagador}"`);
+  say(
+    `payload signature verified (JWS, key from its jku): ${payload.valor.original} to ${payload.chave}, "${payload.solicitacaoPagador}"`,
+  );
 
   section('Payment, webhook and refund');
   await api.webhook.put(key, `${receiverUrl}/webhook`);
@@ -139,7 +158,9 @@ try {
   const paid = await sandbox.payCharge(txid);
   const received = await payments.next();
   say(`the payer paid ${paid.valor}: e2eid ${received.endToEndId}`);
-  say(`webhook received, confirmed with GET /instant/{e2eid}: ${received.valor} for txid ${short(received.txid ?? '')}`);
+  say(
+    `webhook received, confirmed with GET /instant/{e2eid}: ${received.valor} for txid ${short(received.txid ?? '')}`,
+  );
   say(`the charge is now ${(await api.cob.get(txid)).status}`);
   const refund = await api.instant.refund(received.endToEndId, 'D1', { valor: '20.00', descricao: 'Damaged item' });
   let settled = refund;
@@ -164,16 +185,27 @@ try {
     ativacao: { dadosJornada: { txid: firstMonth } },
   });
   const composite = brcode.parse((await api.rec.get(rec.idRec, { txid: firstMonth })).dadosQR?.instantCopiaECola ?? '');
-  say(`POST /rec  ${short(rec.idRec)} ${rec.status} 29.90 MENSAL; GET /rec/{idRec}?txid: one code with the first month's charge`);
+  say(
+    `POST /rec  ${short(rec.idRec)} ${rec.status} 29.90 MENSAL; GET /rec/{idRec}?txid: one code with the first month's charge`,
+  );
   const terms = await payer.recPayload.get(composite.recurrenceUrl ?? '');
-  say(`payer side: composite code parsed, recurrence payload verified: ${terms.valor?.valorRec} ${terms.calendario.periodicidade}, ${terms.politicaRetentativa}`);
+  say(
+    `payer side: composite code parsed, recurrence payload verified: ${terms.valor?.valorRec} ${terms.calendario.periodicidade}, ${terms.politicaRetentativa}`,
+  );
   await sandbox.payCharge(firstMonth);
   const approved = (await recurring.next()) as RecCompleta;
-  say(`the payer paid the first month: recurrence ${approved.status} (${approved.ativacao?.tipoJornada}), confirmed with GET /rec/{idRec}`);
+  say(
+    `the payer paid the first month: recurrence ${approved.status} (${approved.ativacao?.tipoJornada}), confirmed with GET /rec/{idRec}`,
+  );
   const months: CobRCompleta[] = [];
   for (let month = 0; month < 3; month++) {
     const txid = generateTxid();
-    const body = { idRec: rec.idRec, calendario: { dataDeVencimento: addMonths(start, month) }, valor: { original: '29.90' }, recebedor: sandbox.ownAccounts[0]! };
+    const body = {
+      idRec: rec.idRec,
+      calendario: { dataDeVencimento: addMonths(start, month) },
+      valor: { original: '29.90' },
+      recebedor: sandbox.ownAccounts[0]!,
+    };
     await api.cobr.create(txid, body);
     months.push((await recurring.next()) as CobRCompleta);
   }
@@ -192,22 +224,33 @@ try {
   const rejected = await next();
   await api.cobr.retry(two, addDays(addMonths(start, 1), 2));
   const retried = await next();
-  say(`PUT /cobr x3, monthly: ${months.map((c) => c.status).join(', ')}; month 2 ${last(rejected)}, then POST …/retentativa/{data}: ${last(retried)}`);
+  say(
+    `PUT /cobr x3, monthly: ${months.map((c) => c.status).join(', ')}; month 2 ${last(rejected)}, then POST …/retentativa/{data}: ${last(retried)}`,
+  );
   await sandbox.settleCobr(two, 'PAGA');
   await next();
   await sandbox.settleCobr(three, 'PAGA');
   await next();
   const now = await Promise.all(months.map((c) => api.cobr.get(c.txid)));
-  say(`${states.length} states notified, each handled once by recurringHandler; charges ${now.map((c) => c.status).join(', ')}`);
+  say(
+    `${states.length} states notified, each handled once by recurringHandler; charges ${now.map((c) => c.status).join(', ')}`,
+  );
 
   section('Cash-out');
   const balance = await cashOut.balance.get();
   say(`balance: ${balance.available}`);
-  const order = await cashOut.pay({ key: '+5561912345678', amount: '250.00', creditorDocument: '52998224725', description: 'Supplier 7' });
+  const order = await cashOut.pay({
+    key: '+5561912345678',
+    amount: '250.00',
+    creditorDocument: '52998224725',
+    description: 'Supplier 7',
+  });
   say(`pay 250.00 -> 202, order ${order.idempotencyKey} ${order.transfer.status}`);
   await sandbox.settleTransfer(order.idempotencyKey, 'LIQUIDATED');
   const confirmation = await transfers.next();
-  say(`notification: ${confirmation.notified.status}, checked against GET …/idempotencyKey/{key}: ${confirmation.verdict}`);
+  say(
+    `notification: ${confirmation.notified.status}, checked against GET …/idempotencyKey/{key}: ${confirmation.verdict}`,
+  );
   try {
     await cashOut.pay({ key: '+5561912345678', amount: '5000.00', creditorDocument: '52998224725' });
   } catch (error) {
@@ -216,7 +259,9 @@ try {
   }
   await sandbox.forgeTransferNotification({ idempotencyKey: order.idempotencyKey, status: 'CANCELED' });
   const forged = await transfers.next();
-  say(`a forged "CANCELED" notification for that order: ${forged.verdict}${forged.verdict === 'suspicious' ? ` (${forged.reason})` : ''}`);
+  say(
+    `a forged "CANCELED" notification for that order: ${forged.verdict}${forged.verdict === 'suspicious' ? ` (${forged.reason})` : ''}`,
+  );
 
   console.log(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 } finally {

@@ -23,7 +23,11 @@ const USAGE = `Usage: instant-payments <command>
 The BR Code is read from stdin when no text is given.`;
 
 /** Runs one command; resolves to the exit code. */
-async function run(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+async function run(
+  argv: readonly string[],
+  out: (line: string) => void = console.log,
+  err: (line: string) => void = console.error,
+): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'sandbox') {
     // The sandbox command reads process.argv itself when its module loads.
@@ -35,13 +39,18 @@ async function run(argv: readonly string[], out: (line: string) => void = consol
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
-      options: { json: { type: 'boolean' }, out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        json: { type: 'boolean' },
+        out: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
     if (values.help) return (out(USAGE), 0);
     const text = positionals.length > 0 ? positionals.join(' ') : await readStdin();
     const lint = brcode.lint(text);
     if (command === 'brcode') return describeCode(text, lint, values.json === true, out);
-    if (values.out === undefined || !/\.(png|svg)$/i.test(values.out)) return (err(`qr needs --out file.png or --out file.svg\n\n${USAGE}`), 2);
+    if (values.out === undefined || !/\.(png|svg)$/i.test(values.out))
+      return (err(`qr needs --out file.png or --out file.svg\n\n${USAGE}`), 2);
     if (!lint.ok) {
       for (const line of findingLines(lint.findings)) err(line);
       err('Not writing a QR image of a code payer apps must refuse.');
@@ -54,7 +63,8 @@ async function run(argv: readonly string[], out: (line: string) => void = consol
     out(`Wrote ${values.out}`);
     return 0;
   }
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return (out(USAGE), command === undefined ? 2 : 0);
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help')
+    return (out(USAGE), command === undefined ? 2 : 0);
   err(`Unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   return 2;
 }
@@ -80,7 +90,10 @@ function describeCode(text: string, lint: BrCodeLint, json: boolean, out: (line:
 
 function fieldLines(code: BrCode): string[] {
   const named: Array<[string, string | undefined]> = [
-    ['kind', code.url !== undefined ? 'dynamic (location)' : code.key !== undefined ? 'static (key)' : 'recurrence only'],
+    [
+      'kind',
+      code.url !== undefined ? 'dynamic (location)' : code.key !== undefined ? 'static (key)' : 'recurrence only',
+    ],
     ['point of initiation', code.pointOfInitiation],
     ['key', code.key],
     ['location', code.url],
@@ -103,7 +116,9 @@ function fieldLines(code: BrCode): string[] {
 }
 
 function findingLines(findings: readonly BrCodeFinding[]): string[] {
-  return findings.map((f) => `  ${f.severity.padEnd(7)} ${(f.field === '' ? 'code' : f.field).padEnd(6)} ${f.message} [${f.code}]`);
+  return findings.map(
+    (f) => `  ${f.severity.padEnd(7)} ${(f.field === '' ? 'code' : f.field).padEnd(6)} ${f.message} [${f.code}]`,
+  );
 }
 
 async function readStdin(): Promise<string> {

@@ -127,12 +127,16 @@ export class InstantClient implements ClientContext {
 
 /** A frozen copy of the `ownAccounts` option; `ConfigurationError` for an entry without a `conta`. */
 function copyAccounts(accounts: readonly OwnAccount[]): readonly OwnAccount[] {
-  if (!Array.isArray(accounts)) throw new ConfigurationError('ownAccounts', 'ownAccounts must be an array of { conta, agencia?, tipoConta }');
+  if (!Array.isArray(accounts))
+    throw new ConfigurationError('ownAccounts', 'ownAccounts must be an array of { conta, agencia?, tipoConta }');
   return Object.freeze(
     accounts.map((account: unknown, i) => {
       const { conta, agencia, tipoConta } = (account ?? {}) as Partial<OwnAccount>;
       if (typeof conta !== 'string' || conta === '' || (agencia !== undefined && typeof agencia !== 'string')) {
-        throw new ConfigurationError(`ownAccounts[${i}]`, `ownAccounts[${i}] needs conta (a string) and, if given, agencia (a string)`);
+        throw new ConfigurationError(
+          `ownAccounts[${i}]`,
+          `ownAccounts[${i}] needs conta (a string) and, if given, agencia (a string)`,
+        );
       }
       return Object.freeze({ conta, ...(agencia !== undefined && { agencia }), tipoConta } as OwnAccount);
     }),

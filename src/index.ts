@@ -7,7 +7,12 @@
  */
 export { InstantClient, type InstantClientOptions } from './client.ts';
 export type { BaseUrls, ConnectionOptions } from './composition/connection.ts';
-export type { TelemetryOptions, TelemetryTracerProvider, TelemetryMeterProvider, TelemetrySpan } from './core/telemetry.ts';
+export type {
+  TelemetryOptions,
+  TelemetryTracerProvider,
+  TelemetryMeterProvider,
+  TelemetrySpan,
+} from './core/telemetry.ts';
 export type { TlsOptions } from './node/tls.ts';
 export {
   ClientCredentialsProvider,
@@ -17,7 +22,15 @@ export {
   type ClientCredentialsOptions,
   type TokenInfo,
 } from './core/auth.ts';
-export type { CustomRequest, HttpMethod, QueryValue, TokenProvider, RequestOptions, FetchLike, WithResponse } from './core/types.ts';
+export type {
+  CustomRequest,
+  HttpMethod,
+  QueryValue,
+  TokenProvider,
+  RequestOptions,
+  FetchLike,
+  WithResponse,
+} from './core/types.ts';
 export type { APIPromise } from './core/api-promise.ts';
 export type { Logger } from './core/log.ts';
 export { path, PathParameterError, type RoutePath } from './core/path.ts';
@@ -197,7 +210,10 @@ export {
   type UnconfirmedRecurring,
 } from './recurring/notifications.ts';
 export {
-  CashOutClient, CASH_OUT_TOKEN_PATH, type CashOutClientOptions, type CashOutCredentials,
+  CashOutClient,
+  CASH_OUT_TOKEN_PATH,
+  type CashOutClientOptions,
+  type CashOutCredentials,
 } from './cash-out/client.ts';
 export { CashOutBalance } from './cash-out/balance.ts';
 export { CashOutPayments, IDEMPOTENCY_HEADER, type CreatePaymentOptions } from './cash-out/payments.ts';
@@ -259,10 +275,18 @@ export {
   type UnconfirmedPayment,
 } from './collection/received-payments.ts';
 export {
-  reconcilePayment, type Reconciliation, type ReconciledPayment, type ReconciledCob,
+  reconcilePayment,
+  type Reconciliation,
+  type ReconciledPayment,
+  type ReconciledCob,
 } from './collection/reconcile.ts';
 export {
-  toNodeHandler, type NodeHandler, type NodeHandlerOptions, type WebHandler, type FrameworkRequest, type FrameworkReply,
+  toNodeHandler,
+  type NodeHandler,
+  type NodeHandlerOptions,
+  type WebHandler,
+  type FrameworkRequest,
+  type FrameworkReply,
 } from './node/adapter.ts';
 export * from './lib/public.ts';
 export { brcode, lintBrCode, LINT_RULES } from './lib/brcode.ts';

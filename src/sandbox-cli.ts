@@ -61,13 +61,15 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be 0 to 65535\n${USAGE}`);
-  if (values.settle !== undefined && values.settle !== 'auto' && values.settle !== 'manual') throw new Error(`--settle is auto or manual\n${USAGE}`);
+  if (values.settle !== undefined && values.settle !== 'auto' && values.settle !== 'manual')
+    throw new Error(`--settle is auto or manual\n${USAGE}`);
   const options: SandboxOptions = {};
   if (values.seed !== undefined) options.seed = integer('--seed', values.seed);
   if (values.balance !== undefined) options.balance = values.balance;
   if (values['own-key'] !== undefined) options.ownKeys = values['own-key'];
   if (values.settle !== undefined) options.settle = values.settle;
-  if (values['transfer-notification-url'] !== undefined) options.transferNotificationUrl = values['transfer-notification-url'];
+  if (values['transfer-notification-url'] !== undefined)
+    options.transferNotificationUrl = values['transfer-notification-url'];
   const attempts = values['redelivery-attempts'];
   const delayMs = values['redelivery-delay-ms'];
   if (attempts !== undefined || delayMs !== undefined) {
@@ -76,7 +78,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (delayMs !== undefined) options.redelivery.delayMs = integer('--redelivery-delay-ms', delayMs);
   }
   if (values['webhook-mtls']) options.webhookClientCertificate = true;
-  if (values['webhook-server-ca'] !== undefined) options.webhookServerCa = readFileSync(values['webhook-server-ca'], 'utf8');
+  if (values['webhook-server-ca'] !== undefined)
+    options.webhookServerCa = readFileSync(values['webhook-server-ca'], 'utf8');
   const localHolidays = values['local-holidays']?.split(',').map((day) => day.trim());
   if (localHolidays !== undefined) options.localHolidays = localHolidays;
   if (values['tls-dir'] !== undefined && !values.tls) throw new Error(`--tls-dir goes with --tls\n${USAGE}`);
@@ -84,7 +87,12 @@ export async function main(argv: readonly string[]): Promise<void> {
   const publicOrigin = values['public-origin'];
   const tls = values.tls ? writeCertificates(values['tls-dir'], host, publicOrigin) : undefined;
   const sandbox = createSandbox(options);
-  await sandbox.listen({ port, host, ...(publicOrigin !== undefined && { publicOrigin }), ...(tls && { tls: tls.server }) });
+  await sandbox.listen({
+    port,
+    host,
+    ...(publicOrigin !== undefined && { publicOrigin }),
+    ...(tls && { tls: tls.server }),
+  });
   if (!isLoopbackHost(host)) {
     console.error(
       `warning: listening on ${host}, beyond loopback: anyone who reaches port ${new URL(sandbox.origin).port || port} can use this sandbox ` +
@@ -119,7 +127,10 @@ export async function main(argv: readonly string[]): Promise<void> {
       `Notifications    redelivered with backoff after a non-2xx answer or a failed connection; log at GET ${sandbox.origin}/sandbox/notifications`,
       ...(sandbox.webhookCa === undefined
         ? []
-        : ['                 over HTTPS with a client certificate signed by this CA (authenticate.clientCertificate.ca):', sandbox.webhookCa.trimEnd()]),
+        : [
+            '                 over HTTPS with a client certificate signed by this CA (authenticate.clientCertificate.ca):',
+            sandbox.webhookCa.trimEnd(),
+          ]),
       ...(tls
         ? [
             '',
@@ -135,7 +146,9 @@ export async function main(argv: readonly string[]): Promise<void> {
       `Test controls    ${sandbox.origin}/sandbox/...   (JSON in and out, no credentials; CORS on every route, as everywhere)`,
       ...sandbox.controlRoutes.map(({ method, path, does }) => `  ${method.padEnd(5)} ${path.padEnd(width)}  ${does}`),
       '',
-      options.seed !== undefined ? `Seed             ${options.seed}: the same credentials, keys and ids on every start` : 'Seed             none: new credentials on every start (--seed N keeps them)',
+      options.seed !== undefined
+        ? `Seed             ${options.seed}: the same credentials, keys and ids on every start`
+        : 'Seed             none: new credentials on every start (--seed N keeps them)',
     ].join('\n'),
   );
   const stop = () => {
@@ -152,9 +165,10 @@ export async function main(argv: readonly string[]): Promise<void> {
 function writeCertificates(dir: string | undefined, host: string, publicOrigin: string | undefined) {
   const folder = dir === undefined ? mkdtempSync(join(tmpdir(), 'instant-payments-sandbox-tls-')) : resolve(dir);
   mkdirSync(folder, { recursive: true });
-  const hosts = [host, ...(publicOrigin === undefined ? [] : [new URL(publicOrigin).hostname.replace(/^\[|\]$/g, '')])].filter(
-    (name) => name !== '0.0.0.0' && name !== '::' && name !== '',
-  );
+  const hosts = [
+    host,
+    ...(publicOrigin === undefined ? [] : [new URL(publicOrigin).hostname.replace(/^\[|\]$/g, '')]),
+  ].filter((name) => name !== '0.0.0.0' && name !== '::' && name !== '');
   const certificates = generateCertificates({ hosts });
   const paths = {
     ca: join(folder, 'ca.pem'),
@@ -168,13 +182,18 @@ function writeCertificates(dir: string | undefined, host: string, publicOrigin: 
   writeFileSync(paths.serverKey, certificates.server.key, { mode: 0o600 });
   writeFileSync(paths.clientCert, certificates.client.cert);
   writeFileSync(paths.clientKey, certificates.client.key, { mode: 0o600 });
-  return { dir: folder, paths, server: { cert: certificates.server.cert, key: certificates.server.key, ca: certificates.ca.cert } };
+  return {
+    dir: folder,
+    paths,
+    server: { cert: certificates.server.cert, key: certificates.server.key, ca: certificates.ca.cert },
+  };
 }
 
 /** `text` as an integer, or a clear error naming the flag. */
 function integer(flag: string, text: string): number {
   const value = Number(text);
-  if (text.trim() === '' || !Number.isSafeInteger(value)) throw new Error(`${flag} takes an integer, not ${JSON.stringify(text)}\n${USAGE}`);
+  if (text.trim() === '' || !Number.isSafeInteger(value))
+    throw new Error(`${flag} takes an integer, not ${JSON.stringify(text)}\n${USAGE}`);
   return value;
 }
 

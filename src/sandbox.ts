@@ -18,5 +18,10 @@ export type { ApproveRecOptions, SettleCobrOptions } from './sandbox/recurring/p
 export type { OwnAccount } from './sandbox/recurring/state.ts';
 export type { TransferRecord } from './sandbox/cash-out.ts';
 export type { SandboxControl } from './sandbox/controls.ts';
-export type { NotificationAnswer, NotificationAttempt, RedeliveryOptions, SentNotification } from './sandbox/notifications.ts';
+export type {
+  NotificationAnswer,
+  NotificationAttempt,
+  RedeliveryOptions,
+  SentNotification,
+} from './sandbox/notifications.ts';
 export { ERROR_BASE } from './sandbox/problems.ts';

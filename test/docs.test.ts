@@ -4,7 +4,14 @@
  * sample with a known-broken block and link, so a checker that finds nothing cannot pass.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anchors, brokenLinks, codeBlocks, compileBlocks, markdownFiles, type Markdown } from '../scripts/docs-check.ts';
+import {
+  anchors,
+  brokenLinks,
+  codeBlocks,
+  compileBlocks,
+  markdownFiles,
+  type Markdown,
+} from '../scripts/docs-check.ts';
 
 const sample: Markdown[] = [
   {
@@ -17,7 +24,7 @@ const sample: Markdown[] = [
       '```ts',
       "import { InstantClient } from 'instant-payments';",
       "const api = new InstantClient({ baseUrl: 'http://127.0.0.1/v2' });",
-      "await api.cob.get(42);",
+      'await api.cob.get(42);',
       '```',
       '```ts partial',
       'api.cob.get(txid);',
@@ -40,25 +47,39 @@ beforeAll(() => {
 describe('the docs checker (on a sample)', () => {
   it('finds a block that does not compile, at its line, and skips a partial one', () => {
     expect(compiled.filter((problem) => problem.startsWith('docs/sample.md:'))).toEqual([
-      expect.stringMatching(/^docs\/sample\.md:8: Argument of type 'number' is not assignable to parameter of type 'string'/),
+      expect.stringMatching(
+        /^docs\/sample\.md:8: Argument of type 'number' is not assignable to parameter of type 'string'/,
+      ),
       expect.stringMatching(/^docs\/sample\.md:15: Type 'string \| undefined' is not assignable to type 'number'/),
     ]);
   });
 
   it('finds a link to a missing file or anchor', () => {
-    expect(brokenLinks(sample)).toEqual(['docs/sample.md: link to a missing anchor: #nowhere', 'docs/sample.md: link to a missing file: missing.md']);
+    expect(brokenLinks(sample)).toEqual([
+      'docs/sample.md: link to a missing anchor: #nowhere',
+      'docs/sample.md: link to a missing file: missing.md',
+    ]);
   });
 
   it('reads blocks with their fence info, and anchors as GitHub makes them', () => {
-    expect(codeBlocks(sample[0]!).map((b) => [b.line, b.info])).toEqual([[6, 'ts'], [11, 'ts partial'], [14, 'ts']]);
-    expect([...anchors('# A\n## Errors, retries & time-outs\n## A\n```sh\n# not a heading\n```')]).toEqual(['a', 'errors-retries--time-outs', 'a-1']);
+    expect(codeBlocks(sample[0]!).map((b) => [b.line, b.info])).toEqual([
+      [6, 'ts'],
+      [11, 'ts partial'],
+      [14, 'ts'],
+    ]);
+    expect([...anchors('# A\n## Errors, retries & time-outs\n## A\n```sh\n# not a heading\n```')]).toEqual([
+      'a',
+      'errors-retries--time-outs',
+      'a-1',
+    ]);
   });
 });
 
 describe('README.md and docs/*.md', () => {
-
   it('has the guides', () => {
-    expect(files.map((f) => f.path)).toEqual(expect.arrayContaining(['README.md', 'docs/architecture.md', 'docs/cash-out.md']));
+    expect(files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['README.md', 'docs/architecture.md', 'docs/cash-out.md']),
+    );
   });
 
   it('every relative link and anchor resolves', () => {

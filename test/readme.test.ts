@@ -22,21 +22,27 @@ describe('README and guides', () => {
     expect(ci).toMatch(/^npm test$/m);
   });
 
-  it.each(['checkout-msw.test.ts', 'checkout-listen.test.ts'])('the testing guide shows examples/testing/%s as it is (with package imports)', (name) => {
-    const guide = readFileSync(new URL('../docs/sandbox-and-testing.md', import.meta.url), 'utf8');
-    const file = readFileSync(new URL(`../examples/testing/${name}`, import.meta.url), 'utf8')
-      .replaceAll("'../../src/index.ts'", "'instant-payments'")
-      .replaceAll("'../../src/sandbox.ts'", "'instant-payments/sandbox'");
-    expect(guide).toContain('```ts in=examples/testing\n' + file + '```');
-  });
+  it.each(['checkout-msw.test.ts', 'checkout-listen.test.ts'])(
+    'the testing guide shows examples/testing/%s as it is (with package imports)',
+    (name) => {
+      const guide = readFileSync(new URL('../docs/sandbox-and-testing.md', import.meta.url), 'utf8');
+      const file = readFileSync(new URL(`../examples/testing/${name}`, import.meta.url), 'utf8')
+        .replaceAll("'../../src/index.ts'", "'instant-payments'")
+        .replaceAll("'../../src/sandbox.ts'", "'instant-payments/sandbox'");
+      expect(guide).toContain(`\`\`\`ts in=examples/testing\n${file}\`\`\``);
+    },
+  );
 
-  it.each(['sandbox-merchant.ts', 'sandbox-payer.ts'])('the README quick start shows examples/%s as it is (which examples.test.ts runs)', (name) => {
-    const file = readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8')
-      .replaceAll("'../src/index.ts'", "'instant-payments'")
-      .replaceAll("'../src/payer.ts'", "'instant-payments/payer'")
-      .replaceAll("'../src/sandbox.ts'", "'instant-payments/sandbox'");
-    expect(readme).toContain('```ts\n' + file + '```');
-  });
+  it.each(['sandbox-merchant.ts', 'sandbox-payer.ts'])(
+    'the README quick start shows examples/%s as it is (which examples.test.ts runs)',
+    (name) => {
+      const file = readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8')
+        .replaceAll("'../src/index.ts'", "'instant-payments'")
+        .replaceAll("'../src/payer.ts'", "'instant-payments/payer'")
+        .replaceAll("'../src/sandbox.ts'", "'instant-payments/sandbox'");
+      expect(readme).toContain(`\`\`\`ts\n${file}\`\`\``);
+    },
+  );
 
   it('shows the two commands and the tour output on its first screen', () => {
     const firstScreen = readme.split('\n').slice(0, 60).join('\n');

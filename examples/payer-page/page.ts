@@ -29,7 +29,11 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
  */
 export function sandboxPayerOptions(origin: string): PayerClientOptions {
   const sandbox = new URL(origin);
-  if (sandbox.protocol !== 'http:' || !LOOPBACK_HOSTS.has(sandbox.hostname) || sandbox.origin !== origin.replace(/\/$/, '')) {
+  if (
+    sandbox.protocol !== 'http:' ||
+    !LOOPBACK_HOSTS.has(sandbox.hostname) ||
+    sandbox.origin !== origin.replace(/\/$/, '')
+  ) {
     throw new TypeError('sandbox must be the origin of a sandbox on this machine, e.g. http://127.0.0.1:8080');
   }
   const asHttps = `https://${sandbox.host}/`;
@@ -61,7 +65,14 @@ export interface ChargeView {
 export async function readCharge(code: string, payer: PayerClient): Promise<ChargeView> {
   const parsed = brcode.parse(code); // BrCodeError on a bad checksum or layout
   if (parsed.url === undefined) {
-    return { verified: false, amount: parsed.amount, receiver: parsed.merchantName, key: parsed.key, message: parsed.infoAdicional, txid: parsed.txid };
+    return {
+      verified: false,
+      amount: parsed.amount,
+      receiver: parsed.merchantName,
+      key: parsed.key,
+      message: parsed.infoAdicional,
+      txid: parsed.txid,
+    };
   }
   const signedBy = parsed.url.split('/', 1)[0];
   // A dynamic code's amount and txid come from the signed payload, never from the code itself.
@@ -154,7 +165,9 @@ async function main(): Promise<void> {
     await showQr(code);
     setStatus(
       view.verified ? 'verified' : 'static',
-      view.verified ? `Signature verified (key set of ${view.signedBy})` : 'A static code: the amount and receiver are as the code says',
+      view.verified
+        ? `Signature verified (key set of ${view.signedBy})`
+        : 'A static code: the amount and receiver are as the code says',
     );
   } catch (error) {
     showError(error);

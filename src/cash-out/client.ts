@@ -30,7 +30,11 @@ import { cashOutErrors } from './errors.ts';
 import { CashOutPayments } from './payments.ts';
 
 /** The provider's client credentials; `tokenUrl` defaults to `{baseUrl}/api/v2/oauth/token`. */
-export type CashOutCredentials = ClientCredentials extends infer C ? (C extends ClientCredentials ? Omit<C, 'tokenUrl'> & { tokenUrl?: string } : never) : never;
+export type CashOutCredentials = ClientCredentials extends infer C
+  ? C extends ClientCredentials
+    ? Omit<C, 'tokenUrl'> & { tokenUrl?: string }
+    : never
+  : never;
 
 /** Options of `new CashOutClient(...)`: the provider's host, credentials, certificate and limits. */
 export interface CashOutClientOptions extends Omit<ConnectionOptions, 'auth'> {
@@ -103,7 +107,10 @@ export class CashOutClient implements ClientContext {
     const withTokenUrl =
       'getToken' in auth && typeof auth.getToken === 'function'
         ? (auth as TokenProvider)
-        : { ...(auth as CashOutCredentials), tokenUrl: (auth as CashOutCredentials).tokenUrl ?? defaultTokenUrl(options.baseUrl) };
+        : {
+            ...(auth as CashOutCredentials),
+            tokenUrl: (auth as CashOutCredentials).tokenUrl ?? defaultTokenUrl(options.baseUrl),
+          };
     const { http, close, telemetry } = connect({ ...connection, auth: withTokenUrl }, 'json');
     this.telemetry = telemetry;
     this.http = http;
@@ -115,7 +122,10 @@ export class CashOutClient implements ClientContext {
     this.#intents = intents ?? {};
     this.#totalTimeout = connection.totalTimeout;
     this.balance = new CashOutBalance(this);
-    this.payments = new CashOutPayments(this, { maxRetries: connection.maxRetries, totalTimeout: connection.totalTimeout });
+    this.payments = new CashOutPayments(this, {
+      maxRetries: connection.maxRetries,
+      totalTimeout: connection.totalTimeout,
+    });
   }
 
   /**
@@ -129,14 +139,20 @@ export class CashOutClient implements ClientContext {
     const missing = missingPayParams(params);
     if (missing) return Promise.reject(missing);
     // `totalTimeout` bounds the whole pay(): the client's own when the call gives none.
-    const timed = options?.totalTimeout === undefined && this.#totalTimeout !== undefined ? { ...options, totalTimeout: this.#totalTimeout } : options;
+    const timed =
+      options?.totalTimeout === undefined && this.#totalTimeout !== undefined
+        ? { ...options, totalTimeout: this.#totalTimeout }
+        : options;
     // With a shared store the intent is recorded before the order leaves, for `recover()` (see pay-with-intent.ts).
     const span = this.telemetry?.workflow('cashOut.pay', 'client');
     if (span === undefined) {
       if (this.#shared === undefined) return payCashOut(this, params, timed);
       return payWithIntent(this, this.#shared, params, timed, this.#intents);
     }
-    const paid = this.#shared === undefined ? payCashOut(this, params, timed) : payWithIntent(this, tracedStore(this.#shared, span), params, timed, this.#intents);
+    const paid =
+      this.#shared === undefined
+        ? payCashOut(this, params, timed)
+        : payWithIntent(this, tracedStore(this.#shared, span), params, timed, this.#intents);
     return settled(paid, span, () => 'placed');
   }
 
@@ -164,7 +180,10 @@ export class CashOutClient implements ClientContext {
   /** A web-standard handler for `POST /webhook/transfer-confirmation`. */
   notificationHandler(handlers: TransferNotificationHandlerOptions): TransferNotificationHandler {
     // The in-memory default: duplicates are dropped within the process by the handler itself (no claims).
-    return createTransferNotificationHandler(this, this.#shared === undefined ? handlers : { store: this.#shared, ...handlers });
+    return createTransferNotificationHandler(
+      this,
+      this.#shared === undefined ? handlers : { store: this.#shared, ...handlers },
+    );
   }
 
   /**

@@ -86,7 +86,13 @@ export class Intents {
     const intent = parseJson(text);
     const body = isRecord(intent) ? intent['body'] : undefined;
     const amount = isRecord(body) && isRecord(body['payment']) ? body['payment']['amount'] : undefined;
-    if (!isRecord(body) || typeof body['instantKey'] !== 'string' || typeof body['creditorDocument'] !== 'string' || typeof amount !== 'string' || !MONEY_PATTERN.test(amount)) {
+    if (
+      !isRecord(body) ||
+      typeof body['instantKey'] !== 'string' ||
+      typeof body['creditorDocument'] !== 'string' ||
+      typeof amount !== 'string' ||
+      !MONEY_PATTERN.test(amount)
+    ) {
       this.ignored('unreadable');
       return undefined;
     }
@@ -99,7 +105,10 @@ export class Intents {
    * leaves an intent that could be acted on again. The close must succeed (it throws); the
    * record is best effort.
    */
-  async close(open: string | undefined, outcome: { state: 'placed'; transfer: Transfer } | { state: 'not-placed' } | undefined): Promise<void> {
+  async close(
+    open: string | undefined,
+    outcome: { state: 'placed'; transfer: Transfer } | { state: 'not-placed' } | undefined,
+  ): Promise<void> {
     if (open !== undefined) await this.#budget.store(this.#store.delete(OPEN + this.#key, open));
     if (outcome === undefined) return;
     try {

@@ -37,7 +37,10 @@ export class KeyLease {
   async wait(): Promise<void> {
     while (!(await this.take())) {
       if (Date.now() + POLL_MS >= this.#budget.deadline) {
-        throw new PaymentOutcomeUnknownError({ idempotencyKey: this.#key, cause: new ClaimBusyError('Another pay() or recover() holds this idempotency key') });
+        throw new PaymentOutcomeUnknownError({
+          idempotencyKey: this.#key,
+          cause: new ClaimBusyError('Another pay() or recover() holds this idempotency key'),
+        });
       }
       await this.#budget.sleep(POLL_MS);
     }
@@ -49,7 +52,10 @@ export class KeyLease {
    */
   async confirm(): Promise<void> {
     if (!(await this.#lease.confirm())) {
-      throw new PaymentOutcomeUnknownError({ idempotencyKey: this.#key, cause: new ClaimBusyError("This call lost its idempotency key's lease") });
+      throw new PaymentOutcomeUnknownError({
+        idempotencyKey: this.#key,
+        cause: new ClaimBusyError("This call lost its idempotency key's lease"),
+      });
     }
   }
 

@@ -101,7 +101,11 @@ export async function verifyTransferNotification(
   return verifyTransfer(api, parseTransferNotification(body), options);
 }
 
-async function verifyTransfer(api: CashOutApi, notified: Transfer, options?: RequestOptions): Promise<NotificationVerification> {
+async function verifyTransfer(
+  api: CashOutApi,
+  notified: Transfer,
+  options?: RequestOptions,
+): Promise<NotificationVerification> {
   if (!isNotifiedStatus(notified.status)) {
     return { verdict: 'suspicious', reason: 'not-final-status', notified, actual: undefined };
   }
@@ -179,20 +183,26 @@ export function createTransferNotificationHandler<S extends Store = Store>(
     },
     deliverySettings(handlers, handlers.store, log),
   );
-  return notificationHandler(handlers, DEFAULT_NOTIFICATION_MAX_BYTES, log, async (bytes, request, fail, report) => {
-    let notified: Transfer;
-    try {
-      notified = parseTransferNotification(bytes);
-    } catch (error) {
-      return fail(400, error);
-    }
-    try {
-      report(await handle(notified, request.signal));
-    } catch (error) {
-      return fail(typeof error === 'object' && error !== null && queryFailures.has(error) ? 503 : 500, error);
-    }
-    return new Response(null, { status: 200 });
-  }, { telemetry: api.telemetry, name: 'cashOut.notification' });
+  return notificationHandler(
+    handlers,
+    DEFAULT_NOTIFICATION_MAX_BYTES,
+    log,
+    async (bytes, request, fail, report) => {
+      let notified: Transfer;
+      try {
+        notified = parseTransferNotification(bytes);
+      } catch (error) {
+        return fail(400, error);
+      }
+      try {
+        report(await handle(notified, request.signal));
+      } catch (error) {
+        return fail(typeof error === 'object' && error !== null && queryFailures.has(error) ? 503 : 500, error);
+      }
+      return new Response(null, { status: 200 });
+    },
+    { telemetry: api.telemetry, name: 'cashOut.notification' },
+  );
 }
 
 function transferClaimKey(transfer: Transfer): string {

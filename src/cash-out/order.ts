@@ -109,7 +109,10 @@ export async function placeOrder(
     if (answered) {
       const transfer = readOrder(answer, idempotencyKey);
       if (transfer !== undefined) return check(transfer);
-      return await settle(new CashOutResponseError('The provider accepted the order without a readable transfer'), lookups);
+      return await settle(
+        new CashOutResponseError('The provider accepted the order without a readable transfer'),
+        lookups,
+      );
     }
     // The POST may have left: from here on the caller gets the key.
     if (signal?.aborted) throw outcomeUnknown(signal.reason);
@@ -138,7 +141,12 @@ export async function placeOrder(
  * An order found under the key must be the one asked for (same amount, same destination key;
  * a field the provider leaves out is not held against it). Otherwise the key was reused.
  */
-export function sameOrder(found: Transfer, body: CashOutPaymentRequest, idempotencyKey: string, sentRequest: boolean): Transfer {
+export function sameOrder(
+  found: Transfer,
+  body: CashOutPaymentRequest,
+  idempotencyKey: string,
+  sentRequest: boolean,
+): Transfer {
   const amount = found.payment?.amount;
   const differs =
     (amount !== undefined && !sameAmount(amount, body.payment.amount)) ||
@@ -164,7 +172,8 @@ function keyForm(key: string): string {
 /** The transfer in a 2xx answer, `undefined` when the body does not say (empty, not JSON, another key). */
 function readOrder(answer: unknown, idempotencyKey: string): Transfer | undefined {
   const record = unwrap(answer);
-  if (record === undefined || (typeof record['status'] !== 'string' && typeof record['idempotencyKey'] !== 'string')) return undefined;
+  if (record === undefined || (typeof record['status'] !== 'string' && typeof record['idempotencyKey'] !== 'string'))
+    return undefined;
   try {
     const transfer = transferFrom(record, { idempotencyKey, status: 'PROCESSING' });
     return transfer.idempotencyKey === idempotencyKey ? transfer : undefined;
@@ -195,6 +204,9 @@ function verdictOf(error: unknown): Verdict {
 }
 
 function pause(attempt: number, error: unknown): number {
-  const retryAfter = error instanceof ApiError ? retryAfterMs(error.response?.headers.get('retry-after'), MAX_RETRY_AFTER_MS) : undefined;
+  const retryAfter =
+    error instanceof ApiError
+      ? retryAfterMs(error.response?.headers.get('retry-after'), MAX_RETRY_AFTER_MS)
+      : undefined;
   return retryAfter ?? backoffMs(attempt, ORDER_BACKOFF);
 }

@@ -62,7 +62,12 @@ export async function payWithIntent(
         throw new IdempotencyKeyReusedError({
           idempotencyKey,
           sentRequest: false,
-          violacoes: [violation('idempotencyKey', 'names an unsettled payment to another destination key or of another amount; settle it with recover()')],
+          violacoes: [
+            violation(
+              'idempotencyKey',
+              'names an unsettled payment to another destination key or of another amount; settle it with recover()',
+            ),
+          ],
         });
       }
     }
@@ -122,7 +127,9 @@ export async function payWithIntent(
 
 /** The same order: amount, destination key and document. */
 function samePayment(a: CashOutPaymentRequest, b: CashOutPaymentRequest): boolean {
-  return a.payment.amount === b.payment.amount && a.instantKey === b.instantKey && a.creditorDocument === b.creditorDocument;
+  return (
+    a.payment.amount === b.payment.amount && a.instantKey === b.instantKey && a.creditorDocument === b.creditorDocument
+  );
 }
 
 /**
@@ -130,8 +137,9 @@ function samePayment(a: CashOutPaymentRequest, b: CashOutPaymentRequest): boolea
  * running out says so in its message; anything else (the caller's abort reason) is as it is.
  */
 function nothingSent(error: unknown): unknown {
-  if (error instanceof StoreError) return new StoreError(`${error.message}; no payment order was sent`, { cause: error });
-  if (error instanceof TimeoutError) return new TimeoutError(`${error.message}; no payment order was sent`, { cause: error });
+  if (error instanceof StoreError)
+    return new StoreError(`${error.message}; no payment order was sent`, { cause: error });
+  if (error instanceof TimeoutError)
+    return new TimeoutError(`${error.message}; no payment order was sent`, { cause: error });
   return error;
 }
-

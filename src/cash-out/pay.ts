@@ -111,7 +111,12 @@ export interface PlaceHooks {
 }
 
 /** Steps 2 to 4 of `payCashOut`, all within `budget`. */
-export async function placePayment(api: CashOutApi, payment: PreparedPayment, budget: Budget, hooks: PlaceHooks = {}): Promise<PayResult> {
+export async function placePayment(
+  api: CashOutApi,
+  payment: PreparedPayment,
+  budget: Budget,
+  hooks: PlaceHooks = {},
+): Promise<PayResult> {
   const { body, idempotencyKey, given } = payment;
   if (given) {
     let existing: Transfer | undefined;
@@ -137,7 +142,11 @@ export async function placePayment(api: CashOutApi, payment: PreparedPayment, bu
 }
 
 /** Validates `params` and builds the wire body; throws `RequisicaoInvalida` before any I/O. */
-export async function preparePayment(api: CashOutApi, params: PayParams, options: RequestOptions = {}): Promise<PreparedPayment> {
+export async function preparePayment(
+  api: CashOutApi,
+  params: PayParams,
+  options: RequestOptions = {},
+): Promise<PreparedPayment> {
   const violacoes: Violacao[] = [];
   let amount = '';
   try {
@@ -179,7 +188,8 @@ function amountProblem(amount: unknown): string {
       ? 'must be a decimal string in reais, such as "10.50": money is never a number'
       : `must be a decimal string in reais: pass "${suggestion}", not the number ${written} (money is never a number)`;
   }
-  if (typeof amount === 'string') return 'must be a decimal string with a dot and at most two decimals, such as "10.50"';
+  if (typeof amount === 'string')
+    return 'must be a decimal string with a dot and at most two decimals, such as "10.50"';
   return 'must be a decimal string in reais, such as "10.50"';
 }
 

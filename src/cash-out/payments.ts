@@ -36,7 +36,10 @@ export class CashOutPayments extends CashOutResource {
    * `maxRetries`: the client's default number of further attempts of an order; `totalTimeout`:
    * the client's default time for a whole `create()`, its attempts, pauses and lookups together.
    */
-  constructor(client: ClientContext, settings: { maxRetries?: number | undefined; totalTimeout?: number | undefined } = {}) {
+  constructor(
+    client: ClientContext,
+    settings: { maxRetries?: number | undefined; totalTimeout?: number | undefined } = {},
+  ) {
     super(client);
     this.#maxRetries = settings.maxRetries;
     this.#totalTimeout = settings.totalTimeout;
@@ -64,7 +67,10 @@ export class CashOutPayments extends CashOutResource {
     // Plain JavaScript may leave the options out: the key is then refused as missing, below.
     const { idempotencyKey, ...rest } = options ?? ({} as Partial<CreatePaymentOptions>);
     if (shouldValidate(this.client.validate, rest.validate)) {
-      refuse(RequisicaoInvalida, [...checkIdempotencyKey(idempotencyKey as string), ...(await checkPaymentRequest(body))]);
+      refuse(RequisicaoInvalida, [
+        ...checkIdempotencyKey(idempotencyKey as string),
+        ...(await checkPaymentRequest(body)),
+      ]);
     }
     let response: Response | undefined;
     const answered = <T>(result: WithResponse<T>): T => {
@@ -80,12 +86,24 @@ export class CashOutPayments extends CashOutResource {
           idempotencyKey: { header: IDEMPOTENCY_HEADER, value: idempotencyKey as string },
           errors: CASH_OUT_ERRORS,
           options: attempt,
-        }).withResponse().then(answered),
+        })
+          .withResponse()
+          .then(answered),
       find: (lookup) =>
-        findTransfer({ getByIdempotencyKey: (key, o) => this.getByIdempotencyKey(key, o).withResponse().then(answered) }, idempotencyKey as string, lookup),
+        findTransfer(
+          { getByIdempotencyKey: (key, o) => this.getByIdempotencyKey(key, o).withResponse().then(answered) },
+          idempotencyKey as string,
+          lookup,
+        ),
     };
     const budget = new Budget(rest, this.#totalTimeout);
-    const transfer = await placeOrder(channel, body, idempotencyKey as string, budget, rest.maxRetries ?? this.#maxRetries ?? DEFAULT_MAX_RETRIES);
+    const transfer = await placeOrder(
+      channel,
+      body,
+      idempotencyKey as string,
+      budget,
+      rest.maxRetries ?? this.#maxRetries ?? DEFAULT_MAX_RETRIES,
+    );
     return { data: transfer, response: response as Response };
   }
 

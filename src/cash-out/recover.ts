@@ -62,7 +62,11 @@ export interface RecoveredPayment {
 }
 
 /** Settles the intents a crash left open; see `RecoverOptions`. */
-export async function recoverIntents(api: CashOutApi, store: Store, options: RecoverOptions = {}): Promise<RecoveredPayment[]> {
+export async function recoverIntents(
+  api: CashOutApi,
+  store: Store,
+  options: RecoverOptions = {},
+): Promise<RecoveredPayment[]> {
   checkIntentOptions(options, '');
   // A NaN delay would not wait at all before "not placed".
   durationOption(options.settleDelayMs, 'settleDelayMs', 0);
@@ -149,7 +153,10 @@ async function recoverOne(
     return {
       idempotencyKey,
       outcome: 'unsettled',
-      error: error instanceof PaymentOutcomeUnknownError ? error : new PaymentOutcomeUnknownError({ idempotencyKey, cause: error }),
+      error:
+        error instanceof PaymentOutcomeUnknownError
+          ? error
+          : new PaymentOutcomeUnknownError({ idempotencyKey, cause: error }),
       ...(transfer !== undefined && { transfer }),
     };
   } finally {
@@ -167,4 +174,3 @@ function keyReused(found: Transfer, payment: PreparedPayment): IdempotencyKeyReu
     throw error;
   }
 }
-

@@ -30,7 +30,10 @@ export const paymentRequestSchema = z.looseObject({
   /** The recipient's CPF or CNPJ (digits only). */
   creditorDocument: z
     .string()
-    .refine((d) => isValidCpf(d) || isValidCnpj(d), 'must be a CPF (11 digits) or CNPJ (14 characters) with valid check digits'),
+    .refine(
+      (d) => isValidCpf(d) || isValidCnpj(d),
+      'must be a CPF (11 digits) or CNPJ (14 characters) with valid check digits',
+    ),
   /** `HIGH` (default at the provider) skips the queue; `NORM` is queued. */
   priority: z.enum(['HIGH', 'NORM']).optional(),
   description: z.string().optional(),

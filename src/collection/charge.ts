@@ -80,7 +80,12 @@ export abstract class ChargeResource<Gerada, Completa, Revisada, ListQuery exten
   }
 
   /** `PUT` (create or alter: the body is judged as a whole charge) or `PATCH` (a revision) of one charge. */
-  protected write(method: 'PUT' | 'PATCH', txid: string, given: unknown, options: RequestOptions | undefined): APIPromise<Gerada> {
+  protected write(
+    method: 'PUT' | 'PATCH',
+    txid: string,
+    given: unknown,
+    options: RequestOptions | undefined,
+  ): APIPromise<Gerada> {
     const { name, check } = this.kind;
     const body = chargeRequest(given);
     return this.send<Gerada>({

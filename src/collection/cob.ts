@@ -41,7 +41,11 @@ export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, Cob
     first: First extends string ? First : CobSolicitada,
     ...rest: First extends string ? [body: CobSolicitada, options?: RequestOptions] : [options?: RequestOptions]
   ): APIPromise<CobGerada>;
-  create(first: string | CobSolicitada, second?: CobSolicitada | RequestOptions, third?: RequestOptions): APIPromise<CobGerada> {
+  create(
+    first: string | CobSolicitada,
+    second?: CobSolicitada | RequestOptions,
+    third?: RequestOptions,
+  ): APIPromise<CobGerada> {
     if (typeof first === 'string') return this.write('PUT', first, second, third);
     const body = chargeRequest(first);
     return this.send<CobGerada>({
@@ -176,7 +180,9 @@ export interface CobAlteracao {
 }
 
 /** A removal: the status alone. */
-export type CobRemocao = { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } & { [K in Exclude<keyof CobAlteracao, 'status'>]?: never };
+export type CobRemocao = { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } & {
+  [K in Exclude<keyof CobAlteracao, 'status'>]?: never;
+};
 
 /** Body of `PATCH /cob/{txid}`: either changes, or the removal alone. */
 export type CobRevisada = CobAlteracao | CobRemocao;

@@ -28,7 +28,8 @@ const COBV: ChargeKind = {
   readErrors: { 400: CobVConsultaInvalida, 404: CobVNaoEncontrada },
   check: checkCobV,
   checkQuery: ({ loteCobVId }, ctx) => {
-    if (loteCobVId !== undefined && !isInt(loteCobVId, 0)) ctx.add('loteCobVId', 'loteCobVId must be an integer, zero or more', loteCobVId);
+    if (loteCobVId !== undefined && !isInt(loteCobVId, 0))
+      ctx.add('loteCobVId', 'loteCobVId must be an integer, zero or more', loteCobVId);
   },
 };
 

@@ -9,7 +9,9 @@
  * included, is `InstantDevolucaoInvalida`. Both with `sentRequest: false`.
  */
 import {
-  InstantConsultaInvalida, InstantDevolucaoInvalida, InstantDevolucaoNaoEncontrada,
+  InstantConsultaInvalida,
+  InstantDevolucaoInvalida,
+  InstantDevolucaoNaoEncontrada,
   InstantNaoEncontrado,
 } from '../errors/catalogue.ts';
 import { isRecord } from '../internal/json.ts';
@@ -67,7 +69,8 @@ export class Instant extends APIResource {
       rule: (ctx) => {
         collectListQuery(query, ctx);
         const { txid, txIdPresente, devolucaoPresente } = (query ?? {}) as Partial<InstantListQuery>;
-        if (txid !== undefined && !(typeof txid === 'string' && SHORT_TXID.test(txid))) ctx.add('txid', 'txid must be 1 to 35 letters or digits', txid);
+        if (txid !== undefined && !(typeof txid === 'string' && SHORT_TXID.test(txid)))
+          ctx.add('txid', 'txid must be 1 to 35 letters or digits', txid);
         checkFlag(txIdPresente, 'txIdPresente', ctx);
         checkFlag(devolucaoPresente, 'devolucaoPresente', ctx);
       },
@@ -138,12 +141,7 @@ function checkRefundBody(body: unknown, ctx: RuleContext): void {
 export type DevolucaoStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO' | (string & {});
 
 /** Nature of a refund (absent means ORIGINAL). New values may appear. */
-export type DevolucaoNatureza =
-  | 'ORIGINAL'
-  | 'RETIRADA'
-  | 'MED_OPERACIONAL'
-  | 'MED_FRAUDE'
-  | (string & {});
+export type DevolucaoNatureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE' | (string & {});
 
 /** Body of `PUT /instant/{e2eid}/devolucao/{id}`. */
 export interface DevolucaoSolicitada {

@@ -3,7 +3,8 @@
  * charge, fetch, list, change it, and unlink it from its charge.
  */
 import {
-  PayloadLocationConsultaInvalida, PayloadLocationNaoEncontrado,
+  PayloadLocationConsultaInvalida,
+  PayloadLocationNaoEncontrado,
   PayloadLocationOperacaoInvalida,
 } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
@@ -47,7 +48,10 @@ export class PayloadLocation extends APIResource {
    * `GET /loc`: `await` gives the first page (`items`, also under the wire name `loc`);
    * `for await` walks every location across pages.
    */
-  list(query: PayloadLocationListQuery, options?: RequestOptions): PagePromise<PayloadLocationCompleta, ParametrosConsultaLoc> {
+  list(
+    query: PayloadLocationListQuery,
+    options?: RequestOptions,
+  ): PagePromise<PayloadLocationCompleta, ParametrosConsultaLoc> {
     return this.getList(path`/loc`, 'loc', {
       query,
       errors: { 400: PayloadLocationConsultaInvalida },

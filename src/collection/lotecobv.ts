@@ -82,7 +82,13 @@ export class LoteCobV extends APIResource {
     });
   }
 
-  #write(method: 'PUT' | 'PATCH', id: string | number, body: unknown, options: RequestOptions | undefined, rule: Rule): APIPromise<void> {
+  #write(
+    method: 'PUT' | 'PATCH',
+    id: string | number,
+    body: unknown,
+    options: RequestOptions | undefined,
+    rule: Rule,
+  ): APIPromise<void> {
     return this.send<void, unknown>({
       method,
       path: () => path`/lotecobv/${id}`,
@@ -120,7 +126,12 @@ export interface LoteCobVAlterApi {
  * a due date before its charge's creation date. With `validate: false` it is a plain `put`.
  * Also `api.lotecobv.alter(id, body)`.
  */
-export async function alterLoteCobV(api: LoteCobVAlterApi, id: string | number, given: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
+export async function alterLoteCobV(
+  api: LoteCobVAlterApi,
+  id: string | number,
+  given: LoteCobVSolicitado,
+  options?: RequestOptions,
+): Promise<void> {
   const body = batchRequest(given);
   if (shouldValidate(api.validate ?? true, options?.validate)) {
     const ctx = ruleContext(undefined);

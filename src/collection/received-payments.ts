@@ -22,10 +22,19 @@ import { sameAmount } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type InstantPayment } from './instant.ts';
 import type { Store } from '../store/types.ts';
 import {
-  DEFAULT_MAX_BODY_BYTES, notificationHandler, readNotificationJson, type NotificationContext, type NotificationHandler, type
-  NotificationHandlerOptions,
+  DEFAULT_MAX_BODY_BYTES,
+  notificationHandler,
+  readNotificationJson,
+  type NotificationContext,
+  type NotificationHandler,
+  type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
-import { confirmedDelivery, deliverySettings, notificationOutcome, type DeliveryOutcome } from '../notifications/confirmed.ts';
+import {
+  confirmedDelivery,
+  deliverySettings,
+  notificationOutcome,
+  type DeliveryOutcome,
+} from '../notifications/confirmed.ts';
 
 /**
  * The former name of `InvalidNotificationError` for received-payment bodies: the same class.
@@ -49,7 +58,12 @@ export function parseReceivedPayments(body: unknown): InstantPayment[] {
   }
   const items = value[key] as unknown[];
   return items.map((item, index) => {
-    if (!isRecord(item) || typeof item['endToEndId'] !== 'string' || item['endToEndId'] === '' || typeof item['valor'] !== 'string') {
+    if (
+      !isRecord(item) ||
+      typeof item['endToEndId'] !== 'string' ||
+      item['endToEndId'] === '' ||
+      typeof item['valor'] !== 'string'
+    ) {
       throw new InvalidNotificationError(`Payment ${index} of the notification has no endToEndId or valor`);
     }
     return normalizePayment(item as InstantPayment);
@@ -145,14 +159,21 @@ export function receivedPaymentsHandler<S extends Store = Store>(
           actual = await api.instant.get(notified.endToEndId, { ...options.requestOptions, signal });
         } catch (error) {
           // 404, or an e2eid the client refuses before asking: no such payment.
-          if ((error instanceof ApiError && (error.status === 404 || !error.sentRequest)) || error instanceof PathParameterError) {
+          if (
+            (error instanceof ApiError && (error.status === 404 || !error.sentRequest)) ||
+            error instanceof PathParameterError
+          ) {
             log?.warn?.('payment unconfirmed', { reason: 'not-found' });
             await options.onUnconfirmed?.({ reason: 'not-found', notified });
             return undefined;
           }
           throw error;
         }
-        if (!sameAmount(actual.valor, notified.valor) || actual.endToEndId !== notified.endToEndId || !sameTxid(actual, notified)) {
+        if (
+          !sameAmount(actual.valor, notified.valor) ||
+          actual.endToEndId !== notified.endToEndId ||
+          !sameTxid(actual, notified)
+        ) {
           log?.warn?.('payment unconfirmed', { reason: 'mismatch' });
           await options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
           return undefined;
@@ -166,25 +187,31 @@ export function receivedPaymentsHandler<S extends Store = Store>(
     deliverySettings(options, options.store ?? api.store, log),
   );
 
-  return notificationHandler(options, DEFAULT_MAX_BODY_BYTES, log, async (bytes, request, fail, report) => {
-    const started = Date.now();
-    let payments: InstantPayment[];
-    try {
-      payments = parseReceivedPayments(bytes);
-    } catch (error) {
-      return fail(400, error);
-    }
-    log?.info?.('notification received', { payments: payments.length });
-    try {
-      const outcomes: DeliveryOutcome[] = [];
-      for (const payment of payments) outcomes.push(await handle(payment, request.signal));
-      report(notificationOutcome(outcomes));
-      log?.info?.('notification answered', { status: 200, payments: payments.length, ms: Date.now() - started });
-      return new Response(null, { status: 200 });
-    } catch (error) {
-      return fail(500, error);
-    }
-  }, { telemetry: api.telemetry, name: 'receivedPayments.notification' });
+  return notificationHandler(
+    options,
+    DEFAULT_MAX_BODY_BYTES,
+    log,
+    async (bytes, request, fail, report) => {
+      const started = Date.now();
+      let payments: InstantPayment[];
+      try {
+        payments = parseReceivedPayments(bytes);
+      } catch (error) {
+        return fail(400, error);
+      }
+      log?.info?.('notification received', { payments: payments.length });
+      try {
+        const outcomes: DeliveryOutcome[] = [];
+        for (const payment of payments) outcomes.push(await handle(payment, request.signal));
+        report(notificationOutcome(outcomes));
+        log?.info?.('notification answered', { status: 200, payments: payments.length, ms: Date.now() - started });
+        return new Response(null, { status: 200 });
+      } catch (error) {
+        return fail(500, error);
+      }
+    },
+    { telemetry: api.telemetry, name: 'receivedPayments.notification' },
+  );
 }
 
 /** The claim of a payment's delivery: its e2eid plus the refunds' ids and statuses (a refund reaching a final status is news). */

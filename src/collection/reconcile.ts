@@ -18,7 +18,10 @@ export interface ReconciledPayment {
 /** The parts of an immediate charge `reconcilePayment` reads (a `cob` as created or fetched fits). */
 export interface ReconciledCob {
   calendario?: object | undefined;
-  valor: { original: string; retirada?: { saque?: { valor: string } | undefined; troco?: { valor: string } | undefined } | undefined };
+  valor: {
+    original: string;
+    retirada?: { saque?: { valor: string } | undefined; troco?: { valor: string } | undefined } | undefined;
+  };
 }
 
 /** How a payment compares with what its charge asked on the day it was paid. */
@@ -46,7 +49,11 @@ export interface Reconciliation {
  * without them only national holidays move its due date. Throws `RangeError` for an amount or
  * date it cannot read.
  */
-export function reconcilePayment(payment: ReconciledPayment, charge: ReconciledCob | AmountDueCharge, options?: AmountDueOptions): Reconciliation {
+export function reconcilePayment(
+  payment: ReconciledPayment,
+  charge: ReconciledCob | AmountDueCharge,
+  options?: AmountDueOptions,
+): Reconciliation {
   const date = todayInBrasilia(new Date(payment.horario));
   let due: string;
   let payable = true;

@@ -28,7 +28,11 @@ const READ_ERRORS = { 400: WebhookConsultaInvalida, 404: WebhookNaoEncontrado };
  * not a refusal: the service accepts such a URL, and a receiver may serve that path on purpose.
  * The URL itself is never logged (it may carry a secret path).
  */
-export function warnAppendedSegment(webhookUrl: unknown, segments: readonly string[], logger: Logger | undefined): void {
+export function warnAppendedSegment(
+  webhookUrl: unknown,
+  segments: readonly string[],
+  logger: Logger | undefined,
+): void {
   if (logger?.warn === undefined || typeof webhookUrl !== 'string') return;
   let pathname: string;
   try {
@@ -38,7 +42,10 @@ export function warnAppendedSegment(webhookUrl: unknown, segments: readonly stri
   }
   const segment = segments.find((name) => pathname.endsWith(`/${name}`));
   if (segment !== undefined) {
-    logger.warn(`webhookUrl already ends with /${segment}, which the service appends: notifications will be posted to .../${segment}/${segment}`, { segment });
+    logger.warn(
+      `webhookUrl already ends with /${segment}, which the service appends: notifications will be posted to .../${segment}/${segment}`,
+      { segment },
+    );
   }
 }
 
@@ -94,7 +101,10 @@ export class Webhook extends APIResource {
    * `GET /webhook` (`inicio` and `fim` optional here): `await` gives the first page (`items`,
    * also under the wire name `webhooks`); `for await` walks every registration.
    */
-  list(query: WebhookListQuery = {}, options?: RequestOptions): PagePromise<WebhookCompleto, ParametrosConsultaWebhook> {
+  list(
+    query: WebhookListQuery = {},
+    options?: RequestOptions,
+  ): PagePromise<WebhookCompleto, ParametrosConsultaWebhook> {
     return this.getList(path`/webhook`, 'webhooks', {
       query,
       errors: { 400: WebhookConsultaInvalida },

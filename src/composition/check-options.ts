@@ -54,22 +54,41 @@ export function checkClientOptions(options: unknown, kind: ClientKind): void {
   checkDefaultHeaders(options['defaultHeaders']);
   checkDefaultQuery(options['defaultQuery']);
   if (options['baseUrls'] !== undefined) {
-    if (!kind.baseUrls) throw new ConfigurationError('baseUrls', `${kind.name} takes no baseUrls: its paths are under baseUrl`);
+    if (!kind.baseUrls)
+      throw new ConfigurationError('baseUrls', `${kind.name} takes no baseUrls: its paths are under baseUrl`);
     checkBaseUrls(options['baseUrls'], kind.baseUrls);
   }
   const auth = options['auth'];
-  if (isRecord(auth) && auth['clientAuthentication'] === 'tls_client_auth' && options['tls'] === undefined && options['fetch'] === undefined) {
-    throw new ConfigurationError('tls', "auth.clientAuthentication 'tls_client_auth' logs in with the client certificate: give tls { cert, key } or { pfx } (or a fetch that presents one)");
+  if (
+    isRecord(auth) &&
+    auth['clientAuthentication'] === 'tls_client_auth' &&
+    options['tls'] === undefined &&
+    options['fetch'] === undefined
+  ) {
+    throw new ConfigurationError(
+      'tls',
+      "auth.clientAuthentication 'tls_client_auth' logs in with the client certificate: give tls { cert, key } or { pfx } (or a fetch that presents one)",
+    );
   }
 }
 
 function checkTelemetry(telemetry: unknown): void {
   if (telemetry === undefined) return;
-  if (!isRecord(telemetry)) throw new ConfigurationError('telemetry', 'telemetry takes { tracerProvider?, meterProvider? } from @opentelemetry/api');
-  for (const [option, method] of [['tracerProvider', 'getTracer'], ['meterProvider', 'getMeter']] as const) {
+  if (!isRecord(telemetry))
+    throw new ConfigurationError(
+      'telemetry',
+      'telemetry takes { tracerProvider?, meterProvider? } from @opentelemetry/api',
+    );
+  for (const [option, method] of [
+    ['tracerProvider', 'getTracer'],
+    ['meterProvider', 'getMeter'],
+  ] as const) {
     const provider = telemetry[option];
     if (provider !== undefined && !(isRecord(provider) && typeof provider[method] === 'function')) {
-      throw new ConfigurationError(`telemetry.${option}`, `telemetry.${option} must be an OpenTelemetry ${option === 'tracerProvider' ? 'TracerProvider' : 'MeterProvider'} (with ${method}())`);
+      throw new ConfigurationError(
+        `telemetry.${option}`,
+        `telemetry.${option} must be an OpenTelemetry ${option === 'tracerProvider' ? 'TracerProvider' : 'MeterProvider'} (with ${method}())`,
+      );
     }
   }
 }
@@ -81,12 +100,16 @@ const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-leng
 
 function checkDefaultHeaders(headers: unknown): void {
   if (headers === undefined) return;
-  if (!isRecord(headers)) throw new ConfigurationError('defaultHeaders', 'defaultHeaders must be an object of header names to string values');
+  if (!isRecord(headers))
+    throw new ConfigurationError('defaultHeaders', 'defaultHeaders must be an object of header names to string values');
   for (const [name, value] of Object.entries(headers)) {
     const option = `defaultHeaders.${name}`;
-    if (!HEADER_NAME.test(name)) throw new ConfigurationError('defaultHeaders', 'defaultHeaders has a name that is not a valid header name');
-    if (RESERVED_HEADERS.has(name.toLowerCase())) throw new ConfigurationError(option, `${option} is set by the SDK itself: it cannot be a default`);
+    if (!HEADER_NAME.test(name))
+      throw new ConfigurationError('defaultHeaders', 'defaultHeaders has a name that is not a valid header name');
+    if (RESERVED_HEADERS.has(name.toLowerCase()))
+      throw new ConfigurationError(option, `${option} is set by the SDK itself: it cannot be a default`);
     // A value fetch would refuse at the first call (a line break, a non-Latin-1 character).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a NUL is one of the characters it refuses.
     if (typeof value !== 'string' || /[\r\n\0]|[^\u0000-\u00ff]/.test(value)) {
       throw new ConfigurationError(option, `${option} must be a string without line breaks (Latin-1)`);
     }
@@ -95,26 +118,46 @@ function checkDefaultHeaders(headers: unknown): void {
 
 function checkDefaultQuery(query: unknown): void {
   if (query === undefined) return;
-  if (!isRecord(query)) throw new ConfigurationError('defaultQuery', 'defaultQuery must be an object of parameter names to string, number or boolean values');
+  if (!isRecord(query))
+    throw new ConfigurationError(
+      'defaultQuery',
+      'defaultQuery must be an object of parameter names to string, number or boolean values',
+    );
   for (const [name, value] of Object.entries(query)) {
     if (name === '') throw new ConfigurationError('defaultQuery', 'defaultQuery has an empty parameter name');
-    if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) {
-      throw new ConfigurationError(`defaultQuery.${name}`, `defaultQuery.${name} must be a string, a finite number or a boolean`);
+    if (
+      typeof value !== 'string' &&
+      typeof value !== 'boolean' &&
+      !(typeof value === 'number' && Number.isFinite(value))
+    ) {
+      throw new ConfigurationError(
+        `defaultQuery.${name}`,
+        `defaultQuery.${name} must be a string, a finite number or a boolean`,
+      );
     }
   }
 }
 
 function checkBaseUrls(baseUrls: unknown, tags: readonly string[]): void {
-  if (!isRecord(baseUrls)) throw new ConfigurationError('baseUrls', `baseUrls must be an object of a base URL per tag: ${tags.join(', ')}`);
+  if (!isRecord(baseUrls))
+    throw new ConfigurationError('baseUrls', `baseUrls must be an object of a base URL per tag: ${tags.join(', ')}`);
   for (const [tag, url] of Object.entries(baseUrls)) {
-    if (!tags.includes(tag)) throw new ConfigurationError(`baseUrls.${tag}`, `baseUrls.${tag} is not a tag: use ${tags.join(', ')}`);
-    if (url !== undefined) checkUrl(url, `baseUrls.${tag}`, 'the root this tag\'s paths are under, such as https://api.psp.example/v3', false);
+    if (!tags.includes(tag))
+      throw new ConfigurationError(`baseUrls.${tag}`, `baseUrls.${tag} is not a tag: use ${tags.join(', ')}`);
+    if (url !== undefined)
+      checkUrl(
+        url,
+        `baseUrls.${tag}`,
+        "the root this tag's paths are under, such as https://api.psp.example/v3",
+        false,
+      );
   }
 }
 
 /** An absolute http(s) URL without user name or password; `tokenEndpoint`: https unless on loopback. */
 function checkUrl(value: unknown, option: string, what: string, tokenEndpoint: boolean): void {
-  if (value === undefined || value === null || value === '') throw new ConfigurationError(option, `${option} is required: ${what}`);
+  if (value === undefined || value === null || value === '')
+    throw new ConfigurationError(option, `${option} is required: ${what}`);
   if (typeof value !== 'string') throw new ConfigurationError(option, `${option} must be a string: ${what}`);
   let url: URL;
   try {
@@ -129,7 +172,10 @@ function checkUrl(value: unknown, option: string, what: string, tokenEndpoint: b
     throw new ConfigurationError(option, `${option} must not carry a user name or password: credentials go in auth`);
   }
   if (tokenEndpoint && !isHttpsOrLoopback(url)) {
-    throw new ConfigurationError(option, `${option} must be https (plain http is allowed on loopback only): the secret travels to it`);
+    throw new ConfigurationError(
+      option,
+      `${option} must be https (plain http is allowed on loopback only): the secret travels to it`,
+    );
   }
 }
 
@@ -139,14 +185,23 @@ function checkTls(tls: unknown): void {
   if (!isRecord(tls)) throw new ConfigurationError('tls', shape);
   const isPem = (value: unknown) => typeof value === 'string' || value instanceof Uint8Array;
   if (tls['pfx'] !== undefined) {
-    if (!isPem(tls['pfx'])) throw new ConfigurationError('tls.pfx', 'tls.pfx must be the PKCS#12 file as bytes (or text)');
+    if (!isPem(tls['pfx']))
+      throw new ConfigurationError('tls.pfx', 'tls.pfx must be the PKCS#12 file as bytes (or text)');
     return;
   }
   const cert = tls['cert'];
   const key = tls['key'];
   if (cert === undefined && key === undefined) throw new ConfigurationError('tls', shape);
-  if (cert === undefined) throw new ConfigurationError('tls.cert', 'tls.key was given without its certificate: add tls.cert (PEM), or give tls.pfx instead');
-  if (key === undefined) throw new ConfigurationError('tls.key', 'tls.cert was given without its private key: add tls.key (PEM), or give tls.pfx instead');
+  if (cert === undefined)
+    throw new ConfigurationError(
+      'tls.cert',
+      'tls.key was given without its certificate: add tls.cert (PEM), or give tls.pfx instead',
+    );
+  if (key === undefined)
+    throw new ConfigurationError(
+      'tls.key',
+      'tls.cert was given without its private key: add tls.key (PEM), or give tls.pfx instead',
+    );
   if (!isPem(cert)) throw new ConfigurationError('tls.cert', 'tls.cert must be PEM text or bytes');
   if (!isPem(key)) throw new ConfigurationError('tls.key', 'tls.key must be PEM text or bytes');
 }
@@ -159,22 +214,41 @@ function checkAuth(auth: unknown, kind: ClientKind): void {
   }
   if (!isRecord(auth)) throw new ConfigurationError('auth', `auth must be ${shape}`);
   if ('getToken' in auth) {
-    if (typeof auth['getToken'] !== 'function') throw new ConfigurationError('auth.getToken', 'auth.getToken must be a function returning a promise of the token');
+    if (typeof auth['getToken'] !== 'function')
+      throw new ConfigurationError(
+        'auth.getToken',
+        'auth.getToken must be a function returning a promise of the token',
+      );
     return;
   }
   const method = auth['clientAuthentication'];
   if (method !== undefined && !CLIENT_AUTHENTICATION.includes(method)) {
-    throw new ConfigurationError('auth.clientAuthentication', `auth.clientAuthentication must be one of ${CLIENT_AUTHENTICATION.join(', ')}`);
+    throw new ConfigurationError(
+      'auth.clientAuthentication',
+      `auth.clientAuthentication must be one of ${CLIENT_AUTHENTICATION.join(', ')}`,
+    );
   }
   const certificateOnly = method === 'tls_client_auth';
   for (const field of certificateOnly ? (['clientId'] as const) : (['clientId', 'clientSecret'] as const)) {
     const value = auth[field];
-    if (typeof value !== 'string' || value === '') throw new ConfigurationError(`auth.${field}`, `auth.${field} is required (a non-empty string) for the built-in client credentials`);
+    if (typeof value !== 'string' || value === '')
+      throw new ConfigurationError(
+        `auth.${field}`,
+        `auth.${field} is required (a non-empty string) for the built-in client credentials`,
+      );
   }
   if (certificateOnly && auth['clientSecret'] !== undefined) {
-    throw new ConfigurationError('auth.clientSecret', "auth.clientSecret is never sent with 'tls_client_auth' (the certificate authenticates the client): leave it out");
+    throw new ConfigurationError(
+      'auth.clientSecret',
+      "auth.clientSecret is never sent with 'tls_client_auth' (the certificate authenticates the client): leave it out",
+    );
   }
   if (auth['tokenUrl'] !== undefined || kind.tokenUrlRequired) {
-    checkUrl(auth['tokenUrl'], 'auth.tokenUrl', 'the OAuth token endpoint, such as https://api.psp.example/oauth/token', true);
+    checkUrl(
+      auth['tokenUrl'],
+      'auth.tokenUrl',
+      'the OAuth token endpoint, such as https://api.psp.example/oauth/token',
+      true,
+    );
   }
 }

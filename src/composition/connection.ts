@@ -62,7 +62,20 @@ export interface ConnectionOptions {
 }
 
 /** The API's tags, each of which may have its own base URL (`baseUrls`). */
-export const RESOURCE_TAGS = ['cob', 'cobv', 'lotecobv', 'loc', 'instant', 'webhook', 'rec', 'solicrec', 'cobr', 'locrec', 'webhookrec', 'webhookcobr'] as const;
+export const RESOURCE_TAGS = [
+  'cob',
+  'cobv',
+  'lotecobv',
+  'loc',
+  'instant',
+  'webhook',
+  'rec',
+  'solicrec',
+  'cobr',
+  'locrec',
+  'webhookrec',
+  'webhookcobr',
+] as const;
 
 /** A base URL per tag, for services that version resources apart (`{ rec: 'https://api.psp.example/v3' }`). */
 export type BaseUrls = { [Tag in (typeof RESOURCE_TAGS)[number]]?: string };
@@ -75,10 +88,16 @@ export interface Connection {
 }
 
 /** A client's connection, from options `checkClientOptions` accepted. */
-export function connect(options: ConnectionOptions & { baseUrls?: BaseUrls }, tokenRequestFormat?: 'form' | 'json'): Connection {
+export function connect(
+  options: ConnectionOptions & { baseUrls?: BaseUrls },
+  tokenRequestFormat?: 'form' | 'json',
+): Connection {
   const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
   const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
-  const auth = options.auth === undefined ? undefined : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);
+  const auth =
+    options.auth === undefined
+      ? undefined
+      : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);
   const telemetry = Telemetry.resolve(options.telemetry);
   const http = new HttpCore({
     telemetry,

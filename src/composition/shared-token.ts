@@ -85,7 +85,10 @@ export class SharedTokenProvider implements TokenProvider {
 
   constructor(source: TokenSource, store: Store, options: SharedTokenOptions) {
     if (!store.sealer) {
-      throw new ConfigurationError('store', 'This store has no encryptionKey: it refuses to keep tokens (give createPostgresStore an encryptionKey)');
+      throw new ConfigurationError(
+        'store',
+        'This store has no encryptionKey: it refuses to keep tokens (give createPostgresStore an encryptionKey)',
+      );
     }
     this.#source = source;
     this.#store = store;
@@ -126,8 +129,13 @@ export class SharedTokenProvider implements TokenProvider {
     if (sealed === undefined) return;
     // The replayed call waits for this, so it does not read the refused token back.
     this.#invalidating = this.#names
-      .then(({ fresh, valid }) => Promise.all([this.#ask(this.#store.delete(fresh, sealed)), this.#ask(this.#store.delete(valid, sealed))]))
-      .then(() => undefined, () => undefined)
+      .then(({ fresh, valid }) =>
+        Promise.all([this.#ask(this.#store.delete(fresh, sealed)), this.#ask(this.#store.delete(valid, sealed))]),
+      )
+      .then(
+        () => undefined,
+        () => undefined,
+      )
       .finally(() => {
         this.#invalidating = undefined;
       });
@@ -142,7 +150,12 @@ export class SharedTokenProvider implements TokenProvider {
     for (;;) {
       const fresh = await this.#read(names.fresh, names);
       if (fresh) return this.#keep(fresh, fresh.holdMs);
-      if (await this.#ask(this.#store.lease(names.lease, owner, this.#timeoutMs), (taken) => taken && this.#unlease(names, owner))) {
+      if (
+        await this.#ask(
+          this.#store.lease(names.lease, owner, this.#timeoutMs),
+          (taken) => taken && this.#unlease(names, owner),
+        )
+      ) {
         return this.#fetch(names, owner);
       }
       // Another process is fetching, or the endpoint is in its back-off: a valid token serves meanwhile.
@@ -150,7 +163,8 @@ export class SharedTokenProvider implements TokenProvider {
       if (valid) return this.#keep(valid, this.#pollMs);
       const failed = await this.#ask(this.#store.get(names.failed));
       if (failed !== undefined) throw this.#remember(failureError(failed), FAILURE_RECHECK_MS);
-      if (Date.now() >= deadline) throw new AuthenticationError('Timed out waiting for another process to fetch the token');
+      if (Date.now() >= deadline)
+        throw new AuthenticationError('Timed out waiting for another process to fetch the token');
       await sleep(this.#pollMs);
     }
   }
@@ -168,9 +182,14 @@ export class SharedTokenProvider implements TokenProvider {
       try {
         info = await this.#source.getTokenInfo();
       } catch (error) {
-        const pauseMs = Math.max(backoffMs(failures, FAILURE_BACKOFF), error instanceof AuthenticationError ? (error.retryAfterMs ?? 0) : 0);
+        const pauseMs = Math.max(
+          backoffMs(failures, FAILURE_BACKOFF),
+          error instanceof AuthenticationError ? (error.retryAfterMs ?? 0) : 0,
+        );
         const status = error instanceof AuthenticationError ? error.status : undefined;
-        await this.#ask(this.#store.set(names.failed, JSON.stringify({ failures: failures + 1, status }), FAILURE_MEMORY_MS));
+        await this.#ask(
+          this.#store.set(names.failed, JSON.stringify({ failures: failures + 1, status }), FAILURE_MEMORY_MS),
+        );
         // The lease, held through the pause on the store's clock, keeps every process from asking.
         const renew = this.#store.renew ? this.#store.renew.bind(this.#store) : this.#store.lease.bind(this.#store);
         backingOff = await this.#ask(renew(names.lease, owner, pauseMs)).catch(() => false);
@@ -223,7 +242,13 @@ export class SharedTokenProvider implements TokenProvider {
 
   /** A store call bounded by the token request's time limit: a stalled store fails the call, not the provider. */
   #ask<T>(call: Promise<T>, onLate?: (value: T) => void): Promise<T> {
-    return bounded(call, this.#timeoutMs, undefined, () => new StoreError(`The store did not answer within ${this.#timeoutMs} ms`), onLate);
+    return bounded(
+      call,
+      this.#timeoutMs,
+      undefined,
+      () => new StoreError(`The store did not answer within ${this.#timeoutMs} ms`),
+      onLate,
+    );
   }
 }
 
@@ -273,6 +298,10 @@ export function tokenIdentity(
   certificate: string | Uint8Array | undefined,
 ): string[] {
   const cert =
-    certificate === undefined ? '' : typeof certificate === 'string' ? certificate : [...certificate].map((b) => b.toString(16)).join('');
+    certificate === undefined
+      ? ''
+      : typeof certificate === 'string'
+        ? certificate
+        : [...certificate].map((b) => b.toString(16)).join('');
   return [credentials.tokenUrl, credentials.clientId, credentials.scope ?? '', cert];
 }

@@ -160,7 +160,8 @@ export class ClientCredentialsProvider implements TokenProvider {
       const response = await oidc.clientCredentialsGrant(config, scope ? { scope } : {});
       // `expires_in` as answered: `expiresIn()` counts from when openid-client read the answer, one
       // second less once a millisecond has passed.
-      const lifetimeS = typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in : undefined;
+      const lifetimeS =
+        typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in : undefined;
       return { value: response.access_token, lifetimeS: lifetimeS ?? response.expiresIn() ?? DEFAULT_TOKEN_LIFETIME_S };
     } catch (error) {
       throw authenticationError(error, clientSecret);
@@ -176,7 +177,12 @@ export class ClientCredentialsProvider implements TokenProvider {
         : clientAuthentication === 'client_secret_basic'
           ? oidc.ClientSecretBasic(clientSecret)
           : oidc.ClientSecretPost(clientSecret);
-    const config = new oidc.Configuration({ issuer: url.origin, token_endpoint: tokenUrl }, clientId, undefined, method);
+    const config = new oidc.Configuration(
+      { issuer: url.origin, token_endpoint: tokenUrl },
+      clientId,
+      undefined,
+      method,
+    );
     config[oidc.customFetch] = (target, init) => this.#fetch(target, init as RequestInit);
     config.timeout = Math.ceil(this.#timeout / 1000);
     if (url.protocol === 'http:') oidc.allowInsecureRequests(config);
@@ -211,10 +217,17 @@ export class ClientCredentialsProvider implements TokenProvider {
     }
     const { status } = response;
     if (status !== 200 && status !== 201) {
-      const title = isRecord(payload) && typeof payload['title'] === 'string' ? `: ${maskSecret(payload['title'], clientSecret)}` : '';
-      throw new AuthenticationError(`Token endpoint answered ${status}${title}`, { status, retryAfterMs: tokenRetryAfter(response) });
+      const title =
+        isRecord(payload) && typeof payload['title'] === 'string'
+          ? `: ${maskSecret(payload['title'], clientSecret)}`
+          : '';
+      throw new AuthenticationError(`Token endpoint answered ${status}${title}`, {
+        status,
+        retryAfterMs: tokenRetryAfter(response),
+      });
     }
-    if (typeof payload === 'string') throw new AuthenticationError(`Token endpoint answered ${status} with a body that is not JSON`, { status });
+    if (typeof payload === 'string')
+      throw new AuthenticationError(`Token endpoint answered ${status} with a body that is not JSON`, { status });
     return parseTokenAnswer(payload, status);
   }
 }

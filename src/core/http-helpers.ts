@@ -15,11 +15,21 @@ const SLASH = 0x2f;
 const METHODS: readonly unknown[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies HttpMethod[];
 
 export function customRequestProblem(call: unknown): ConfigurationError | undefined {
-  if (!isRecord(call)) return new ConfigurationError('call', 'request(call) needs the call: { method, path }, the path built with the path template (path`/cob/${txid}`)');
-  if (!METHODS.includes(call['method'])) return new ConfigurationError('call.method', `call.method must be one of ${METHODS.join(', ')}`);
+  if (!isRecord(call))
+    return new ConfigurationError(
+      'call',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the message shows the template to write.
+      'request(call) needs the call: { method, path }, the path built with the path template (path`/cob/${txid}`)',
+    );
+  if (!METHODS.includes(call['method']))
+    return new ConfigurationError('call.method', `call.method must be one of ${METHODS.join(', ')}`);
   const target = call['path'];
   if (!isRecord(target) || typeof target['url'] !== 'string' || typeof target['route'] !== 'string') {
-    return new ConfigurationError('call.path', 'call.path must be built with the path template, path`/cob/${txid}`, which encodes each value (a plain string is not taken)');
+    return new ConfigurationError(
+      'call.path',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the message shows the template to write.
+      'call.path must be built with the path template, path`/cob/${txid}`, which encodes each value (a plain string is not taken)',
+    );
   }
   return undefined;
 }
@@ -52,11 +62,18 @@ export function parseBody(text: string, response: Response, spec: CallSpec): unk
     return JSON.parse(text) as unknown;
   } catch {
     // The parser's message quotes the body: it is not kept.
-    throw new InvalidResponseError('malformed', response.status, `${spec.method} ${spec.path.route} answered ${response.status} with a body that is not the JSON its content type says`);
+    throw new InvalidResponseError(
+      'malformed',
+      response.status,
+      `${spec.method} ${spec.path.route} answered ${response.status} with a body that is not the JSON its content type says`,
+    );
   }
 }
 
-export function toSearchParams(query: CallSpec['query'], defaults: ReadonlyArray<readonly [string, QueryValue]> | undefined): URLSearchParams | undefined {
+export function toSearchParams(
+  query: CallSpec['query'],
+  defaults: ReadonlyArray<readonly [string, QueryValue]> | undefined,
+): URLSearchParams | undefined {
   let params: URLSearchParams | undefined;
   if (query) {
     for (const key of Object.keys(query)) {
@@ -88,7 +105,10 @@ export function routeTag(route: string): string {
 export function withinBudget<T>(pending: Promise<T>, ms: number, spec: CallSpec): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${ms} ms`)), ms);
+    timer = setTimeout(
+      () => reject(new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${ms} ms`)),
+      ms,
+    );
   });
   return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
 }

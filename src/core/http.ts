@@ -11,12 +11,29 @@ import { createApiError, type ErrorTables } from '../errors/factory.ts';
 import { serialize } from './request-body.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
-import type { CallSpec, CustomRequest, FetchLike, HttpMethod, QueryValue, RequestOptions, TokenProvider, WithResponse } from './types.ts';
+import type {
+  CallSpec,
+  CustomRequest,
+  FetchLike,
+  HttpMethod,
+  QueryValue,
+  RequestOptions,
+  TokenProvider,
+  WithResponse,
+} from './types.ts';
 import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardResponse, type GuardOptions } from './response.ts';
 import { USER_AGENT } from './version.ts';
 import { apiPromise, type APIPromise } from './api-promise.ts';
 import { describeConnectionFailure } from './network.ts';
-import { customRequestProblem, logFailure, parseBody, routeTag, toSearchParams, trimSlashes, withinBudget } from './http-helpers.ts';
+import {
+  customRequestProblem,
+  logFailure,
+  parseBody,
+  routeTag,
+  toSearchParams,
+  trimSlashes,
+  withinBudget,
+} from './http-helpers.ts';
 import { operationName, type CallObserver, type Telemetry } from './telemetry.ts';
 
 export interface HttpCoreConfig {
@@ -120,7 +137,11 @@ export class HttpCore {
     this.#idempotentRetry = this.#retryOptions(undefined, true);
   }
 
-  #retryOptions(maxRetries: number | undefined, idempotent: boolean, state?: CallState): NonNullable<KyOptions['retry']> {
+  #retryOptions(
+    maxRetries: number | undefined,
+    idempotent: boolean,
+    state?: CallState,
+  ): NonNullable<KyOptions['retry']> {
     const config = this.#config;
     return {
       limit: maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
@@ -197,18 +218,33 @@ export class HttpCore {
     const auth = config.auth;
     const sentTokens = this.#sentTokens;
     const defaultHeaders = config.defaultHeaders && Object.entries(config.defaultHeaders);
-    const guard: GuardOptions = { maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, detachSuccessBody: true };
+    const guard: GuardOptions = {
+      maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      detachSuccessBody: true,
+    };
     const send = (request: Request, init: RequestInit | undefined, body: string | undefined): Promise<Response> => {
       // Looked up at call time, so a mock installed after the client was built still sees it.
       // `Promise.resolve`: a user's `fetch` may hand back its `Response` without a promise.
       const fetch = config.fetch ?? globalThis.fetch;
-      if (body === undefined) return Promise.resolve(fetch(request, init)).then((response) => guardResponse(response, request, guard));
+      if (body === undefined)
+        return Promise.resolve(fetch(request, init)).then((response) => guardResponse(response, request, guard));
       const url = request.url;
-      const withBody: RequestInit = { method: request.method, headers: request.headers, body, signal: request.signal, redirect: 'manual' };
+      const withBody: RequestInit = {
+        method: request.method,
+        headers: request.headers,
+        body,
+        signal: request.signal,
+        redirect: 'manual',
+      };
       const sent = config.usersFetch ? fetch(new Request(url, withBody)) : fetch(url, withBody);
       return Promise.resolve(sent).then((response) => guardResponse(response, url, guard));
     };
-    const withToken = (request: Request, init: RequestInit | undefined, body: string | undefined, token: string): Promise<Response> => {
+    const withToken = (
+      request: Request,
+      init: RequestInit | undefined,
+      body: string | undefined,
+      token: string,
+    ): Promise<Response> => {
       request.headers.set('authorization', `Bearer ${token}`);
       // The token a 401 would refuse, for the failure handler to drop.
       if (auth?.invalidate) sentTokens.set(request, token);
@@ -301,7 +337,13 @@ export class HttpCore {
         throw this.#failed(error, spec, started);
       }
       const log = this.logger;
-      if (log?.debug) log.debug('request', { method: spec.method, route: spec.path.route, status: response.status, ms: Date.now() - started });
+      if (log?.debug)
+        log.debug('request', {
+          method: spec.method,
+          route: spec.path.route,
+          status: response.status,
+          ms: Date.now() - started,
+        });
       // Outside the try: a reader's own failure is not the call's.
       if (spec.normalize) data = (spec.normalize as (body: unknown) => T)(data);
       return { data, response };
@@ -392,9 +434,13 @@ export class HttpCore {
       kyOptions.context = { sent, method: spec.method, route: spec.path.route, observer } satisfies CallContext;
     }
     if (log?.warn) {
-      kyOptions.retry = ky!.replaceOption(this.#retryOptions(maxRetries, idempotent, (kyOptions.context as CallContext).sent));
+      kyOptions.retry = ky!.replaceOption(
+        this.#retryOptions(maxRetries, idempotent, (kyOptions.context as CallContext).sent),
+      );
     } else if (idempotent || maxRetries !== undefined) {
-      kyOptions.retry = ky!.replaceOption(maxRetries === undefined ? this.#idempotentRetry : this.#retryOptions(maxRetries, idempotent));
+      kyOptions.retry = ky!.replaceOption(
+        maxRetries === undefined ? this.#idempotentRetry : this.#retryOptions(maxRetries, idempotent),
+      );
     }
     return kyOptions;
   }
@@ -425,16 +471,25 @@ export class HttpCore {
     // ky is loaded: only a call that reached it fails with one of its errors.
     if (ky === undefined) return error;
     if (ky.isHTTPError(error)) {
-      return createApiError(error.response, error.data, spec.errors, `${spec.method} ${spec.path.route}`, this.#routeHint(spec));
+      return createApiError(
+        error.response,
+        error.data,
+        spec.errors,
+        `${spec.method} ${spec.path.route}`,
+        this.#routeHint(spec),
+      );
     }
     if (ky.isTimeoutError(error)) {
       return new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${elapsed} ms`);
     }
     if (ky.isNetworkError(error)) {
       // Node's fetch wraps the real reason in a generic "fetch failed" TypeError.
-      const root = error.cause instanceof TypeError && error.cause.cause !== undefined ? error.cause.cause : error.cause;
+      const root =
+        error.cause instanceof TypeError && error.cause.cause !== undefined ? error.cause.cause : error.cause;
       const cause = this.#config.explainConnectionError?.(root) ?? root;
-      return new ConnectionError(`${spec.method} ${spec.path.route} failed: ${describeConnectionFailure(cause)}`, { cause });
+      return new ConnectionError(`${spec.method} ${spec.path.route} failed: ${describeConnectionFailure(cause)}`, {
+        cause,
+      });
     }
     // A caller's abort stays what it is: the reason the caller gave.
     if (spec.options?.signal?.aborted) return spec.options.signal.reason;

@@ -4,4 +4,12 @@
  * import of the package itself keeps all of it (and the jose it brings), a third of a Workers
  * bundle.
  */
-export { ClientSecretBasic, ClientSecretPost, TlsClientAuth, Configuration, allowInsecureRequests, clientCredentialsGrant, customFetch } from 'openid-client';
+export {
+  ClientSecretBasic,
+  ClientSecretPost,
+  TlsClientAuth,
+  Configuration,
+  allowInsecureRequests,
+  clientCredentialsGrant,
+  customFetch,
+} from 'openid-client';

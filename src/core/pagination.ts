@@ -50,7 +50,9 @@ export interface Page<T, P extends PageParametros = PageParametros> {
 export type PageLoader<T, P extends PageParametros> = (paginaAtual: number | undefined) => Promise<Page<T, P>>;
 
 /** Loads a page with the `Response` it came in. */
-export type PageResponseLoader<T, P extends PageParametros> = (paginaAtual: number | undefined) => Promise<WithResponse<Page<T, P>>>;
+export type PageResponseLoader<T, P extends PageParametros> = (
+  paginaAtual: number | undefined,
+) => Promise<WithResponse<Page<T, P>>>;
 
 /**
  * What a list method returns: `await` it for the first page, or walk every item across pages
@@ -84,6 +86,7 @@ export class PagePromise<T, P extends PageParametros = PageParametros>
     return this.#firstResult();
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: a page promise is awaited for its first page by design.
   then<A = Page<T, P>, B = never>(
     onfulfilled?: ((page: Page<T, P>) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
@@ -124,7 +127,9 @@ export function toPage<T, P extends PageParametros>(
   const paginacao = parametros.paginacao as Partial<Paginacao> | undefined;
   const current = paginacao?.paginaAtual ?? 0;
   const hasNextPage = () =>
-    items.length > 0 && typeof paginacao?.quantidadeDePaginas === 'number' && current + 1 < paginacao.quantidadeDePaginas;
+    items.length > 0 &&
+    typeof paginacao?.quantidadeDePaginas === 'number' &&
+    current + 1 < paginacao.quantidadeDePaginas;
   return {
     ...record,
     items,

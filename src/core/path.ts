@@ -33,7 +33,8 @@ export function path(strings: TemplateStringsArray, ...params: ReadonlyArray<str
 
 export function encodeSegment(value: string | number): string {
   // Plain JavaScript may pass anything: `String()` of an object without a prototype throws.
-  if (typeof value !== 'string' && typeof value !== 'number') throw new PathParameterError('A path parameter must be a string or a number');
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw new PathParameterError('A path parameter must be a string or a number');
   const text = String(value);
   if (text === '' || text === '.' || text === '..') {
     throw new PathParameterError(`A path parameter cannot be ${text === '' ? 'empty' : `"${text}"`}`);

@@ -105,7 +105,11 @@ export abstract class APIResource {
    * `GET path` as a list whose array is `listKey`: `await` gives the first page, `for await`
    * every item. The rule is judged before the first page is asked for.
    */
-  protected getList<T, P extends PageParametros>(path: RoutePath, listKey: string, call: ResourceListCall<T>): PagePromise<T, P> {
+  protected getList<T, P extends PageParametros>(
+    path: RoutePath,
+    listKey: string,
+    call: ResourceListCall<T>,
+  ): PagePromise<T, P> {
     return listPages<T, P>({
       http: this.client.http,
       path,

@@ -98,7 +98,10 @@ export interface GuardOptions {
  * `InvalidResponseError`, an error status past it keeps its status and loses its body. Whatever
  * bounds the returned promise (a timeout, an abort) therefore bounds the body too.
  */
-export function guardFetch(fetch: () => FetchLike, options: GuardOptions): (input: string | URL, init?: RequestInit) => Promise<Response> {
+export function guardFetch(
+  fetch: () => FetchLike,
+  options: GuardOptions,
+): (input: string | URL, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     const headers = new Headers(init?.headers);
     if (options.userAgent !== undefined) headers.set('user-agent', options.userAgent);
@@ -112,7 +115,11 @@ export function guardFetch(fetch: () => FetchLike, options: GuardOptions): (inpu
  * 'manual'`): a redirect is an `InvalidResponseError`, and the promise resolves once the whole
  * body, at most `maxResponseBytes`, is in memory.
  */
-export async function guardResponse(response: Response, input: Request | string | URL, options: GuardOptions): Promise<Response> {
+export async function guardResponse(
+  response: Response,
+  input: Request | string | URL,
+  options: GuardOptions,
+): Promise<Response> {
   if (isRedirect(response)) {
     void response.body?.cancel().catch(() => undefined);
     throw new InvalidResponseError('redirect', response.status, redirectMessage(response, input));
@@ -149,7 +156,11 @@ export async function guardResponse(response: Response, input: Request | string 
 }
 
 function tooLarge(status: number, max: number): InvalidResponseError {
-  return new InvalidResponseError('too-large', status, `the ${status} answer is larger than maxResponseBytes (${max} bytes); reading stopped there`);
+  return new InvalidResponseError(
+    'too-large',
+    status,
+    `the ${status} answer is larger than maxResponseBytes (${max} bytes); reading stopped there`,
+  );
 }
 
 /** Names where a redirect pointed: its origin only, never its path or query. */

@@ -25,16 +25,25 @@ export interface TelemetrySpan {
 /** The part of an OpenTelemetry `TracerProvider` the SDK uses (`@opentelemetry/api`'s fits). */
 export interface TelemetryTracerProvider {
   /** The SDK's tracer (`instant-payments`, its version). */
-  getTracer(name: string, version?: string): {
+  getTracer(
+    name: string,
+    version?: string,
+  ): {
     /** Starts a span; `kind` 1 SERVER, 2 CLIENT. */
-    startSpan(name: string, options?: { kind?: number; attributes?: Record<string, string | number | boolean> }): TelemetrySpan;
+    startSpan(
+      name: string,
+      options?: { kind?: number; attributes?: Record<string, string | number | boolean> },
+    ): TelemetrySpan;
   };
 }
 
 /** The part of an OpenTelemetry `MeterProvider` the SDK uses (`@opentelemetry/api`'s fits). */
 export interface TelemetryMeterProvider {
   /** The SDK's meter (`instant-payments`, its version). */
-  getMeter(name: string, version?: string): {
+  getMeter(
+    name: string,
+    version?: string,
+  ): {
     /** Creates `http.client.request.duration`. */
     createHistogram(
       name: string,
@@ -93,7 +102,10 @@ export class Telemetry {
   readonly #tracer: ReturnType<TelemetryTracerProvider['getTracer']> | undefined;
   readonly #duration: ReturnType<ReturnType<TelemetryMeterProvider['getMeter']>['createHistogram']> | undefined;
 
-  private constructor(tracerProvider: TelemetryTracerProvider | undefined, meterProvider: TelemetryMeterProvider | undefined) {
+  private constructor(
+    tracerProvider: TelemetryTracerProvider | undefined,
+    meterProvider: TelemetryMeterProvider | undefined,
+  ) {
     this.#tracer = tracerProvider?.getTracer(SCOPE, SDK_VERSION);
     this.#duration = meterProvider?.getMeter(SCOPE, SDK_VERSION).createHistogram('http.client.request.duration', {
       description: 'Duration of the SDK calls to the service, retries included',

@@ -68,7 +68,12 @@ export function refuse(ErrorClass: ApiErrorClass<string>, violacoes: readonly Vi
  * throw). `stackLater`: made without a stack, for a caller that stamps one where it is cheap
  * (`refusedApiPromise`); where the platform cannot stamp one later, it gets its stack now.
  */
-export function refusal(ErrorClass: ApiErrorClass<string>, violacoes: readonly Violacao[], title?: string, stackLater = false): ApiError | undefined {
+export function refusal(
+  ErrorClass: ApiErrorClass<string>,
+  violacoes: readonly Violacao[],
+  title?: string,
+  stackLater = false,
+): ApiError | undefined {
   if (violacoes.length === 0) return undefined;
   const init = { title: title ?? 'Request refused before sending', violacoes, sentRequest: false };
   if (!stackLater || typeof Error.captureStackTrace !== 'function') return new ErrorClass(init);
@@ -88,5 +93,8 @@ export function shouldValidate(clientDefault: boolean, callOption: boolean | und
 
 /** https, or plain http on a loopback host (a local sandbox or test server). */
 export function isHttpsOrLoopback(url: URL): boolean {
-  return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+  return (
+    url.protocol === 'https:' ||
+    (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+  );
 }

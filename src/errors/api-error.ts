@@ -54,7 +54,8 @@ export class ApiError extends InstantError {
     const named = new.target as Partial<NamedErrorStatics>;
     const status = init.status ?? named.defaultStatus ?? 0;
     const own = named.errorType;
-    const type = init.type ?? (own !== undefined && init.sentRequest === false ? `${CLIENT_ERROR_BASE}/${own}` : undefined);
+    const type =
+      init.type ?? (own !== undefined && init.sentRequest === false ? `${CLIENT_ERROR_BASE}/${own}` : undefined);
     const errorType = (init.type === undefined ? undefined : errorTypeOf(init.type)) ?? init.errorType ?? own;
     // A refusal before sending carries text the SDK wrote: only the caller's values are masked.
     const trusted = init.sentRequest === false;
@@ -130,7 +131,10 @@ export function defineApiError<N extends string>(
 /** The error type named by a `type` URI: its last path segment, whatever the error base is. */
 export function errorTypeOf(type: string | undefined): string | undefined {
   if (type === undefined || type === '') return undefined;
-  const segment = type.replace(/[/#?]+$/, '').split(/[/#:]/).pop();
+  const segment = type
+    .replace(/[/#?]+$/, '')
+    .split(/[/#:]/)
+    .pop();
   return segment === undefined || segment === '' ? undefined : segment;
 }
 

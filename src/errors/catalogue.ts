@@ -19,7 +19,11 @@ export const ERROR_CATALOGUE = {
   NaoEncontrado: { general: true, status: [404], meaning: 'Entity not found' },
   PermanentementeRemovido: { general: true, status: [410], meaning: 'Entity existed and was permanently removed' },
   ErroInternoDoServidor: { general: true, status: [500], meaning: 'Unexpected condition on the service' },
-  ServicoIndisponivel: { general: true, status: [503], meaning: 'Service unavailable (maintenance or outside operating window)' },
+  ServicoIndisponivel: {
+    general: true,
+    status: [503],
+    meaning: 'Service unavailable (maintenance or outside operating window)',
+  },
   IndisponibilidadePorTempoEsgotado: { general: true, status: [504], meaning: 'Service took longer than expected' },
   CobPayloadNaoEncontrado: { status: [404, 410], meaning: 'No charge for the location (410: permanently gone)' },
   CobPayloadOperacaoInvalida: { status: [400], meaning: 'codMun or DPP invalid for the due-date charge payload' },
@@ -43,14 +47,23 @@ export const ERROR_CATALOGUE = {
   WebhookNaoEncontrado: { status: [404], meaning: 'No webhook for the key' },
   WebhookConsultaInvalida: { status: [400], meaning: 'Webhook query is invalid' },
   RecPayloadNaoEncontrado: { status: [404, 410], meaning: 'No recurrence for the location (410: permanently gone)' },
-  RecPayloadOperacaoInvalida: { status: [400], meaning: 'The recurrence at the location is expired, rejected or cancelled' },
+  RecPayloadOperacaoInvalida: {
+    status: [400],
+    meaning: 'The recurrence at the location is expired, rejected or cancelled',
+  },
   RecNaoEncontrada: { status: [404], meaning: 'No recurrence for the idRec' },
   RecOperacaoInvalida: { status: [400], meaning: 'Recurrence request breaks a rule of the spec (Violations)' },
   RecConsultaInvalida: { status: [400], meaning: 'Recurrence query is invalid' },
   SolicRecNaoEncontrada: { status: [404], meaning: 'No confirmation request for the idSolicRec' },
-  SolicRecOperacaoInvalida: { status: [400], meaning: 'Confirmation request is invalid, or cannot be cancelled in its status' },
+  SolicRecOperacaoInvalida: {
+    status: [400],
+    meaning: 'Confirmation request is invalid, or cannot be cancelled in its status',
+  },
   CobRNaoEncontrado: { status: [404], meaning: 'No recurring charge for the txid' },
-  CobROperacaoInvalida: { status: [400], meaning: 'Recurring charge request (or retry) breaks a rule of the spec (Violations)' },
+  CobROperacaoInvalida: {
+    status: [400],
+    meaning: 'Recurring charge request (or retry) breaks a rule of the spec (Violations)',
+  },
   CobRConsultaInvalida: { status: [400], meaning: 'Recurring charge query is invalid' },
   PayloadLocationRecNaoEncontrado: { status: [404], meaning: 'No recurrence location for the id' },
   PayloadLocationRecConsultaInvalida: { status: [400], meaning: 'Recurrence location query is invalid' },
@@ -65,7 +78,9 @@ export type CatalogueErrorType = keyof typeof ERROR_CATALOGUE;
 
 type Catalogue = typeof ERROR_CATALOGUE;
 type FirstStatus<K extends CatalogueErrorType> = Catalogue[K]['status'][0];
-type GeneralType = { [K in CatalogueErrorType]: Catalogue[K] extends { general: true } ? K : never }[CatalogueErrorType];
+type GeneralType = {
+  [K in CatalogueErrorType]: Catalogue[K] extends { general: true } ? K : never;
+}[CatalogueErrorType];
 /** A general class's instances may be any type of its status, or a class defined outside the catalogue. */
 type NamesOf<K extends CatalogueErrorType> = K extends GeneralType
   ? { [S in CatalogueErrorType]: FirstStatus<S> extends FirstStatus<K> ? S : never }[CatalogueErrorType] | (string & {})

@@ -38,13 +38,25 @@ export function refusalClass(tables: ErrorTables | undefined): ApiErrorClass {
  * names no resource of its own (a bare one, or the general `NaoEncontrado`: the route itself
  * may be missing), unless the service's types name no class.
  */
-export function createApiError(response: Response, body: unknown, tables: ErrorTables = {}, call?: string, routeHint?: string): ApiError {
+export function createApiError(
+  response: Response,
+  body: unknown,
+  tables: ErrorTables = {},
+  call?: string,
+  routeHint?: string,
+): ApiError {
   const init = initFrom(response, body);
   if (call !== undefined) init.call = call;
   if (response.status === 401) return new UnauthorizedError(init);
-  const types: Readonly<Record<string, ApiErrorClass>> | null = tables.types === undefined ? ERROR_CLASSES : tables.types;
+  const types: Readonly<Record<string, ApiErrorClass>> | null =
+    tables.types === undefined ? ERROR_CLASSES : tables.types;
   const errorType = errorTypeOf(init.type);
-  if (routeHint !== undefined && response.status === 404 && types !== null && (errorType === undefined || errorType === 'NaoEncontrado')) {
+  if (
+    routeHint !== undefined &&
+    response.status === 404 &&
+    types !== null &&
+    (errorType === undefined || errorType === 'NaoEncontrado')
+  ) {
     init.hint = routeHint;
   }
   if (types !== null && errorType !== undefined) {

@@ -37,7 +37,11 @@ export interface AmountDueCharge {
     juros?: ValorPart | undefined;
     abatimento?: ValorPart | undefined;
     desconto?:
-      | { modalidade: number | string; valorPerc?: string | undefined; descontoDataFixa?: readonly { data: string; valorPerc: string }[] | undefined }
+      | {
+          modalidade: number | string;
+          valorPerc?: string | undefined;
+          descontoDataFixa?: readonly { data: string; valorPerc: string }[] | undefined;
+        }
       | undefined;
   };
 }
@@ -70,9 +74,11 @@ function modalidade(part: { modalidade: number | string }, max: number): number 
  */
 export function amountDue(cobv: AmountDueCharge, date: string, options?: AmountDueOptions): AmountDue {
   const { calendario, valor } = cobv;
-  if (!isCivilDate(date) || !isCivilDate(calendario.dataDeVencimento)) throw new RangeError('dates must be YYYY-MM-DD calendar dates');
+  if (!isCivilDate(date) || !isCivilDate(calendario.dataDeVencimento))
+    throw new RangeError('dates must be YYYY-MM-DD calendar dates');
   const validade = calendario.validadeAposVencimento ?? 30;
-  if (!Number.isSafeInteger(validade) || validade < 0) throw new RangeError('validadeAposVencimento must be a whole number of days');
+  if (!Number.isSafeInteger(validade) || validade < 0)
+    throw new RangeError('validadeAposVencimento must be a whole number of days');
   const open = businessDayTest(options);
   const dueDate = roll(calendario.dataDeVencimento, open);
   const lastPayableDay = roll(addDays(dueDate, validade), open);
@@ -88,7 +94,10 @@ export function amountDue(cobv: AmountDueCharge, date: string, options?: AmountD
   if (ds) {
     const m = modalidade(ds, 6);
     if (m <= 2) {
-      const dates = (ds.descontoDataFixa ?? []).map((tier) => ({ until: isCivilDate(tier.data) ? roll(tier.data, open) : '', rate: tier.valorPerc }));
+      const dates = (ds.descontoDataFixa ?? []).map((tier) => ({
+        until: isCivilDate(tier.data) ? roll(tier.data, open) : '',
+        rate: tier.valorPerc,
+      }));
       const tier = dates.filter(({ until }) => date <= until).sort((a, b) => (a.until < b.until ? -1 : 1))[0];
       if (tier) desconto = m === 1 ? toCents(tier.rate) : percent(tier.rate);
     } else if (date < dueDate) {

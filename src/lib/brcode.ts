@@ -10,7 +10,13 @@ import { crc16 } from './brcode/tlv.ts';
 
 export { BR_CODE_GUI, BrCodeError, crc16, type BrCodeField } from './brcode/tlv.ts';
 export { parseBrCode, type BrCode } from './brcode/parse.ts';
-export { buildBrCode, type BrCodeBuildInput, type BrCodeDynamicInput, type BrCodeRecurrenceInput, type BrCodeStaticInput } from './brcode/build.ts';
+export {
+  buildBrCode,
+  type BrCodeBuildInput,
+  type BrCodeDynamicInput,
+  type BrCodeRecurrenceInput,
+  type BrCodeStaticInput,
+} from './brcode/build.ts';
 export { lintBrCode, LINT_RULES, type BrCodeFinding, type BrCodeLint, type BrCodeLintRule } from './brcode/lint.ts';
 
 /**

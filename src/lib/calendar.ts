@@ -88,7 +88,9 @@ export function businessDayTest(options: CalendarOptions = {}): (date: string) =
   }
   return (date) => {
     const w = utc(date).getUTCDay();
-    return w !== 0 && w !== 6 && !national(Number(date.slice(0, 4))).has(date) && !own.has(date) && !own.has(date.slice(5));
+    return (
+      w !== 0 && w !== 6 && !national(Number(date.slice(0, 4))).has(date) && !own.has(date) && !own.has(date.slice(5))
+    );
   };
 }
 

@@ -21,7 +21,8 @@ export const IDREC_PATTERN = /^R[RN][0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/;
  */
 export const IDSOLICREC_PATTERN = /^SC[0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/;
 
-const test = <Tag extends string>(pattern: RegExp, s: unknown): s is Checked<Tag> => typeof s === 'string' && pattern.test(s);
+const test = <Tag extends string>(pattern: RegExp, s: unknown): s is Checked<Tag> =>
+  typeof s === 'string' && pattern.test(s);
 
 /** True for a charge txid (26 to 35 alphanumerics). Never throws. */
 export function isValidTxid(s: unknown): s is Checked<'txid'> {

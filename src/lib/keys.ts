@@ -63,5 +63,5 @@ export function isValidKey(key: unknown, type?: KeyType): key is Checked<'key'> 
   if (type === undefined) return detectKeyType(key) !== undefined;
   if (typeof key !== 'string' || key.length > KEY_MAX_LENGTH) return false;
   const check = typeof type === 'string' && Object.hasOwn(CHECKS, type) ? CHECKS[type] : undefined;
-  return check !== undefined && check(key);
+  return check?.(key) ?? false;
 }

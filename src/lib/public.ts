@@ -29,7 +29,13 @@ export {
   fromProviderNumber,
 } from './money.ts';
 export { todayInBrasilia, isCivilDate, isRfc3339, compareCivilDates, addDays, addMonths } from './dates.ts';
-export { isBusinessDay, nextBusinessDay, addBusinessDays, type CalendarOptions, type LocalHolidays } from './calendar.ts';
+export {
+  isBusinessDay,
+  nextBusinessDay,
+  addBusinessDays,
+  type CalendarOptions,
+  type LocalHolidays,
+} from './calendar.ts';
 export { amountDue, type AmountDue, type AmountDueCharge, type AmountDueOptions } from './amount-due.ts';
 export { isValidMunicipalityCode } from './municipalities.ts';
 // `brcode` differs per entry: the root's has lint, the payer's leaves it out (src/index.ts, src/payer.ts).

@@ -27,7 +27,10 @@ export interface FrameworkReply {
  * A Node request listener; it never rejects. It also takes a framework's request and reply
  * (`fastify.post(path, handler.node)`).
  */
-export type NodeHandler = (req: IncomingMessage | FrameworkRequest, res: ServerResponse | FrameworkReply) => Promise<void>;
+export type NodeHandler = (
+  req: IncomingMessage | FrameworkRequest,
+  res: ServerResponse | FrameworkReply,
+) => Promise<void>;
 
 /** Limits of `toNodeHandler`. */
 export interface NodeHandlerOptions {

@@ -49,7 +49,11 @@ export function nodeListener(serve: WebHandler, options: NodeHandlerOptions & { 
  * The Node request as a web `Request` (`body` already read). A `body` that is an error gives a
  * Request whose body fails with it as soon as it is read.
  */
-export function toRequest(req: IncomingMessage, body: Uint8Array<ArrayBuffer> | Error | undefined, signal?: AbortSignal): Request {
+export function toRequest(
+  req: IncomingMessage,
+  body: Uint8Array<ArrayBuffer> | Error | undefined,
+  signal?: AbortSignal,
+): Request {
   const secure = (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
   const host = req.headers.host ?? 'localhost';
   let url: URL;

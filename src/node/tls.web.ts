@@ -11,6 +11,6 @@ export type * from './tls.ts';
 export function createTlsTransport(): TlsTransport {
   throw new ConfigurationError(
     'tls',
-    'tls (mTLS) needs Node: this runtime loaded the web build of instant-payments; pass a fetch that presents the client certificate (on Workers, an mTLS certificate binding\'s fetch) instead',
+    "tls (mTLS) needs Node: this runtime loaded the web build of instant-payments; pass a fetch that presents the client certificate (on Workers, an mTLS certificate binding's fetch) instead",
   );
 }

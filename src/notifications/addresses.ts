@@ -28,7 +28,10 @@ export class AddressSet {
       const max = v4 ? 32 : 128;
       const bits = prefix === undefined ? max : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
       if (base === undefined || extra !== undefined || !(bits >= 0 && bits <= max)) {
-        throw new ConfigurationError(option, `${option} has an entry that is not an IP address or CIDR range: ${JSON.stringify(entry)}`);
+        throw new ConfigurationError(
+          option,
+          `${option} has an entry that is not an IP address or CIDR range: ${JSON.stringify(entry)}`,
+        );
       }
       return { base, bits: v4 ? bits + 96 : bits };
     });

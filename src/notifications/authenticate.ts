@@ -30,7 +30,10 @@ export interface WebhookAuthentication {
    * or a list), every certificate within its dates; with `fingerprints`, the leaf's SHA-256
    * fingerprint must be one of them (`AB:CD:...`, any case, colons optional).
    */
-  clientCertificate?: { ca: string | Uint8Array | ReadonlyArray<string | Uint8Array>; fingerprints?: readonly string[] };
+  clientCertificate?: {
+    ca: string | Uint8Array | ReadonlyArray<string | Uint8Array>;
+    fingerprints?: readonly string[];
+  };
   /** Hops (CIDR ranges, IPv4 and IPv6) whose forwarded certificate and `X-Forwarded-For` are believed. */
   trustedProxies?: readonly string[];
   /** The header a TLS-terminating proxy puts the certificate in (`x-client-cert`; `x-forwarded-client-cert` is read as Envoy's XFCC). */
@@ -116,9 +119,14 @@ export function authenticator(options: WebhookAuthentication | undefined): Gate 
   if (allowed) {
     checks.push((arrival) => {
       if (arrival.remoteAddress === undefined) {
-        return misconfigured('authenticate.allowIps', 'allowIps needs the connecting address: give the web-standard handler { remoteAddress } as its second argument');
+        return misconfigured(
+          'authenticate.allowIps',
+          'allowIps needs the connecting address: give the web-standard handler { remoteAddress } as its second argument',
+        );
       }
-      return allowed.has(clientAddress(arrival, trusted)) ? undefined : refuse('allowIps', 403, 'the client address is not in allowIps');
+      return allowed.has(clientAddress(arrival, trusted))
+        ? undefined
+        : refuse('allowIps', 403, 'the client address is not in allowIps');
     });
   }
   if (certificate) checks.push((arrival) => certificate(arrival, trusted));
@@ -156,7 +164,9 @@ function secretCheck(path: string, secret: Uint8Array): Refusal | undefined {
     match = constantTimeEqual(given, secret) || match;
   }
   if (match) return undefined;
-  return seen ? refuse('secret', 403, 'the secret in the URL is wrong') : refuse('secret', 401, 'the URL carries no secret');
+  return seen
+    ? refuse('secret', 403, 'the secret in the URL is wrong')
+    : refuse('secret', 401, 'the URL carries no secret');
 }
 
 const utf8 = new TextEncoder();
@@ -188,16 +198,28 @@ function certificateCheck(
   options: NonNullable<WebhookAuthentication['clientCertificate']>,
   header: string | undefined,
 ): (arrival: Arrival, trusted: AddressSet) => Refusal | undefined {
-  const crypto = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process?.getBuiltinModule?.('node:crypto') as Crypto | undefined;
-  if (!crypto) throw new ConfigurationError('authenticate.clientCertificate', 'clientCertificate needs node:crypto (Node, Deno or Bun)');
+  const crypto = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process?.getBuiltinModule?.(
+    'node:crypto',
+  ) as Crypto | undefined;
+  if (!crypto)
+    throw new ConfigurationError(
+      'authenticate.clientCertificate',
+      'clientCertificate needs node:crypto (Node, Deno or Bun)',
+    );
   const anchors = certificatesOf(crypto, options?.ca);
   if (anchors === undefined || anchors.length === 0) {
-    throw new ConfigurationError('authenticate.clientCertificate.ca', 'clientCertificate.ca must be one or more PEM certificates');
+    throw new ConfigurationError(
+      'authenticate.clientCertificate.ca',
+      'clientCertificate.ca must be one or more PEM certificates',
+    );
   }
   const pins = options.fingerprints?.map((fingerprint) => {
     const hex = typeof fingerprint === 'string' ? fingerprint.replace(/:/g, '').toUpperCase() : '';
     if (!/^[0-9A-F]{64}$/.test(hex)) {
-      throw new ConfigurationError('authenticate.clientCertificate.fingerprints', 'each fingerprint must be a SHA-256 fingerprint in hex (AB:CD:...)');
+      throw new ConfigurationError(
+        'authenticate.clientCertificate.fingerprints',
+        'each fingerprint must be a SHA-256 fingerprint in hex (AB:CD:...)',
+      );
     }
     return hex;
   });
@@ -206,8 +228,12 @@ function certificateCheck(
     // An empty header is none: nginx sends `$ssl_client_escaped_cert` empty when no certificate came.
     const forwarded = (header === undefined ? undefined : arrival.header(header)?.trim()) || undefined;
     if (forwarded !== undefined && trusted.has(parseAddress(arrival.remoteAddress))) {
-      chain = header === 'x-forwarded-client-cert' ? fromXfcc(crypto, forwarded) : certificatesOf(crypto, forwardedText(forwarded));
-      if (chain === undefined || chain.length === 0) return refuse('clientCertificate', 403, 'the forwarded certificate cannot be read');
+      chain =
+        header === 'x-forwarded-client-cert'
+          ? fromXfcc(crypto, forwarded)
+          : certificatesOf(crypto, forwardedText(forwarded));
+      if (chain === undefined || chain.length === 0)
+        return refuse('clientCertificate', 403, 'the forwarded certificate cannot be read');
     } else {
       const peer = arrival.peerChain?.();
       if (peer !== undefined && peer.length > 0) {
@@ -235,9 +261,11 @@ function certificateCheck(
 /** Why `chain` (leaf first) is not trusted, or `undefined` when it leads to an anchor, every link in its dates. */
 function verify(chain: X509Certificate[], anchors: X509Certificate[], pins: string[] | undefined): string | undefined {
   const now = Date.now();
-  const inDates = (certificate: X509Certificate) => Date.parse(certificate.validFrom) <= now && now <= Date.parse(certificate.validTo);
+  const inDates = (certificate: X509Certificate) =>
+    Date.parse(certificate.validFrom) <= now && now <= Date.parse(certificate.validTo);
   const leaf = chain[0]!;
-  if (pins && !pins.includes(leaf.fingerprint256.replace(/:/g, '').toUpperCase())) return 'the certificate fingerprint is not one of fingerprints';
+  if (pins && !pins.includes(leaf.fingerprint256.replace(/:/g, '').toUpperCase()))
+    return 'the certificate fingerprint is not one of fingerprints';
   const unused = chain.slice(1);
   let current = leaf;
   for (let depth = 0; depth < 10; depth++) {
@@ -245,7 +273,9 @@ function verify(chain: X509Certificate[], anchors: X509Certificate[], pins: stri
     if (anchors.some((anchor) => anchor.fingerprint256 === current.fingerprint256)) return undefined;
     const anchor = anchors.find((candidate) => current.checkIssued(candidate) && current.verify(candidate.publicKey));
     if (anchor) return inDates(anchor) ? undefined : 'the ca certificate is expired or not yet valid';
-    const index = unused.findIndex((candidate) => candidate.ca && current.checkIssued(candidate) && current.verify(candidate.publicKey));
+    const index = unused.findIndex(
+      (candidate) => candidate.ca && current.checkIssued(candidate) && current.verify(candidate.publicKey),
+    );
     if (index < 0) return 'the certificate is not issued by the configured ca';
     current = unused.splice(index, 1)[0]!;
   }
@@ -259,7 +289,9 @@ function certificatesOf(crypto: Crypto, input: unknown): X509Certificate[] | und
     return items.flatMap((item: unknown) => {
       if (item instanceof Uint8Array) {
         const text = new TextDecoder().decode(item);
-        return text.includes('-----BEGIN') ? pemBlocks(text).map((b) => new crypto.X509Certificate(b)) : [new crypto.X509Certificate(item)];
+        return text.includes('-----BEGIN')
+          ? pemBlocks(text).map((b) => new crypto.X509Certificate(b))
+          : [new crypto.X509Certificate(item)];
       }
       if (typeof item !== 'string') throw new TypeError('not a certificate');
       return pemBlocks(item).map((block) => new crypto.X509Certificate(block));
@@ -294,14 +326,23 @@ function fromXfcc(crypto: Crypto, value: string): X509Certificate[] | undefined 
   const fields = new Map<string, string>();
   for (const pair of splitOutsideQuotes(elements[elements.length - 1] ?? '', ';')) {
     const at = pair.indexOf('=');
-    if (at > 0) fields.set(pair.slice(0, at).trim().toLowerCase(), pair.slice(at + 1).trim().replace(/^"(.*)"$/s, '$1'));
+    if (at > 0)
+      fields.set(
+        pair.slice(0, at).trim().toLowerCase(),
+        pair
+          .slice(at + 1)
+          .trim()
+          .replace(/^"(.*)"$/s, '$1'),
+      );
   }
   const leaf = fields.get('cert');
   if (leaf === undefined) return undefined;
   const chain = fields.get('chain');
   const all = certificatesOf(crypto, [forwardedText(leaf), ...(chain === undefined ? [] : [forwardedText(chain)])]);
   // Chain repeats the leaf first: keep one of each.
-  return all?.filter((certificate, i) => all.findIndex((other) => other.fingerprint256 === certificate.fingerprint256) === i);
+  return all?.filter(
+    (certificate, i) => all.findIndex((other) => other.fingerprint256 === certificate.fingerprint256) === i,
+  );
 }
 
 function splitOutsideQuotes(text: string, separator: string): string[] {
@@ -339,7 +380,11 @@ export function nodeArrival(req: IncomingMessage): Arrival {
 function peerCertificates(socket: TLSSocket): Uint8Array[] {
   const out: Uint8Array[] = [];
   const seen = new Set<string>();
-  let current = socket.getPeerCertificate(true) as { raw?: Buffer; fingerprint256?: string; issuerCertificate?: unknown } | null;
+  let current = socket.getPeerCertificate(true) as {
+    raw?: Buffer;
+    fingerprint256?: string;
+    issuerCertificate?: unknown;
+  } | null;
   while (current?.raw && current.fingerprint256 && !seen.has(current.fingerprint256)) {
     seen.add(current.fingerprint256);
     out.push(current.raw);

@@ -58,7 +58,12 @@ export function deliverySettings(
   if (!Number.isSafeInteger(max) || max < 1) {
     throw new ConfigurationError('maxConcurrentConfirmations', 'maxConcurrentConfirmations must be a positive integer');
   }
-  return { maxRemembered: options.maxRemembered ?? 10_000, runOnce: onceRunner(store, options.claim), log, limit: limiter(max) };
+  return {
+    maxRemembered: options.maxRemembered ?? 10_000,
+    runOnce: onceRunner(store, options.claim),
+    log,
+    limit: limiter(max),
+  };
 }
 
 /** Runs `work` once fewer than the bound are running; a waiting turn is given up when `signal` aborts. */

@@ -12,7 +12,14 @@ import { InvalidNotificationError } from '../errors/failures.ts';
 import type { Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
 import { NODE_FORM, toNodeHandler, type NodeHandler } from '../node/adapter.ts';
-import { Refusal, authenticator, nodeArrival, webArrival, type Arrival, type WebhookAuthentication } from './authenticate.ts';
+import {
+  Refusal,
+  authenticator,
+  nodeArrival,
+  webArrival,
+  type Arrival,
+  type WebhookAuthentication,
+} from './authenticate.ts';
 import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
 
@@ -135,14 +142,18 @@ export function notificationHandler(
       // nothing wrong, and sends again once the receiver is fixed.
       if (request.bodyUsed) return fail(500, new InvalidNotificationError(BODY_ALREADY_READ));
       const bytes = await readBounded(request, maxBytes);
-      if (bytes === undefined) return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
+      if (bytes === undefined)
+        return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
       return await handle(bytes, withoutDenoSignal(request), fail, report);
     } catch (error) {
       return fail(500, error);
     }
   };
   // One SERVER span per notification when traced (a sender the gate refuses gets one above).
-  const serve = traced === undefined ? (request: Request) => answer(request, ignore) : tracedAnswer(answer, traced, telemetry!.name);
+  const serve =
+    traced === undefined
+      ? (request: Request) => answer(request, ignore)
+      : tracedAnswer(answer, traced, telemetry!.name);
   const web = async (request: Request, connection?: ConnectionInfo): Promise<Response> => {
     try {
       return (gate && refused(webArrival(request, connection?.remoteAddress))) ?? (await serve(request));
@@ -153,7 +164,9 @@ export function notificationHandler(
   const before = gate && ((req: Parameters<typeof nodeArrival>[0]) => refused(nodeArrival(req)));
   // `toNodeHandler(handler)` then checks the socket as `.node` does.
   if (before) Object.defineProperty(web, NODE_FORM, { value: { serve, before } });
-  return Object.assign(web, { node: toNodeHandler(serve, { maxBodyBytes: maxBytes, tooLargeStatus: 400, ...(before && { before }) }) });
+  return Object.assign(web, {
+    node: toNodeHandler(serve, { maxBodyBytes: maxBytes, tooLargeStatus: 400, ...(before && { before }) }),
+  });
 }
 
 function ignore(): void {}
@@ -179,7 +192,8 @@ function tracedAnswer(
 /** Ends a notification's span with its status: `failed` for a 5xx, `refused` for a 4xx, else the outcome. */
 function answered(span: WorkflowSpan | undefined, status: number, outcome: string | undefined): void {
   span?.step('answered', { 'http.response.status_code': status });
-  if (status >= 500) span?.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
+  if (status >= 500)
+    span?.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
   else span?.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
 }
 
@@ -212,7 +226,8 @@ export function onceRunner(
   claim: ClaimOptions | undefined,
 ): (key: string, callback: (context: ClaimContext) => unknown, signal: AbortSignal) => Promise<unknown> {
   const settings = claimSettings(claim);
-  return async (key, callback, signal) => (store ? runOnce(store, key, callback, settings, signal) : callback(unclaimed));
+  return async (key, callback, signal) =>
+    store ? runOnce(store, key, callback, settings, signal) : callback(unclaimed);
 }
 
 /** An error's class name, for logs (its message may quote what it failed on). */
@@ -228,7 +243,10 @@ export function readNotificationJson(body: unknown): unknown {
   let value = body;
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
     try {
-      const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+      const bytes =
+        value instanceof ArrayBuffer
+          ? new Uint8Array(value)
+          : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
       value = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch (error) {
       throw new InvalidNotificationError('Notification body is not UTF-8 text', { cause: error });

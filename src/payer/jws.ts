@@ -72,7 +72,8 @@ export class JwsVerifier {
       ({ payload } = await compactVerify(token, key, { algorithms: [...ALLOWED_ALGORITHMS] }));
     } catch (cause) {
       const code = (cause as { code?: unknown }).code;
-      if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') throw fail('bad-signature', 'the signature does not match', cause);
+      if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED')
+        throw fail('bad-signature', 'the signature does not match', cause);
       throw fail('malformed', 'the JWS could not be verified', cause);
     }
     try {
@@ -92,7 +93,8 @@ export class JwsVerifier {
     }
     const plainHttpAllowed =
       url.protocol === 'http:' && this.#allowPrivateHosts && classifyHost(url.hostname) === 'private';
-    if (url.protocol !== 'https:' && !plainHttpAllowed) throw fail('jku-not-https', 'the key set address (jku) is not https');
+    if (url.protocol !== 'https:' && !plainHttpAllowed)
+      throw fail('jku-not-https', 'the key set address (jku) is not https');
     if (url.host !== location.host || url.username !== '' || url.password !== '') {
       throw fail('jku-host-mismatch', 'the key set (jku) is not on the host that served the payload');
     }
@@ -117,7 +119,13 @@ export class JwsVerifier {
   async #fetchJwks(jku: URL, options: PayerRequestOptions | undefined): Promise<JWK[]> {
     let text: string;
     try {
-      ({ text } = await this.#http.get(jku, `GET ${jku.origin}/… (key set)`, 'application/jwk-set+json, application/json', undefined, options ?? {}));
+      ({ text } = await this.#http.get(
+        jku,
+        `GET ${jku.origin}/… (key set)`,
+        'application/jwk-set+json, application/json',
+        undefined,
+        options ?? {},
+      ));
     } catch (cause) {
       if (options?.signal?.aborted) throw cause;
       throw fail('jwks-unavailable', 'the key set could not be fetched', cause);

@@ -25,6 +25,7 @@ const WITH_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 // `javascript:...`, `data:...`: a scheme not followed by a port number.
 const OPAQUE_SCHEME = /^[a-z][a-z0-9+.-]*:(?!\d)/i;
 // Whitespace, controls and backslashes: URL parsers disagree on them; no real location has one.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
 const UNSAFE_CHARACTERS = /[\s\\\u0000-\u001f\u007f]/;
 const PRIVATE_SUFFIXES = ['localhost', 'local', 'internal', 'lan', 'home.arpa'];
 
@@ -54,7 +55,8 @@ export function resolveLocation(location: string, allowPrivateHosts: boolean): R
   } catch {
     throw refused('malformed', 'the location is not a valid URL');
   }
-  if (url.username !== '' || url.password !== '') throw refused('userinfo', 'a location carries no user name or password');
+  if (url.username !== '' || url.password !== '')
+    throw refused('userinfo', 'a location carries no user name or password');
 
   const kind = classifyHost(url.hostname);
   if (kind === 'public-ip') throw refused('ip-literal', 'a location names its host, not an IP address');

@@ -42,7 +42,10 @@ export async function fetchPayload(
     return context.verifier.verify(text, url, options);
   }
   if (!context.allowUnsignedPayloads) {
-    throw new PayloadVerificationError('unsigned', 'the payload is not signed (allowUnsignedPayloads is for development only)');
+    throw new PayloadVerificationError(
+      'unsigned',
+      'the payload is not signed (allowUnsignedPayloads is for development only)',
+    );
   }
   const body = parseJson(text);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

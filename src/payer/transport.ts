@@ -49,7 +49,13 @@ export class PayerHttp {
   }
 
   /** GETs `url`; `route` (scheme and host only) names it in errors and logs. */
-  async get(url: URL, route: string, accept: string, errors: StatusTable | undefined, options: PayerRequestOptions = {}): Promise<PayerResponse> {
+  async get(
+    url: URL,
+    route: string,
+    accept: string,
+    errors: StatusTable | undefined,
+    options: PayerRequestOptions = {},
+  ): Promise<PayerResponse> {
     const log = this.#config.logger;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries ?? 2;
     const timeout = options.timeout ?? this.#config.timeout ?? 30_000;
@@ -70,17 +76,29 @@ export class PayerHttp {
         if (options.signal?.aborted) throw options.signal.reason;
         // Looked up per call, so a mock installed after the client was built still sees it.
         const fetch = this.#config.fetch ?? globalThis.fetch;
-        const response = await fetch(url.href, { method: 'GET', headers: { accept }, redirect: 'manual', signal: controller.signal });
+        const response = await fetch(url.href, {
+          method: 'GET',
+          headers: { accept },
+          redirect: 'manual',
+          signal: controller.signal,
+        });
         if (isRedirect(response)) {
           void response.body?.cancel().catch(() => undefined);
           log?.warn?.('redirect refused', { route, status: response.status });
-          throw new InvalidLocationError('redirect', 'the payload host answered with a redirect, which is not followed');
+          throw new InvalidLocationError(
+            'redirect',
+            'the payload host answered with a redirect, which is not followed',
+          );
         }
         // Read under the attempt's timer: a body that trickles or never ends is cut by it.
         const maxBytes = this.#config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
         const bytes = await readBounded(response, maxBytes);
         if (bytes === undefined && response.ok) {
-          throw new InvalidResponseError('too-large', response.status, `${route} answered more than maxResponseBytes (${maxBytes} bytes)`);
+          throw new InvalidResponseError(
+            'too-large',
+            response.status,
+            `${route} answered more than maxResponseBytes (${maxBytes} bytes)`,
+          );
         }
         const text = bytes === undefined ? '' : new TextDecoder().decode(bytes);
         if (log?.debug) log.debug('request', { route, status: response.status, ms: Date.now() - started });
@@ -88,14 +106,17 @@ export class PayerHttp {
         if (!retriesLeft || !RETRY_STATUSES.includes(response.status)) {
           throw createApiError(response, parseJson(text), { status: errors });
         }
-        waitMs = retryAfterMs(response.headers.get('retry-after'), MAX_RETRY_AFTER_MS) ?? backoffMs(attempt, PAYER_BACKOFF);
+        waitMs =
+          retryAfterMs(response.headers.get('retry-after'), MAX_RETRY_AFTER_MS) ?? backoffMs(attempt, PAYER_BACKOFF);
         reason = `HTTP ${response.status}`;
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
         if (error instanceof InstantError) throw error;
         const failure = timedOut
           ? new TimeoutError(`${route} timed out after ${timeout} ms`)
-          : new ConnectionError(`${route} failed: ${innermostCause(error).reason}${loopbackHint(url)}`, { cause: error });
+          : new ConnectionError(`${route} failed: ${innermostCause(error).reason}${loopbackHint(url)}`, {
+              cause: error,
+            });
         if (!retriesLeft) {
           log?.warn?.('request failed', { route, error: failure.name, ms: Date.now() - started });
           throw failure;

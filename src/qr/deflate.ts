@@ -42,7 +42,13 @@ export function zlibRows(data: Uint8Array, row: number): Uint8Array {
     bits(reversed, n);
   };
   const symbol = (s: number) =>
-    s < 144 ? code(0x30 + s, 8) : s < 256 ? code(0x190 + s - 144, 9) : s < 280 ? code(s - 256, 7) : code(0xc0 + s - 280, 8);
+    s < 144
+      ? code(0x30 + s, 8)
+      : s < 256
+        ? code(0x190 + s - 144, 9)
+        : s < 280
+          ? code(s - 256, 7)
+          : code(0xc0 + s - 280, 8);
   const last = (table: number[], value: number) => {
     let k = table.length - 1;
     while (table[k]! > value) k--;

@@ -38,11 +38,13 @@ const LEVELS: Record<QrErrorCorrection, ErrorCorrection> = { L: 'low', M: 'mediu
 /** The symbol of `text` with its quiet zone; throws `ConfigurationError` for options or text it cannot render. */
 export function qrMatrix(text: string, options: QrOptions = {}): QrMatrix {
   if (typeof text !== 'string' || text === '') throw new ConfigurationError('text', 'text must be a non-empty string');
-  if (typeof options !== 'object' || options === null) throw new ConfigurationError('options', 'options must be an object');
+  if (typeof options !== 'object' || options === null)
+    throw new ConfigurationError('options', 'options must be an object');
   const margin = integerOption('margin', options.margin, 4, 0, 40);
   const scale = integerOption('scale', options.scale, 8, 1, 64);
   const level = options.errorCorrection ?? 'M';
-  if (!Object.hasOwn(LEVELS, level)) throw new ConfigurationError('errorCorrection', "errorCorrection must be 'L', 'M', 'Q' or 'H'");
+  if (!Object.hasOwn(LEVELS, level))
+    throw new ConfigurationError('errorCorrection', "errorCorrection must be 'L', 'M', 'Q' or 'H'");
 
   let symbol: boolean[][];
   try {

@@ -27,7 +27,12 @@ export async function renderPng({ size, dark, scale }: QrMatrix): Promise<Uint8A
   view.setUint32(4, width);
   header[8] = 1; // bit depth
   header[9] = 0; // greyscale; compression, filter and interlace methods stay 0
-  const parts = [Uint8Array.from(SIGNATURE), chunk('IHDR', header), chunk('IDAT', await zlib(pixels, rowBytes + 1)), chunk('IEND', new Uint8Array())];
+  const parts = [
+    Uint8Array.from(SIGNATURE),
+    chunk('IHDR', header),
+    chunk('IDAT', await zlib(pixels, rowBytes + 1)),
+    chunk('IEND', new Uint8Array()),
+  ];
   return concat(parts);
 }
 

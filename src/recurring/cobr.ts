@@ -58,7 +58,11 @@ export class CobR extends APIResource {
     first: First extends string ? First : CobRSolicitada,
     ...rest: First extends string ? [body: CobRSolicitada, options?: RequestOptions] : [options?: RequestOptions]
   ): APIPromise<CobRGerada>;
-  create(first: string | CobRSolicitada, second?: CobRSolicitada | RequestOptions, third?: RequestOptions): APIPromise<CobRGerada> {
+  create(
+    first: string | CobRSolicitada,
+    second?: CobRSolicitada | RequestOptions,
+    third?: RequestOptions,
+  ): APIPromise<CobRGerada> {
     const txid = typeof first === 'string' ? first : undefined;
     const body = wireCobR(txid === undefined ? first : second);
     return this.send<CobRGerada>({
@@ -199,7 +203,14 @@ export interface CobRRevisada {
 export type TentativaTipo = 'AGND' | 'NTAG' | 'RIFL' | (string & {});
 
 /** Status of a settlement attempt. New values may appear. */
-export type TentativaStatus = 'SOLICITADA' | 'AGENDADA' | 'PAGA' | 'CANCELADA' | 'REJEITADA' | 'EXPIRADA' | (string & {});
+export type TentativaStatus =
+  | 'SOLICITADA'
+  | 'AGENDADA'
+  | 'PAGA'
+  | 'CANCELADA'
+  | 'REJEITADA'
+  | 'EXPIRADA'
+  | (string & {});
 
 /** A rejection code of the message catalogue (`AC05`, `AM09`...), and its text. */
 export interface CobRRejeicao {
@@ -244,7 +255,14 @@ export interface CobRGerada {
   calendario: { criacao: string; dataDeVencimento: string; [key: string]: unknown };
   valor: { original: string; [key: string]: unknown };
   ajusteDiaUtil?: boolean;
-  recebedor: { conta?: string; tipoConta?: TipoConta | (string & {}); agencia?: string; cnpj?: string; nome?: string; [key: string]: unknown };
+  recebedor: {
+    conta?: string;
+    tipoConta?: TipoConta | (string & {});
+    agencia?: string;
+    cnpj?: string;
+    nome?: string;
+    [key: string]: unknown;
+  };
   devedor?: DadosComplementares & { [key: string]: unknown };
   status: CobRStatus;
   [key: string]: unknown;

@@ -3,7 +3,9 @@
  * one (no body: a recurrence location has no type), fetch, list, and unlink its recurrence.
  */
 import {
-  PayloadLocationRecConsultaInvalida, PayloadLocationRecNaoEncontrado, RequisicaoInvalida,
+  PayloadLocationRecConsultaInvalida,
+  PayloadLocationRecNaoEncontrado,
+  RequisicaoInvalida,
 } from '../errors/catalogue.ts';
 import type { RequestOptions } from '../core/types.ts';
 import type { APIPromise } from '../core/api-promise.ts';
@@ -25,7 +27,12 @@ export class PayloadLocationRec extends APIResource {
    * Never retried: a retry could create a second location.
    */
   create(options?: RequestOptions): APIPromise<PayloadLocationRecGerada> {
-    return this.send<PayloadLocationRecGerada>({ method: 'POST', path: () => path`/locrec`, errors: { 400: RequisicaoInvalida }, options });
+    return this.send<PayloadLocationRecGerada>({
+      method: 'POST',
+      path: () => path`/locrec`,
+      errors: { 400: RequisicaoInvalida },
+      options,
+    });
   }
 
   /** `GET /locrec/{id}`: the location, with the `idRec` of the recurrence linked to it, if any. */
@@ -43,7 +50,10 @@ export class PayloadLocationRec extends APIResource {
    * `GET /locrec`: `await` gives the first page (`items`, also under the wire name `loc`);
    * `for await` walks every location across pages.
    */
-  list(query: PayloadLocationRecListQuery, options?: RequestOptions): PagePromise<PayloadLocationRecCompleta, ParametrosConsultaPayloadLocationRec> {
+  list(
+    query: PayloadLocationRecListQuery,
+    options?: RequestOptions,
+  ): PagePromise<PayloadLocationRecCompleta, ParametrosConsultaPayloadLocationRec> {
     return this.getList(path`/locrec`, 'loc', {
       query,
       errors: { 400: PayloadLocationRecConsultaInvalida },

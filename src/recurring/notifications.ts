@@ -23,10 +23,20 @@ import { PathParameterError } from '../core/path.ts';
 import type { UnconfirmedReason } from '../collection/received-payments.ts';
 import type { Store } from '../store/types.ts';
 import {
-  DEFAULT_MAX_BODY_BYTES, notificationHandler, readNotificationJson, type NotificationContext, type NotificationHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  notificationHandler,
+  readNotificationJson,
+  type NotificationContext,
+  type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
-import { confirmedDelivery, deliverySettings, notificationOutcome, type DeliveryOutcome, type DeliverySettings } from '../notifications/confirmed.ts';
+import {
+  confirmedDelivery,
+  deliverySettings,
+  notificationOutcome,
+  type DeliveryOutcome,
+  type DeliverySettings,
+} from '../notifications/confirmed.ts';
 import type { InstantPayment } from '../collection/instant.ts';
 import type { CobRCompleta, CobREncerramento, CobRStatus, Tentativa } from './cobr.ts';
 import type { RecAtivacao, RecCompleta, RecEncerramento } from './rec.ts';
@@ -88,7 +98,9 @@ export function parseRecurringNotifications(body: unknown): RecurringNotificatio
     }),
     cobsr: list(cobsr, 'cobsr').map((item, index) => {
       if (!isRecord(item) || !text(item, 'idRec') || !text(item, 'txid') || !text(item, 'status')) {
-        throw new InvalidNotificationError(`Recurring charge ${index} of the notification has no idRec, txid or status`);
+        throw new InvalidNotificationError(
+          `Recurring charge ${index} of the notification has no idRec, txid or status`,
+        );
       }
       return item as CobRNotification;
     }),
@@ -193,8 +205,12 @@ export function recurringHandler<S extends Store = Store>(
   options: RecurringHandlerOptions<S>,
 ): NotificationHandler {
   const { onRec, onCobr } = options ?? {};
-  for (const [name, callback] of [['onRec', onRec], ['onCobr', onCobr]] as const) {
-    if (callback !== undefined && typeof callback !== 'function') throw new ConfigurationError(name, `${name} must be a function`);
+  for (const [name, callback] of [
+    ['onRec', onRec],
+    ['onCobr', onCobr],
+  ] as const) {
+    if (callback !== undefined && typeof callback !== 'function')
+      throw new ConfigurationError(name, `${name} must be a function`);
   }
   if (onRec === undefined && onCobr === undefined) {
     throw new ConfigurationError('onRec', 'recurringHandler needs onRec, onCobr or both');
@@ -217,7 +233,8 @@ export function recurringHandler<S extends Store = Store>(
         confirm: async (notified, signal) => {
           const actual = await found(api.rec.get(notified.idRec, {}, request(signal)));
           if (actual === undefined) return unconfirmed({ kind: 'rec', reason: 'not-found', notified });
-          if (actual.idRec !== notified.idRec || !wasIn(actual, notified.status)) return unconfirmed({ kind: 'rec', reason: 'mismatch', notified, actual });
+          if (actual.idRec !== notified.idRec || !wasIn(actual, notified.status))
+            return unconfirmed({ kind: 'rec', reason: 'mismatch', notified, actual });
           return actual;
         },
         deliveryKey: (rec) => `rec:${rec.idRec}:${rec.status}`,
@@ -236,36 +253,46 @@ export function recurringHandler<S extends Store = Store>(
         confirm: async (notified, signal) => {
           const actual = await found(api.cobr.get(notified.txid, request(signal)));
           if (actual === undefined) return unconfirmed({ kind: 'cobr', reason: 'not-found', notified });
-          if (!confirmsCharge(actual, notified)) return unconfirmed({ kind: 'cobr', reason: 'mismatch', notified, actual });
+          if (!confirmsCharge(actual, notified))
+            return unconfirmed({ kind: 'cobr', reason: 'mismatch', notified, actual });
           return actual;
         },
-        deliveryKey: (cobr) => `cobr:${cobr.txid}:${cobr.status}:${attemptsOf(cobr).map((t) => t?.status).join('+')}`,
+        deliveryKey: (cobr) =>
+          `cobr:${cobr.txid}:${cobr.status}:${attemptsOf(cobr)
+            .map((t) => t?.status)
+            .join('+')}`,
         deliver: (actual, notified, claim) => onCobr(actual, { ...claim, notified } as CobRNotificationContext<S>),
       },
       settings,
     );
 
-  return notificationHandler(options, DEFAULT_MAX_BODY_BYTES, log, async (bytes, req, fail, report) => {
-    const started = Date.now();
-    let notified: RecurringNotifications;
-    try {
-      notified = parseRecurringNotifications(bytes);
-    } catch (error) {
-      return fail(400, error);
-    }
-    const counts = { recs: notified.recs.length, cobsr: notified.cobsr.length };
-    log?.info?.('notification received', counts);
-    try {
-      const outcomes: DeliveryOutcome[] = [];
-      if (handleRec) for (const item of notified.recs) outcomes.push(await handleRec(item, req.signal));
-      if (handleCobr) for (const item of notified.cobsr) outcomes.push(await handleCobr(item, req.signal));
-      report(notificationOutcome(outcomes));
-      log?.info?.('notification answered', { status: 200, ...counts, ms: Date.now() - started });
-      return new Response(null, { status: 200 });
-    } catch (error) {
-      return fail(500, error);
-    }
-  }, { telemetry: api.telemetry, name: 'recurring.notification' });
+  return notificationHandler(
+    options,
+    DEFAULT_MAX_BODY_BYTES,
+    log,
+    async (bytes, req, fail, report) => {
+      const started = Date.now();
+      let notified: RecurringNotifications;
+      try {
+        notified = parseRecurringNotifications(bytes);
+      } catch (error) {
+        return fail(400, error);
+      }
+      const counts = { recs: notified.recs.length, cobsr: notified.cobsr.length };
+      log?.info?.('notification received', counts);
+      try {
+        const outcomes: DeliveryOutcome[] = [];
+        if (handleRec) for (const item of notified.recs) outcomes.push(await handleRec(item, req.signal));
+        if (handleCobr) for (const item of notified.cobsr) outcomes.push(await handleCobr(item, req.signal));
+        report(notificationOutcome(outcomes));
+        log?.info?.('notification answered', { status: 200, ...counts, ms: Date.now() - started });
+        return new Response(null, { status: 200 });
+      } catch (error) {
+        return fail(500, error);
+      }
+    },
+    { telemetry: api.telemetry, name: 'recurring.notification' },
+  );
 }
 
 /** The service's record, or `undefined` when it has none (404) or the id cannot name one (refused before asking). */
@@ -273,14 +300,24 @@ async function found<T>(query: PromiseLike<T>): Promise<T | undefined> {
   try {
     return await query;
   } catch (error) {
-    if ((error instanceof ApiError && (error.status === 404 || !error.sentRequest)) || error instanceof PathParameterError) return undefined;
+    if (
+      (error instanceof ApiError && (error.status === 404 || !error.sentRequest)) ||
+      error instanceof PathParameterError
+    )
+      return undefined;
     throw error;
   }
 }
 
 /** The record is, or has been, in `status` (its status, or an entry of its `atualizacao`). */
-function wasIn(record: { status?: unknown; atualizacao?: ReadonlyArray<{ status?: unknown } | undefined> | undefined }, status: unknown): boolean {
-  return record.status === status || (Array.isArray(record.atualizacao) && record.atualizacao.some((entry) => entry?.status === status));
+function wasIn(
+  record: { status?: unknown; atualizacao?: ReadonlyArray<{ status?: unknown } | undefined> | undefined },
+  status: unknown,
+): boolean {
+  return (
+    record.status === status ||
+    (Array.isArray(record.atualizacao) && record.atualizacao.some((entry) => entry?.status === status))
+  );
 }
 
 /**

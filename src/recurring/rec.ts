@@ -13,8 +13,16 @@ import { CANCEL_STATUS, checkIdRecParam, checkRec, checkRecQuery, checkRecRevisa
 import type { PayloadLocationRecCompleta } from './locrec.ts';
 import type { SolicRecCompleta } from './solicrec.ts';
 import type {
-  Atualizacao, PoliticaRetentativa, RecCalendario, RecRecebedor, RecStatus, RecTermos, RecValor,
-  RecVinculo, Solicitante, TipoJornada,
+  Atualizacao,
+  PoliticaRetentativa,
+  RecCalendario,
+  RecRecebedor,
+  RecStatus,
+  RecTermos,
+  RecValor,
+  RecVinculo,
+  Solicitante,
+  TipoJornada,
 } from './terms.ts';
 
 const WRITE_ERRORS = { 400: RecOperacaoInvalida, 404: RecNaoEncontrada };

@@ -66,7 +66,15 @@ export class SolicRec extends APIResource {
 // Types
 
 /** Status of a confirmation request. New values may appear. */
-export type SolicRecStatus = 'CRIADA' | 'ENVIADA' | 'RECEBIDA' | 'REJEITADA' | 'ACEITA' | 'EXPIRADA' | 'CANCELADA' | (string & {});
+export type SolicRecStatus =
+  | 'CRIADA'
+  | 'ENVIADA'
+  | 'RECEBIDA'
+  | 'REJEITADA'
+  | 'ACEITA'
+  | 'EXPIRADA'
+  | 'CANCELADA'
+  | (string & {});
 
 /** The paying user's account the request goes to: a person's or a company's. */
 export type Destinatario = DadosBancarios & ({ cpf: string; cnpj?: never } | { cnpj: string; cpf?: never });

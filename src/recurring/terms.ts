@@ -18,7 +18,13 @@ export type PoliticaRetentativa = 'NAO_PERMITE' | 'PERMITE_3R_7D';
 export type RecStatus = 'CRIADA' | 'APROVADA' | 'REJEITADA' | 'EXPIRADA' | 'CANCELADA' | (string & {});
 
 /** How the paying user activated the recurrence (`AGUARDANDO_DEFINICAO` until then). New values may appear. */
-export type TipoJornada = 'JORNADA_1' | 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4' | 'AGUARDANDO_DEFINICAO' | (string & {});
+export type TipoJornada =
+  | 'JORNADA_1'
+  | 'JORNADA_2'
+  | 'JORNADA_3'
+  | 'JORNADA_4'
+  | 'AGUARDANDO_DEFINICAO'
+  | (string & {});
 
 /** Who cancelled a recurrence or a recurring charge. New values may appear. */
 export type Solicitante = 'PSP_PAGADOR' | 'USUARIO_PAGADOR' | 'PSP_RECEBEDOR' | 'USUARIO_RECEBEDOR' | (string & {});
@@ -69,7 +75,12 @@ export interface RecRecebedor {
 export interface RecTermos {
   idRec: string;
   vinculo: RecVinculo & { [key: string]: unknown };
-  calendario: { dataInicial: string; dataFinal?: string; periodicidade: Periodicidade | (string & {}); [key: string]: unknown };
+  calendario: {
+    dataInicial: string;
+    dataFinal?: string;
+    periodicidade: Periodicidade | (string & {});
+    [key: string]: unknown;
+  };
   valor?: { valorRec?: string; valorMinimoRecebedor?: string; [key: string]: unknown };
   politicaRetentativa?: PoliticaRetentativa | (string & {});
   [key: string]: unknown;
@@ -80,4 +91,3 @@ export interface RecPayload extends RecTermos {
   recebedor: RecRecebedor & { ispbParticipante: string };
   atualizacao: Atualizacao<RecStatus>[];
 }
-

@@ -46,12 +46,23 @@ export abstract class WebhookRegistration extends APIResource {
 
   /** `GET`: the registration (`webhookUrl`, `criacao`). */
   get(options?: RequestOptions): APIPromise<WebhookRecCompleto> {
-    return this.send<WebhookRecCompleto>({ method: 'GET', path: () => this.kind.path, errors: { 400: this.kind.readError }, options });
+    return this.send<WebhookRecCompleto>({
+      method: 'GET',
+      path: () => this.kind.path,
+      errors: { 400: this.kind.readError },
+      options,
+    });
   }
 
   /** `DELETE`: no more notifications (answered 204; not the only way a registration ends). */
   delete(options?: RequestOptions): APIPromise<void> {
-    return this.send<void, unknown>({ method: 'DELETE', path: () => this.kind.path, errors: { 400: this.kind.writeError }, options, normalize: noData });
+    return this.send<void, unknown>({
+      method: 'DELETE',
+      path: () => this.kind.path,
+      errors: { 400: this.kind.writeError },
+      options,
+      normalize: noData,
+    });
   }
 }
 

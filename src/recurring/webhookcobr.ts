@@ -5,7 +5,10 @@
 import { WebhookCobRConsultaInvalida, WebhookCobROperacaoInvalida } from '../errors/catalogue.ts';
 import { path } from '../core/path.ts';
 import {
-  WebhookRegistration, type RegistrationKind, type WebhookRecCompleto, type WebhookRecSolicitado,
+  WebhookRegistration,
+  type RegistrationKind,
+  type WebhookRecCompleto,
+  type WebhookRecSolicitado,
 } from './webhook-registration.ts';
 
 const WEBHOOKCOBR: RegistrationKind = {

@@ -29,7 +29,11 @@ function itemsOf(body: unknown): Json[] {
   return isObject(body) && Array.isArray(body['cobsv']) ? (body['cobsv'] as Json[]) : [];
 }
 
-export async function batchRoutes(ctx: Context, request: Request, id: string | undefined): Promise<Response | undefined> {
+export async function batchRoutes(
+  ctx: Context,
+  request: Request,
+  id: string | undefined,
+): Promise<Response | undefined> {
   const method = request.method;
   if (id === undefined) return method === 'GET' ? listBatches(ctx, new URL(request.url).searchParams) : undefined;
   if (method === 'GET') {
@@ -49,7 +53,13 @@ export async function batchRoutes(ctx: Context, request: Request, id: string | u
   const fields = body as Json;
   const target =
     batch ??
-    ({ id, descricao: fields['descricao'] as string, criacao: ctx.now().toISOString(), items: new Map(), seq: ctx.state.seq() } satisfies Batch);
+    ({
+      id,
+      descricao: fields['descricao'] as string,
+      criacao: ctx.now().toISOString(),
+      items: new Map(),
+      seq: ctx.state.seq(),
+    } satisfies Batch);
   if (typeof fields['descricao'] === 'string') target.descricao = fields['descricao'];
   for (const raw of itemsOf(body)) {
     const txid = raw['txid'] as string;
@@ -101,7 +111,11 @@ function refuseOutsider(ctx: Context, batch: Batch, txid: string): void {
   const otherBatch = [...ctx.state.batches.values()].some((b) => b !== batch && b.items.has(txid));
   if ((charge !== undefined && charge.batchId !== batch.id) || otherBatch) {
     throw new Problem('CobVOperacaoInvalida', 'Essa cobrança já existe fora deste lote e não pode entrar nele.', [
-      { propriedade: 'txid', razao: 'Uma cobrança criada por PUT /cobv ou por outro lote não entra em um lote.', valor: txid },
+      {
+        propriedade: 'txid',
+        razao: 'Uma cobrança criada por PUT /cobv ou por outro lote não entra em um lote.',
+        valor: txid,
+      },
     ]);
   }
 }

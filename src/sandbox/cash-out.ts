@@ -40,12 +40,19 @@ export function authorized(ctx: Context, request: Request, audience: Audience): 
  * client id alone (RFC 8705 `tls_client_auth`). A JSON body is refused with the OAuth error that
  * says the body is a form (RFC 6749 §4.4.2), as a standard service answers.
  */
-export async function apiToken(ctx: Context, request: Request, credentials: Credentials, lifetimeS: number, certificateVerified = false): Promise<Response> {
+export async function apiToken(
+  ctx: Context,
+  request: Request,
+  credentials: Credentials,
+  lifetimeS: number,
+  certificateVerified = false,
+): Promise<Response> {
   const type = request.headers.get('content-type') ?? '';
   if (/json/i.test(type)) {
     return json(400, {
       error: 'invalid_request',
-      error_description: 'The token request body must be application/x-www-form-urlencoded (grant_type=client_credentials&client_id=...), not JSON.',
+      error_description:
+        'The token request body must be application/x-www-form-urlencoded (grant_type=client_credentials&client_id=...), not JSON.',
     });
   }
   const form = new URLSearchParams(await request.text());
@@ -53,7 +60,9 @@ export async function apiToken(ctx: Context, request: Request, credentials: Cred
   let clientSecret = form.get('client_secret');
   const basic = /^Basic\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '');
   if (basic) {
-    const [id = '', secret = ''] = atob(basic[1]!).split(':').map((part) => decodeURIComponent(part));
+    const [id = '', secret = ''] = atob(basic[1]!)
+      .split(':')
+      .map((part) => decodeURIComponent(part));
     clientId = id;
     clientSecret = secret;
   }
@@ -63,9 +72,10 @@ export async function apiToken(ctx: Context, request: Request, credentials: Cred
   // Certificate-only login: no secret anywhere, the verified certificate authenticates the client.
   const byCertificate = certificateVerified && clientSecret === null && clientId === credentials.clientId;
   if (!byCertificate && (clientId !== credentials.clientId || clientSecret !== credentials.clientSecret)) {
-    const description = clientSecret === null && clientId === credentials.clientId
-      ? 'A login without a secret (tls_client_auth) is taken over TLS only, with a client certificate from the sandbox CA.'
-      : 'Unknown client or wrong secret.';
+    const description =
+      clientSecret === null && clientId === credentials.clientId
+        ? 'A login without a secret (tls_client_auth) is taken over TLS only, with a client certificate from the sandbox CA.'
+        : 'Unknown client or wrong secret.';
     return json(401, { error: 'invalid_client', error_description: description });
   }
   const body: Json = { access_token: issue(ctx, 'api', lifetimeS), token_type: 'Bearer', expires_in: lifetimeS };
@@ -75,7 +85,12 @@ export async function apiToken(ctx: Context, request: Request, credentials: Cred
 }
 
 /** `POST /api/v2/oauth/token`: the provider's JSON style, answered 201 in camelCase. */
-export async function cashOutToken(ctx: Context, request: Request, credentials: Credentials, lifetimeS: number): Promise<Response> {
+export async function cashOutToken(
+  ctx: Context,
+  request: Request,
+  credentials: Credentials,
+  lifetimeS: number,
+): Promise<Response> {
   let body: unknown;
   try {
     body = JSON.parse(await request.text());
@@ -142,7 +157,14 @@ export function renderTransfer(transfer: Transfer): TransferRecord {
     localInstrument: 'DICT',
     creditDebitType: 'DEBIT',
     createdAt: transfer.createdAt,
-    creditorAccount: { ispb: '99999998', issuer: '0001', number: '100200', accountType: 'CACC', document: request['creditorDocument'], name: 'Recebedor' },
+    creditorAccount: {
+      ispb: '99999998',
+      issuer: '0001',
+      number: '100200',
+      accountType: 'CACC',
+      document: request['creditorDocument'],
+      name: 'Recebedor',
+    },
     debtorAccount: { ispb: '99999999', issuer: '0001', number: '000001', accountType: 'CACC', name: 'Sandbox' },
     remittanceInformation: request['description'] ?? '',
     refunds: [],
@@ -155,28 +177,49 @@ export function renderTransfer(transfer: Transfer): TransferRecord {
 function orderProblem(body: unknown): string | undefined {
   if (!isObject(body)) return 'The body must be a JSON object.';
   const problems: string[] = [];
-  if (typeof body['instantKey'] !== 'string' || !isValidKey(body['instantKey'])) problems.push('instantKey is not a valid key');
+  if (typeof body['instantKey'] !== 'string' || !isValidKey(body['instantKey']))
+    problems.push('instantKey is not a valid key');
   const document = body['creditorDocument'];
-  if (typeof document !== 'string' || !(isValidCpf(document) || isValidCnpj(document))) problems.push('creditorDocument is not a valid CPF or CNPJ');
+  if (typeof document !== 'string' || !(isValidCpf(document) || isValidCnpj(document)))
+    problems.push('creditorDocument is not a valid CPF or CNPJ');
   const payment = body['payment'];
-  if (!isObject(payment) || payment['currency'] !== 'BRL' || typeof payment['amount'] !== 'string' || !MONEY_PATTERN.test(payment['amount']) || toCents(payment['amount']) < 1) {
+  if (
+    !isObject(payment) ||
+    payment['currency'] !== 'BRL' ||
+    typeof payment['amount'] !== 'string' ||
+    !MONEY_PATTERN.test(payment['amount']) ||
+    toCents(payment['amount']) < 1
+  ) {
     problems.push('payment must be { currency: "BRL", amount: "0.01" or more }');
   }
-  if (body['priority'] !== undefined && body['priority'] !== 'HIGH' && body['priority'] !== 'NORM') problems.push('priority is HIGH or NORM');
+  if (body['priority'] !== undefined && body['priority'] !== 'HIGH' && body['priority'] !== 'NORM')
+    problems.push('priority is HIGH or NORM');
   const expiration = body['expiration'];
-  if (expiration !== undefined && !(Number.isInteger(expiration) && (expiration as number) >= 1 && (expiration as number) <= 10_800)) {
+  if (
+    expiration !== undefined &&
+    !(Number.isInteger(expiration) && (expiration as number) >= 1 && (expiration as number) <= 10_800)
+  ) {
     problems.push('expiration is 1 to 10800 seconds');
   }
   const deny = body['ispbDeny'];
-  if (deny !== undefined && !(Array.isArray(deny) && deny.every((v) => typeof v === 'string' && ISPB.test(v)))) problems.push('ispbDeny lists 8-character ISPBs');
+  if (deny !== undefined && !(Array.isArray(deny) && deny.every((v) => typeof v === 'string' && ISPB.test(v))))
+    problems.push('ispbDeny lists 8-character ISPBs');
   return problems.length === 0 ? undefined : `${problems.join('; ')}.`;
 }
 
 /** `POST /api/v2/instant/payments/dict`. `onCreated` schedules the settlement of a new order. */
-export async function placeOrder(ctx: Context, request: Request, onCreated: (transfer: Transfer) => void): Promise<Response> {
+export async function placeOrder(
+  ctx: Context,
+  request: Request,
+  onCreated: (transfer: Transfer) => void,
+): Promise<Response> {
   const key = request.headers.get('x-idempotency-key');
   if (key === null || !isValidIdempotencyKey(key)) {
-    throw new ProviderProblem(400, 'Bad Request', 'The x-idempotency-key header is required: 1 to 50 letters or digits.');
+    throw new ProviderProblem(
+      400,
+      'Bad Request',
+      'The x-idempotency-key header is required: 1 to 50 letters or digits.',
+    );
   }
   let body: unknown;
   try {
@@ -222,7 +265,12 @@ export function getOrder(ctx: Context, key: string): Response {
  * (`AM04`) when the balance no longer covers it; `CANCELED` keeps the balance. A settled order
  * is left as it is. Returns whether anything changed.
  */
-export function settle(ctx: Context, transfer: Transfer, wanted: 'LIQUIDATED' | 'CANCELED', errorCode = 'AB03'): boolean {
+export function settle(
+  ctx: Context,
+  transfer: Transfer,
+  wanted: 'LIQUIDATED' | 'CANCELED',
+  errorCode = 'AB03',
+): boolean {
   if (transfer.status !== 'PROCESSING') return false;
   if (wanted === 'LIQUIDATED' && ctx.state.balanceCents >= transfer.amountCents) {
     ctx.state.balanceCents -= transfer.amountCents;

@@ -39,7 +39,9 @@ export function createCertificate(request: CertificateRequest): IssuedCertificat
   const notAfter = request.notAfter ?? new Date(notBefore.getTime() + 10 * 365 * 86_400_000);
   const signer = request.issuer ? request.issuer.key : privateKey;
   const spki = new Uint8Array(publicKey.export({ type: 'spki', format: 'der' }));
-  const issuerSpki = request.issuer ? new Uint8Array(createPublicKey(request.issuer.cert).export({ type: 'spki', format: 'der' })) : spki;
+  const issuerSpki = request.issuer
+    ? new Uint8Array(createPublicKey(request.issuer.cert).export({ type: 'spki', format: 'der' }))
+    : spki;
   const tbs = seq(
     explicit(0, integer(new Uint8Array([2]))), // v3
     integer(serial()),
@@ -78,7 +80,9 @@ export interface CertificateOptions {
 const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '::1'];
 
 /** A CA, a server certificate for `hosts` and a client certificate, signed by the CA. */
-export function generateCertificates(options: CertificateOptions = {}): SandboxCertificates & { ca: { commonName: string } } {
+export function generateCertificates(
+  options: CertificateOptions = {},
+): SandboxCertificates & { ca: { commonName: string } } {
   const notBefore = new Date(Date.now() - 3_600_000);
   const notAfter = new Date(notBefore.getTime() + (options.days ?? 365) * 86_400_000);
   const commonName = options.caName ?? 'instant-payments sandbox CA';
@@ -97,7 +101,11 @@ function extensions(request: CertificateRequest, subjectKeyId: Uint8Array, autho
     extension('2.5.29.35', false, seq(tlv(0x80, authorityKeyId))),
     extension('2.5.29.19', true, seq(...(request.ca ? [new Uint8Array([0x01, 0x01, 0xff])] : []))), // basicConstraints
     // keyUsage: keyCertSign + cRLSign for a CA, digitalSignature otherwise.
-    extension('2.5.29.15', true, request.ca ? tlv(0x03, new Uint8Array([1, 0x06])) : tlv(0x03, new Uint8Array([7, 0x80]))),
+    extension(
+      '2.5.29.15',
+      true,
+      request.ca ? tlv(0x03, new Uint8Array([1, 0x06])) : tlv(0x03, new Uint8Array([7, 0x80])),
+    ),
   ];
   // extKeyUsage: serverAuth and clientAuth.
   if (!request.ca) out.push(extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'), oid('1.3.6.1.5.5.7.3.2'))));

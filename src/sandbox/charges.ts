@@ -11,9 +11,25 @@ import { addDays } from '../lib/dates.ts';
 import { inRange, json, page, readJson, verdict } from './http.ts';
 import { Problem } from './problems.ts';
 import {
-  Judge, REMOVED_BY_USER, isObject, judgeCob, judgeCobV, judgeListQuery, type Json, type Mode,
+  Judge,
+  REMOVED_BY_USER,
+  isObject,
+  judgeCob,
+  judgeCobV,
+  judgeListQuery,
+  type Json,
+  type Mode,
 } from './rules.ts';
-import { businessDays, canonical, renderPayment, today, type Charge, type ChargeKind, type Context, type Loc } from './state.ts';
+import {
+  businessDays,
+  canonical,
+  renderPayment,
+  today,
+  type Charge,
+  type ChargeKind,
+  type Context,
+  type Loc,
+} from './state.ts';
 
 interface KindInfo {
   root: string;
@@ -63,7 +79,10 @@ function merged(current: Json, patch: Json): Json {
     const value = patch[field];
     if (value === undefined) continue;
     const base = out[field];
-    out[field] = MERGED_FIELDS.has(field) && isObject(base) && isObject(value) ? { ...base, ...structuredClone(value) } : structuredClone(value);
+    out[field] =
+      MERGED_FIELDS.has(field) && isObject(base) && isObject(value)
+        ? { ...base, ...structuredClone(value) }
+        : structuredClone(value);
   }
   return out;
 }
@@ -77,7 +96,13 @@ export function locationOf(ctx: Context, loc: Loc): string {
 }
 
 function newLocation(ctx: Context, tipoCob: ChargeKind): Loc {
-  const loc: Loc = { id: ctx.state.nextLocId(), tipoCob, token: ctx.ids.alphanumeric(32), criacao: ctx.now().toISOString(), txid: undefined };
+  const loc: Loc = {
+    id: ctx.state.nextLocId(),
+    tipoCob,
+    token: ctx.ids.alphanumeric(32),
+    criacao: ctx.now().toISOString(),
+    txid: undefined,
+  };
   ctx.state.locations.set(loc.id, loc);
   return loc;
 }
@@ -116,7 +141,12 @@ function link(ctx: Context, charge: Charge, loc: Loc | undefined): void {
 // Rendering
 
 /** `CobGerada` / `CobVGerada` at `revisao` (the latest by default); `completa` adds the payments. */
-export function renderCharge(ctx: Context, charge: Charge, revisao = charge.revisions.length - 1, completa = false): Json {
+export function renderCharge(
+  ctx: Context,
+  charge: Charge,
+  revisao = charge.revisions.length - 1,
+  completa = false,
+): Json {
   const { content, status } = charge.revisions[revisao]!;
   const calendario = isObject(content['calendario']) ? content['calendario'] : {};
   const out: Json = {
@@ -142,7 +172,8 @@ export function renderCharge(ctx: Context, charge: Charge, revisao = charge.revi
   }
   if (charge.kind === 'cobv') out['recebedor'] = ctx.recebedor;
   if (loc) out['instantCopiaECola'] = buildBrCode({ url: locationOf(ctx, loc), ...MERCHANT });
-  if (completa) out['instant'] = charge.payments.flatMap((e2eid) => ctx.state.payments.get(e2eid) ?? []).map(renderPayment);
+  if (completa)
+    out['instant'] = charge.payments.flatMap((e2eid) => ctx.state.payments.get(e2eid) ?? []).map(renderPayment);
   return out;
 }
 
@@ -165,7 +196,8 @@ export function isClosed(ctx: Context, charge: Charge, codMun?: string): boolean
  */
 export function lastPayableDay(ctx: Context, charge: Charge, codMun?: string): string {
   const calendario = currentOf(charge).content['calendario'] as Json;
-  const validade = typeof calendario['validadeAposVencimento'] === 'number' ? calendario['validadeAposVencimento'] : DEFAULT_VALIDADE;
+  const validade =
+    typeof calendario['validadeAposVencimento'] === 'number' ? calendario['validadeAposVencimento'] : DEFAULT_VALIDADE;
   const open = businessDays(ctx, codMun);
   return roll(addDays(roll(calendario['dataDeVencimento'] as string, open), validade), open);
 }
@@ -182,7 +214,13 @@ export interface Origin {
  * `PUT /cob/{txid}`, `POST /cob` (txid chosen here) and `PUT /cobv/{txid}`: creates the charge,
  * or alters it while ATIVA. The same content again is no change (a retried PUT is harmless).
  */
-export function putCharge(ctx: Context, kind: ChargeKind, txid: string, body: unknown, origin: Origin = {}): { charge: Charge; created: boolean } {
+export function putCharge(
+  ctx: Context,
+  kind: ChargeKind,
+  txid: string,
+  body: unknown,
+  origin: Origin = {},
+): { charge: Charge; created: boolean } {
   const info = KINDS[kind];
   const j = new Judge(ctx.ownKeys);
   if (!isValidTxid(txid)) j.flag('txid', 'txid tem de 26 a 35 letras ou dígitos.', txid);
@@ -266,7 +304,12 @@ export function patchCharge(ctx: Context, kind: ChargeKind, txid: string, body: 
 // ---------------------------------------------------------------------------------------------
 // Routes
 
-export async function chargeRoutes(ctx: Context, kind: ChargeKind, request: Request, txid: string | undefined): Promise<Response | undefined> {
+export async function chargeRoutes(
+  ctx: Context,
+  kind: ChargeKind,
+  request: Request,
+  txid: string | undefined,
+): Promise<Response | undefined> {
   const info = KINDS[kind];
   const method = request.method;
   if (txid === undefined) {
@@ -294,14 +337,19 @@ function getCharge(ctx: Context, kind: ChargeKind, txid: string, revisao: string
   const info = KINDS[kind];
   const j = new Judge(ctx.ownKeys);
   if (!isValidTxid(txid)) j.flag('txid', 'txid tem de 26 a 35 letras ou dígitos.', txid);
-  if (revisao !== null && !/^\d{1,9}$/.test(revisao)) j.flag('revisao', 'revisao é um inteiro maior ou igual a zero.', revisao);
+  if (revisao !== null && !/^\d{1,9}$/.test(revisao))
+    j.flag('revisao', 'revisao é um inteiro maior ou igual a zero.', revisao);
   verdict(j, info.badQuery);
   const charge = ctx.state.charges(kind).get(txid);
   if (charge === undefined) throw new Problem(info.missing, 'Nenhuma cobrança com esse txid.');
   const n = revisao === null ? charge.revisions.length - 1 : Number(revisao);
   if (n >= charge.revisions.length) {
     throw new Problem(info.badQuery, 'A revisão pedida não existe para essa cobrança.', [
-      { propriedade: 'revisao', razao: `A cobrança tem as revisões 0 a ${charge.revisions.length - 1}.`, valor: String(n) },
+      {
+        propriedade: 'revisao',
+        razao: `A cobrança tem as revisões 0 a ${charge.revisions.length - 1}.`,
+        valor: String(n),
+      },
     ]);
   }
   return json(200, renderCharge(ctx, charge, n, true));
@@ -312,7 +360,8 @@ function listCharges(ctx: Context, kind: ChargeKind, params: URLSearchParams): R
   const j = new Judge(ctx.ownKeys);
   const query = judgeListQuery(j, params, false, ['locationPresente']);
   const batchId = params.get('loteCobVId');
-  if (kind === 'cobv' && batchId !== null && !/^\d{1,10}$/.test(batchId)) j.flag('loteCobVId', 'loteCobVId é um inteiro.', batchId);
+  if (kind === 'cobv' && batchId !== null && !/^\d{1,10}$/.test(batchId))
+    j.flag('loteCobVId', 'loteCobVId é um inteiro.', batchId);
   verdict(j, info.badQuery);
   const cpf = params.get('cpf');
   const cnpj = params.get('cnpj');
@@ -330,7 +379,10 @@ function listCharges(ctx: Context, kind: ChargeKind, params: URLSearchParams): R
   });
   items.sort((a, b) => a.seq - b.seq);
   const echo = ['cpf', 'cnpj', 'status', 'locationPresente', ...(kind === 'cobv' ? ['loteCobVId'] : [])];
-  return json(200, page(items, query, 'cobs', (c) => renderCharge(ctx, c, undefined, true), echo));
+  return json(
+    200,
+    page(items, query, 'cobs', (c) => renderCharge(ctx, c, undefined, true), echo),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -339,7 +391,12 @@ function listCharges(ctx: Context, kind: ChargeKind, params: URLSearchParams): R
 // An int64 in the path: up to 19 digits (the client accepts as many; a larger id names nothing here).
 const LOC_ID = /^\d{1,19}$/;
 
-export async function locRoutes(ctx: Context, request: Request, id: string | undefined, unlink: boolean): Promise<Response | undefined> {
+export async function locRoutes(
+  ctx: Context,
+  request: Request,
+  id: string | undefined,
+  unlink: boolean,
+): Promise<Response | undefined> {
   const method = request.method;
   if (id === undefined) {
     if (method === 'POST') {
@@ -347,7 +404,11 @@ export async function locRoutes(ctx: Context, request: Request, id: string | und
       const tipoCob = isObject(body) ? body['tipoCob'] : undefined;
       if (tipoCob !== 'cob' && tipoCob !== 'cobv') {
         throw new Problem('PayloadLocationOperacaoInvalida', 'tipoCob inválido.', [
-          { propriedade: 'tipoCob', razao: 'tipoCob é cob ou cobv.', ...(typeof tipoCob === 'string' && { valor: tipoCob }) },
+          {
+            propriedade: 'tipoCob',
+            razao: 'tipoCob é cob ou cobv.',
+            ...(typeof tipoCob === 'string' && { valor: tipoCob }),
+          },
         ]);
       }
       const loc = newLocation(ctx, tipoCob);
@@ -358,7 +419,10 @@ export async function locRoutes(ctx: Context, request: Request, id: string | und
   }
   const writing = method !== 'GET';
   const invalid: CatalogueErrorType = writing ? 'PayloadLocationOperacaoInvalida' : 'PayloadLocationConsultaInvalida';
-  if (!LOC_ID.test(id)) throw new Problem(invalid, 'id de location inválido.', [{ propriedade: 'id', razao: 'O id é um inteiro.', valor: id }]);
+  if (!LOC_ID.test(id))
+    throw new Problem(invalid, 'id de location inválido.', [
+      { propriedade: 'id', razao: 'O id é um inteiro.', valor: id },
+    ]);
   const loc = ctx.state.locations.get(Number(id));
   const missing = () => new Problem('PayloadLocationNaoEncontrado', 'Nenhuma location com esse id.');
   if (unlink) {
@@ -384,7 +448,9 @@ export async function locRoutes(ctx: Context, request: Request, id: string | und
     }
     if (tipoCob !== undefined && tipoCob !== loc.tipoCob) {
       if (loc.txid !== undefined) {
-        throw new Problem(invalid, 'A location está vinculada a uma cobrança.', [{ propriedade: 'tipoCob', razao: 'Desvincule a cobrança antes.' }]);
+        throw new Problem(invalid, 'A location está vinculada a uma cobrança.', [
+          { propriedade: 'tipoCob', razao: 'Desvincule a cobrança antes.' },
+        ]);
       }
       loc.tipoCob = tipoCob;
     }
@@ -401,9 +467,14 @@ function listLocations(ctx: Context, params: URLSearchParams): Response {
   verdict(j, 'PayloadLocationConsultaInvalida');
   const linked = params.get('txIdPresente');
   const items = inRange(ctx.state.locations.values(), query, (l) => l.criacao).filter(
-    (loc) => (tipoCob === null || loc.tipoCob === tipoCob) && (linked === null || (loc.txid !== undefined) === (linked === 'true')),
+    (loc) =>
+      (tipoCob === null || loc.tipoCob === tipoCob) &&
+      (linked === null || (loc.txid !== undefined) === (linked === 'true')),
   );
-  return json(200, page(items, query, 'loc', (l) => renderLoc(ctx, l, true), ['txIdPresente', 'tipoCob']));
+  return json(
+    200,
+    page(items, query, 'loc', (l) => renderLoc(ctx, l, true), ['txIdPresente', 'tipoCob']),
+  );
 }
 
 /** The location behind a payload URL token, for the payer side. */
@@ -411,4 +482,3 @@ export function locationByToken(ctx: Context, token: string, tipoCob: ChargeKind
   for (const loc of ctx.state.locations.values()) if (loc.token === token && loc.tipoCob === tipoCob) return loc;
   return undefined;
 }
-

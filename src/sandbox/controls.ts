@@ -15,7 +15,9 @@ import { Problem } from './problems.ts';
 export const CONTROL_PREFIX = '/sandbox/';
 
 /** The parameters a path template names: `'/x/{txid}/pay'` → `{ txid: string }`. */
-type ParamsOf<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? { [K in Name]: string } & ParamsOf<Rest> : unknown;
+type ParamsOf<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? { [K in Name]: string } & ParamsOf<Rest>
+  : unknown;
 
 /** A test control's HTTP route, as `sandbox.controlRoutes` lists it. */
 export interface SandboxControl {
@@ -98,10 +100,12 @@ export class ControlTable {
     const found = matches.find(({ entry }) => entry.route.method === request.method);
     if (found === undefined) {
       const allowed = matches.map(({ entry }) => entry.route.method);
-      throw new Problem('RequisicaoInvalida', `${path} takes ${allowed.join(', ')}, not ${request.method}.`, [], 405, { allow: allowed.join(', ') });
+      throw new Problem('RequisicaoInvalida', `${path} takes ${allowed.join(', ')}, not ${request.method}.`, [], 405, {
+        allow: allowed.join(', '),
+      });
     }
     const params: Record<string, string> = {};
-    found.entry.names.forEach((name, i) => (params[name] = decodeParam(name, found.values[i]!)));
+    for (const [i, name] of found.entry.names.entries()) params[name] = decodeParam(name, found.values[i]!);
     const body = await readJson(request, 'RequisicaoInvalida');
     try {
       return json(200, (await found.entry.route.run(params, body)) ?? {});
@@ -178,5 +182,8 @@ export const ANSWER_SOLICREC_BODY = z.strictObject({
 export const SETTLE_COBR_BODY = z.strictObject({
   status: z.enum(['PAGA', 'REJEITADA']),
   /** Rejection code of a `REJEITADA` attempt (the list of the recurring spec, 2.4). */
-  codigo: z.string().regex(/^[A-Z0-9]{4}$/).exactOptional(),
+  codigo: z
+    .string()
+    .regex(/^[A-Z0-9]{4}$/)
+    .exactOptional(),
 });

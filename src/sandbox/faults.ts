@@ -45,7 +45,14 @@ export class FaultInjector {
   latencyMs = 100;
   retryAfter = 1;
   /** How many of each fault were injected since the sandbox started. */
-  readonly counts: Record<Fault, number> = { '503': 0, '504': 0, 'drop-before': 0, 'drop-after': 0, cut: 0, latency: 0 };
+  readonly counts: Record<Fault, number> = {
+    '503': 0,
+    '504': 0,
+    'drop-before': 0,
+    'drop-after': 0,
+    cut: 0,
+    latency: 0,
+  };
 
   readonly #seed: number;
 
@@ -57,7 +64,8 @@ export class FaultInjector {
   configure(options: FaultOptions): void {
     if (!(options.rate >= 0 && options.rate <= 1)) throw new RangeError('rate must be from 0 to 1');
     const kinds = options.kinds ?? FAULT_KINDS;
-    for (const kind of kinds) if (!FAULT_KINDS.includes(kind)) throw new RangeError(`unknown fault kind ${String(kind)}`);
+    for (const kind of kinds)
+      if (!FAULT_KINDS.includes(kind)) throw new RangeError(`unknown fault kind ${String(kind)}`);
     if (kinds.length === 0) throw new RangeError('kinds must name at least one fault');
     this.#rate = options.rate;
     this.#kinds = [...kinds];

@@ -1,5 +1,5 @@
 /** Small response and request helpers shared by the sandbox's routes. */
-import { Judge, type ListQuery } from './rules.ts';
+import type { Judge, ListQuery } from './rules.ts';
 import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import { Problem } from './problems.ts';
 
@@ -23,7 +23,11 @@ export async function readJson(request: Request, errorType: CatalogueErrorType):
 }
 
 /** Throws `errorType` with the judge's violations when there are any. */
-export function verdict(judge: Judge, errorType: CatalogueErrorType, detail = 'A requisição não respeita as regras do serviço.'): void {
+export function verdict(
+  judge: Judge,
+  errorType: CatalogueErrorType,
+  detail = 'A requisição não respeita as regras do serviço.',
+): void {
   if (!judge.ok) throw new Problem(errorType, detail, judge.violacoes);
 }
 
@@ -40,7 +44,13 @@ export function inRange<T>(items: Iterable<T>, query: ListQuery, createdAt: (ite
 }
 
 /** One page of `items` and the `parametros` echoing the query. */
-export function page<T>(items: readonly T[], query: ListQuery, listKey: string, render: (item: T) => unknown, echo: readonly string[] = []): Json {
+export function page<T>(
+  items: readonly T[],
+  query: ListQuery,
+  listKey: string,
+  render: (item: T) => unknown,
+  echo: readonly string[] = [],
+): Json {
   const parametros: Json = {};
   for (const name of ['inicio', 'fim', ...echo]) {
     const value = query.params.get(name);

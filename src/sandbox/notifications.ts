@@ -80,9 +80,18 @@ function clientTls(serverCa: string | readonly string[] | undefined, closed: Abo
   const ca = { ...createCertificate({ commonName, ca: true }), commonName };
   const client = createCertificate({ commonName: 'instant-payments sandbox webhook client', issuer: ca });
   const dispatcher = import('undici').then(
-    ({ Agent }) => new Agent({ connect: { cert: client.cert, key: client.key, ...(serverCa !== undefined && { ca: serverCa as string | string[] }) } }),
+    ({ Agent }) =>
+      new Agent({
+        connect: {
+          cert: client.cert,
+          key: client.key,
+          ...(serverCa !== undefined && { ca: serverCa as string | string[] }),
+        },
+      }),
   );
-  closed.addEventListener('abort', () => void dispatcher.then((agent) => agent.close()).catch(() => undefined), { once: true });
+  closed.addEventListener('abort', () => void dispatcher.then((agent) => agent.close()).catch(() => undefined), {
+    once: true,
+  });
   return { ca: ca.cert, dispatcher };
 }
 
@@ -109,7 +118,13 @@ export class Notifier {
   /** Sends `body` to `url`; resolves once the first attempt has its answer (later ones follow by themselves). */
   async send(url: string, body: unknown): Promise<SentNotification> {
     const text = JSON.stringify(body);
-    const record: SentNotification = { id: ++this.#lastId, url, body: JSON.parse(text), state: 'pending', attempts: [] };
+    const record: SentNotification = {
+      id: ++this.#lastId,
+      url,
+      body: JSON.parse(text),
+      state: 'pending',
+      attempts: [],
+    };
     this.#log.push(record);
     if (this.#log.length > LOG_LIMIT) this.#log.shift();
     await this.#attempt(record, text);
@@ -138,14 +153,19 @@ export class Notifier {
     } else if (record.attempts.length >= this.#attempts || this.#deps.closed.aborted) {
       record.state = 'failed';
     } else {
-      const pause = backoffMs(record.attempts.length - 1, { baseMs: this.#delayMs, maxMs: Number.POSITIVE_INFINITY, floor: 1 });
+      const pause = backoffMs(record.attempts.length - 1, {
+        baseMs: this.#delayMs,
+        maxMs: Number.POSITIVE_INFINITY,
+        floor: 1,
+      });
       record.nextAttemptAt = new Date(answered + pause).toISOString();
       this.#deps.later(pause, () => this.#attempt(record, text));
     }
   }
 
   async #post(url: string, text: string): Promise<NotificationAnswer> {
-    if (this.#tls && !url.startsWith('https://')) return { error: 'not https: with webhookClientCertificate the sandbox delivers over HTTPS only' };
+    if (this.#tls && !url.startsWith('https://'))
+      return { error: 'not https: with webhookClientCertificate the sandbox delivers over HTTPS only' };
     try {
       const response = await this.#deps.send(url, {
         method: 'POST',
@@ -178,6 +198,7 @@ export class Notifier {
 }
 
 function checked(name: keyof RedeliveryOptions, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigurationError(`redelivery.${name}`, `redelivery.${name} must be an integer of at least ${min}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new ConfigurationError(`redelivery.${name}`, `redelivery.${name} must be an integer of at least ${min}`);
   return value;
 }

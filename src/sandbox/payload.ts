@@ -44,12 +44,16 @@ export class PayloadSigner {
   #load(): Promise<SigningKey> {
     const seed = this.#seed;
     if (seed === undefined) {
-      this.#keys ??= generateKeyPair('RS256', { extractable: true }).then(async ({ privateKey, publicKey }) => signingKey(privateKey, await exportJWK(publicKey)));
+      this.#keys ??= generateKeyPair('RS256', { extractable: true }).then(async ({ privateKey, publicKey }) =>
+        signingKey(privateKey, await exportJWK(publicKey)),
+      );
       return this.#keys;
     }
     let keys = SEEDED_KEYS.get(seed);
     if (keys === undefined) {
-      keys = seededRsaKey(new Random(seed ^ 0x5167)).then(async (jwk) => signingKey((await importJWK(jwk, 'RS256')) as CryptoKey, { kty: 'RSA', n: jwk.n!, e: jwk.e! }));
+      keys = seededRsaKey(new Random(seed ^ 0x5167)).then(async (jwk) =>
+        signingKey((await importJWK(jwk, 'RS256')) as CryptoKey, { kty: 'RSA', n: jwk.n!, e: jwk.e! }),
+      );
       SEEDED_KEYS.set(seed, keys);
     }
     return keys;
@@ -71,7 +75,12 @@ async function signingKey(privateKey: CryptoKey, publicJwk: JWK): Promise<Signin
   return { privateKey, jwk: { ...publicJwk, kid: await calculateJwkThumbprint(publicJwk), use: 'sig', alg: 'RS256' } };
 }
 
-export async function payloadRoutes(ctx: Context, signer: PayloadSigner, request: Request, path: string): Promise<Response | undefined> {
+export async function payloadRoutes(
+  ctx: Context,
+  signer: PayloadSigner,
+  request: Request,
+  path: string,
+): Promise<Response | undefined> {
   if (request.method !== 'GET') return undefined;
   if (path === JWKS_PATH) return json(200, await signer.jwks(), { 'content-type': 'application/jwk-set+json' });
   const match = /^\/qr\/v2\/(cobv\/)?([A-Za-z0-9]+)$/.exec(path);
@@ -83,8 +92,10 @@ export async function payloadRoutes(ctx: Context, signer: PayloadSigner, request
   const params = new URL(request.url).searchParams;
   // The payer's local holidays (codMun) may keep a due-date charge payable a day longer.
   const codMun = /^\d{7}$/.test(params.get('codMun') ?? '') ? (params.get('codMun') as string) : undefined;
-  if (isClosed(ctx, charge, codMun)) throw new Problem('CobPayloadNaoEncontrado', 'A cobrança desta location não pode mais ser paga.', [], 410);
-  const payload = kind === 'cob' ? cobPayload(ctx, charge) : cobvPayload(ctx, charge, ...judgePayerQuery(ctx, charge, params));
+  if (isClosed(ctx, charge, codMun))
+    throw new Problem('CobPayloadNaoEncontrado', 'A cobrança desta location não pode mais ser paga.', [], 410);
+  const payload =
+    kind === 'cob' ? cobPayload(ctx, charge) : cobvPayload(ctx, charge, ...judgePayerQuery(ctx, charge, params));
   const jws = await signer.sign(payload, `${ctx.origin()}${JWKS_PATH}`);
   return new Response(jws, { status: 200, headers: { 'content-type': 'application/jose' } });
 }
@@ -93,7 +104,11 @@ export async function payloadRoutes(ctx: Context, signer: PayloadSigner, request
  * `codMun` (7 digits, a municipality of the national table) and `DPP` (today .. the last payable
  * day on that payer's calendar): the day to price and the payer's municipality.
  */
-function judgePayerQuery(ctx: Context, charge: Charge, params: URLSearchParams): [day: string, codMun: string | undefined] {
+function judgePayerQuery(
+  ctx: Context,
+  charge: Charge,
+  params: URLSearchParams,
+): [day: string, codMun: string | undefined] {
   const j = new Judge(ctx.ownKeys);
   const codMun = params.get('codMun');
   if (codMun !== null && !(/^\d{7}$/.test(codMun) && isValidMunicipalityCode(codMun))) {
@@ -105,7 +120,11 @@ function judgePayerQuery(ctx: Context, charge: Charge, params: URLSearchParams):
     if (!isCivilDate(dpp)) j.flag('DPP', 'DPP não é uma data AAAA-MM-DD.', dpp);
     else if (dpp < day) j.flag('DPP', 'DPP está no passado.', dpp);
     else if (dpp > lastPayableDay(ctx, charge, codMun ?? undefined)) {
-      j.flag('DPP', 'DPP excede a validade da cobrança (vencimento, prorrogado ao dia útil, + validadeAposVencimento).', dpp);
+      j.flag(
+        'DPP',
+        'DPP excede a validade da cobrança (vencimento, prorrogado ao dia útil, + validadeAposVencimento).',
+        dpp,
+      );
     }
   }
   verdict(j, 'CobPayloadOperacaoInvalida');
@@ -130,7 +149,11 @@ function cobPayload(ctx: Context, charge: Charge): Json {
   const calendario = calendarOf(charge);
   return {
     ...common(charge),
-    calendario: { criacao: charge.criacao, apresentacao: ctx.now().toISOString(), expiracao: calendario['expiracao'] ?? 86_400 },
+    calendario: {
+      criacao: charge.criacao,
+      apresentacao: ctx.now().toISOString(),
+      expiracao: calendario['expiracao'] ?? 86_400,
+    },
     valor: structuredClone(currentOf(charge).content['valor']),
   };
 }
@@ -147,7 +170,10 @@ function cobvPayload(ctx: Context, charge: Charge, day: string, codMun: string |
       dataDeVencimento: calendario['dataDeVencimento'],
       validadeAposVencimento: calendario['validadeAposVencimento'] ?? 30,
     },
-    devedor: devedor['cpf'] !== undefined ? { cpf: devedor['cpf'], nome: devedor['nome'] } : { cnpj: devedor['cnpj'], nome: devedor['nome'] },
+    devedor:
+      devedor['cpf'] !== undefined
+        ? { cpf: devedor['cpf'], nome: devedor['nome'] }
+        : { cnpj: devedor['cnpj'], nome: devedor['nome'] },
     recebedor: ctx.recebedor,
     valor: dueAmount(ctx, charge, day, codMun),
   };
@@ -172,11 +198,17 @@ const PER_DAY_DIVISOR: Readonly<Record<number, number>> = { 2: 1, 3: 30, 4: 365,
  * (5–8) day late. Business days early or late: those after the earlier day through the later.
  * A discount never takes the amount below 0.01.
  */
-export function dueAmount(ctx: Context, charge: Charge, day: string, codMun?: string): { final: string } & Record<string, string> {
+export function dueAmount(
+  ctx: Context,
+  charge: Charge,
+  day: string,
+  codMun?: string,
+): { final: string } & Record<string, string> {
   const valor = (currentOf(charge).content['valor'] ?? {}) as Json;
   const open = businessDays(ctx, codMun);
   const due = roll(calendarOf(charge)['dataDeVencimento'] as string, open);
-  const days = (from: string, to: string, business: boolean) => (business ? businessDaysBetween(from, to, open) : daysBetween(from, to));
+  const days = (from: string, to: string, business: boolean) =>
+    business ? businessDaysBetween(from, to, open) : daysBetween(from, to);
   const original = toCents(valor['original'] as string);
   const part = (name: string): Json | undefined => (isObject(valor[name]) ? (valor[name] as Json) : undefined);
   const rate = (p: Json | undefined): number => (p && typeof p['valorPerc'] === 'string' ? toCents(p['valorPerc']) : 0);
@@ -208,7 +240,10 @@ export function dueAmount(ctx: Context, charge: Charge, day: string, codMun?: st
     if (jr) {
       const modalidade = Number(jr['modalidade']);
       const late = days(due, day, modalidade >= 5);
-      juros = modalidade === 1 || modalidade === 5 ? rate(jr) * late : percentOf(original, rate(jr), late, PER_DAY_DIVISOR[modalidade] ?? 1);
+      juros =
+        modalidade === 1 || modalidade === 5
+          ? rate(jr) * late
+          : percentOf(original, rate(jr), late, PER_DAY_DIVISOR[modalidade] ?? 1);
     }
   }
   desconto = Math.max(0, Math.min(desconto, original - abatimento - 1));

@@ -13,7 +13,16 @@ import { dueAmount } from './payload.ts';
 import { empty, inRange, json, page, readJson, verdict } from './http.ts';
 import { Problem } from './problems.ts';
 import { Judge, isObject, judgeListQuery, type Json } from './rules.ts';
-import { canonical, renderPayment, today, type Charge, type Context, type Payment, type ReceivedPayment, type Refund } from './state.ts';
+import {
+  canonical,
+  renderPayment,
+  today,
+  type Charge,
+  type Context,
+  type Payment,
+  type ReceivedPayment,
+  type Refund,
+} from './state.ts';
 
 export type { ReceivedPayment } from './state.ts';
 
@@ -43,10 +52,14 @@ export async function payCharge(ctx: Context, txid: string, options: PayChargeOp
   const charge = ctx.state.cobs.get(txid) ?? ctx.state.cobvs.get(txid);
   if (charge === undefined) throw new Problem('NaoEncontrado', 'Nenhuma cobrança com esse txid.');
   if (isClosed(ctx, charge)) {
-    throw new Problem(KINDS[charge.kind].invalid, `A cobrança está ${currentOf(charge).status} ou vencida e não pode ser paga.`);
+    throw new Problem(
+      KINDS[charge.kind].invalid,
+      `A cobrança está ${currentOf(charge).status} ou vencida e não pode ser paga.`,
+    );
   }
   const valor = options.valor ?? amountDue(ctx, charge);
-  if (!MONEY_PATTERN.test(valor) || toCents(valor) === 0) throw new RangeError('valor must be a positive amount such as "10.00"');
+  if (!MONEY_PATTERN.test(valor) || toCents(valor) === 0)
+    throw new RangeError('valor must be a positive amount such as "10.00"');
   const { content, status } = currentOf(charge);
   const payment: Payment = {
     endToEndId: endToEndId(ctx, 'E'),
@@ -74,7 +87,9 @@ function amountDue(ctx: Context, charge: Charge): string {
 async function notifyPayment(ctx: Context, payment: Payment): Promise<void> {
   const webhook = ctx.state.webhooks.get(payment.chave);
   if (webhook === undefined || payment.txid === undefined) return;
-  await ctx.notify(`${webhook.webhookUrl.replace(/\/+$/, '')}/${PAYMENT_LIST}`, { [PAYMENT_LIST]: [renderPayment(payment)] });
+  await ctx.notify(`${webhook.webhookUrl.replace(/\/+$/, '')}/${PAYMENT_LIST}`, {
+    [PAYMENT_LIST]: [renderPayment(payment)],
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -83,13 +98,19 @@ async function notifyPayment(ctx: Context, payment: Payment): Promise<void> {
 const SHORT_TXID = /^[a-zA-Z0-9]{1,35}$/;
 const NATUREZAS = ['ORIGINAL', 'RETIRADA'];
 
-export async function instantRoutes(ctx: Context, request: Request, e2eid: string | undefined, refundId: string | undefined): Promise<Response | undefined> {
+export async function instantRoutes(
+  ctx: Context,
+  request: Request,
+  e2eid: string | undefined,
+  refundId: string | undefined,
+): Promise<Response | undefined> {
   const method = request.method;
   if (e2eid === undefined) return method === 'GET' ? listPayments(ctx, new URL(request.url).searchParams) : undefined;
   const writing = method === 'PUT' && refundId !== undefined;
   const j = new Judge(ctx.ownKeys);
   if (!isValidE2eid(e2eid)) j.flag('e2eid', 'e2eid tem 32 letras ou dígitos.', e2eid);
-  if (refundId !== undefined && !isValidRefundId(refundId)) j.flag('id', 'O id da devolução tem de 1 a 35 letras ou dígitos.', refundId);
+  if (refundId !== undefined && !isValidRefundId(refundId))
+    j.flag('id', 'O id da devolução tem de 1 a 35 letras ou dígitos.', refundId);
   if (writing) {
     const body = await readJson(request, 'InstantDevolucaoInvalida');
     judgeRefund(j, body);
@@ -101,7 +122,8 @@ export async function instantRoutes(ctx: Context, request: Request, e2eid: strin
   const payment = paymentOr404(ctx, e2eid);
   if (refundId === undefined) return json(200, renderPayment(payment));
   const found = payment.devolucoes.find((d) => d.id === refundId);
-  if (found === undefined) throw new Problem('InstantDevolucaoNaoEncontrada', 'Nenhuma devolução com esse id para esse pagamento.');
+  if (found === undefined)
+    throw new Problem('InstantDevolucaoNaoEncontrada', 'Nenhuma devolução com esse id para esse pagamento.');
   return json(200, { ...found });
 }
 
@@ -116,8 +138,10 @@ function judgeRefund(j: Judge, body: unknown): void {
   const { valor, natureza, descricao } = body;
   if (typeof valor !== 'string' || !MONEY_PATTERN.test(valor)) j.flag('valor', 'valor não respeita o schema.', valor);
   else if (toCents(valor) === 0) j.flag('valor', 'valor deve ser maior que zero.', valor);
-  if (natureza !== undefined && !NATUREZAS.includes(natureza as string)) j.flag('natureza', 'natureza é ORIGINAL ou RETIRADA.', natureza);
-  if (descricao !== undefined && !(typeof descricao === 'string' && descricao.length <= 140)) j.flag('descricao', 'descricao tem até 140 caracteres.');
+  if (natureza !== undefined && !NATUREZAS.includes(natureza as string))
+    j.flag('natureza', 'natureza é ORIGINAL ou RETIRADA.', natureza);
+  if (descricao !== undefined && !(typeof descricao === 'string' && descricao.length <= 140))
+    j.flag('descricao', 'descricao tem até 140 caracteres.');
 }
 
 /** A refund: the same id with the same request is the same refund (a retry), else refused. */
@@ -125,14 +149,25 @@ function refund(ctx: Context, payment: Payment, id: string, body: Json): Json {
   const request = { valor: body['valor'], natureza: body['natureza'] ?? 'ORIGINAL', descricao: body['descricao'] };
   const existing = payment.devolucoes.find((d) => d.id === id);
   if (existing !== undefined) {
-    const same = canonical({ valor: existing.valor, natureza: existing.natureza, descricao: existing.descricao }) === canonical(request);
-    if (!same) throw new Problem('InstantDevolucaoInvalida', 'Esse id de devolução já foi usado.', [{ propriedade: 'id', razao: 'id já usado para esse e2eid.', valor: id }]);
+    const same =
+      canonical({ valor: existing.valor, natureza: existing.natureza, descricao: existing.descricao }) ===
+      canonical(request);
+    if (!same)
+      throw new Problem('InstantDevolucaoInvalida', 'Esse id de devolução já foi usado.', [
+        { propriedade: 'id', razao: 'id já usado para esse e2eid.', valor: id },
+      ]);
     return { ...existing };
   }
-  const refunded = payment.devolucoes.filter((d) => d.status !== 'NAO_REALIZADO').reduce((sum, d) => sum + toCents(d.valor), 0);
+  const refunded = payment.devolucoes
+    .filter((d) => d.status !== 'NAO_REALIZADO')
+    .reduce((sum, d) => sum + toCents(d.valor), 0);
   if (refunded + toCents(request.valor as string) > toCents(payment.valor)) {
     throw new Problem('InstantDevolucaoInvalida', 'A soma das devoluções excede o valor do pagamento.', [
-      { propriedade: 'valor', razao: `Resta devolver ${fromCents(toCents(payment.valor) - refunded)}.`, valor: request.valor as string },
+      {
+        propriedade: 'valor',
+        razao: `Resta devolver ${fromCents(toCents(payment.valor) - refunded)}.`,
+        valor: request.valor as string,
+      },
     ]);
   }
   const created: Refund = {
@@ -171,13 +206,20 @@ function listPayments(ctx: Context, params: URLSearchParams): Response {
       (withRefund === null || p.devolucoes.length > 0 === (withRefund === 'true')),
   );
   items.sort((a, b) => a.seq - b.seq);
-  return json(200, page(items, query, PAYMENT_LIST, renderPayment, ['txid', 'txIdPresente', 'devolucaoPresente', 'cpf', 'cnpj']));
+  return json(
+    200,
+    page(items, query, PAYMENT_LIST, renderPayment, ['txid', 'txIdPresente', 'devolucaoPresente', 'cpf', 'cnpj']),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // /webhook
 
-export async function webhookRoutes(ctx: Context, request: Request, chave: string | undefined): Promise<Response | undefined> {
+export async function webhookRoutes(
+  ctx: Context,
+  request: Request,
+  chave: string | undefined,
+): Promise<Response | undefined> {
   const method = request.method;
   if (chave === undefined) {
     if (method !== 'GET') return undefined;

@@ -17,7 +17,13 @@ export class Problem extends Error {
   /** Headers the answer carries besides the content type (`Allow` of a 405). */
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(errorType: CatalogueErrorType, detail: string, violacoes: readonly Violacao[] = [], status?: number, headers: Record<string, string> = {}) {
+  constructor(
+    errorType: CatalogueErrorType,
+    detail: string,
+    violacoes: readonly Violacao[] = [],
+    status?: number,
+    headers: Record<string, string> = {},
+  ) {
     super(detail);
     this.errorType = errorType;
     this.violacoes = violacoes;
@@ -59,7 +65,11 @@ export function problemDocument(problem: Problem, correlationId?: string): Recor
   return doc;
 }
 
-export function problemResponse(problem: Problem, correlationId: string, headers: Record<string, string> = {}): Response {
+export function problemResponse(
+  problem: Problem,
+  correlationId: string,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify(problemDocument(problem, correlationId)), {
     status: problem.status,
     headers: { 'content-type': 'application/problem+json', ...problem.headers, ...headers },
@@ -67,8 +77,16 @@ export function problemResponse(problem: Problem, correlationId: string, headers
 }
 
 export function providerResponse(problem: ProviderProblem, instance: string): Response {
-  const body = { type: `SBX-${String(problem.status).padStart(4, '0')}`, title: problem.title, detail: problem.message, instance };
-  return new Response(JSON.stringify(body), { status: problem.status, headers: { 'content-type': 'application/json' } });
+  const body = {
+    type: `SBX-${String(problem.status).padStart(4, '0')}`,
+    title: problem.title,
+    detail: problem.message,
+    instance,
+  };
+  return new Response(JSON.stringify(body), {
+    status: problem.status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** 401 for a missing, unknown or expired token (the catalogue has no 401 type; the spec shows no body). */

@@ -7,15 +7,22 @@ import type { CatalogueErrorType } from '../errors/catalogue.ts';
 import { sleep } from '../internal/retry.ts';
 import { batchRoutes } from './batches.ts';
 import {
-  API_TOKEN_PATH, CASH_OUT_TOKEN_PATH, apiToken, authorized, balance, cashOutToken, getOrder, placeOrder,
+  API_TOKEN_PATH,
+  CASH_OUT_TOKEN_PATH,
+  apiToken,
+  authorized,
+  balance,
+  cashOutToken,
+  getOrder,
+  placeOrder,
 } from './cash-out.ts';
 import { chargeRoutes, locRoutes } from './charges.ts';
 import { CONTROL_PREFIX, type ControlTable } from './controls.ts';
-import { ConnectionDrop, FaultInjector, cutMidBody } from './faults.ts';
-import { JWKS_PATH, PayloadSigner, payloadRoutes } from './payload.ts';
+import { ConnectionDrop, type FaultInjector, cutMidBody } from './faults.ts';
+import { JWKS_PATH, type PayloadSigner, payloadRoutes } from './payload.ts';
 import { instantRoutes, webhookRoutes } from './payments.ts';
 import { Problem, ProviderProblem, problemResponse, providerResponse, unauthorized } from './problems.ts';
-import { REC_PAYLOAD_PATH, RecurringPart } from './recurring/part.ts';
+import { REC_PAYLOAD_PATH, type RecurringPart } from './recurring/part.ts';
 import type { Context, Credentials, Transfer } from './state.ts';
 
 /** A request's route, found before any token is looked at, run after. */
@@ -52,14 +59,17 @@ export class SandboxRoutes {
     const correlationId = `sbx-${++this.#requests}`;
     const path = new URL(request.url).pathname;
     // Faults are the service's: never on the token endpoints, the key set or the test controls.
-    const faultable = path !== API_TOKEN_PATH && path !== CASH_OUT_TOKEN_PATH && path !== JWKS_PATH && !path.startsWith(CONTROL_PREFIX);
+    const faultable =
+      path !== API_TOKEN_PATH && path !== CASH_OUT_TOKEN_PATH && path !== JWKS_PATH && !path.startsWith(CONTROL_PREFIX);
     const drawn = faultable ? this.#parts.faults.draw() : undefined;
     const fault = drawn?.fault;
     if (drawn && drawn.delayMs > 0) await sleep(drawn.delayMs);
     if (fault === '503' || fault === '504') {
       const type: CatalogueErrorType = fault === '503' ? 'ServicoIndisponivel' : 'IndisponibilidadePorTempoEsgotado';
       const detail = fault === '503' ? 'Serviço indisponível (falha injetada).' : 'Tempo esgotado (falha injetada).';
-      return problemResponse(new Problem(type, detail), correlationId, { 'retry-after': String(this.#parts.faults.retryAfter) });
+      return problemResponse(new Problem(type, detail), correlationId, {
+        'retry-after': String(this.#parts.faults.retryAfter),
+      });
     }
     if (fault === 'drop-before') throw new ConnectionDrop('dropped before the change');
     const response = await this.#answer(request, path, correlationId);
@@ -70,7 +80,10 @@ export class SandboxRoutes {
 
   async #answer(request: Request, path: string, correlationId: string): Promise<Response> {
     try {
-      return (await this.#route(request, path)) ?? problemResponse(new Problem('NaoEncontrado', 'Recurso não encontrado.'), correlationId);
+      return (
+        (await this.#route(request, path)) ??
+        problemResponse(new Problem('NaoEncontrado', 'Recurso não encontrado.'), correlationId)
+      );
     } catch (error) {
       if (error instanceof Problem) return problemResponse(error, correlationId);
       if (error instanceof ProviderProblem) return providerResponse(error, correlationId);
@@ -83,8 +96,12 @@ export class SandboxRoutes {
     const ctx = this.#parts.ctx;
     const lifetime = this.#parts.tokenLifetime;
     const method = request.method;
-    if (path === API_TOKEN_PATH) return method === 'POST' ? apiToken(ctx, request, this.#parts.api, lifetime, this.#parts.certificateVerified()) : undefined;
-    if (path === CASH_OUT_TOKEN_PATH) return method === 'POST' ? cashOutToken(ctx, request, this.#parts.cashOut, lifetime) : undefined;
+    if (path === API_TOKEN_PATH)
+      return method === 'POST'
+        ? apiToken(ctx, request, this.#parts.api, lifetime, this.#parts.certificateVerified())
+        : undefined;
+    if (path === CASH_OUT_TOKEN_PATH)
+      return method === 'POST' ? cashOutToken(ctx, request, this.#parts.cashOut, lifetime) : undefined;
     if (path.startsWith(CONTROL_PREFIX)) return this.#parts.controls.answer(request, path);
     if (path.startsWith(REC_PAYLOAD_PATH)) return this.#parts.recurring.payload(request, path);
     if (path.startsWith('/qr/')) return payloadRoutes(ctx, this.#parts.signer, request, path);
@@ -94,7 +111,11 @@ export class SandboxRoutes {
   }
 
   /** Runs `route` for a request with a live token of `audience`; no route, no token check (404, not 401). */
-  async #authorized(request: Request, audience: 'api' | 'cash-out', route: Route | undefined): Promise<Response | undefined> {
+  async #authorized(
+    request: Request,
+    audience: 'api' | 'cash-out',
+    route: Route | undefined,
+  ): Promise<Response | undefined> {
     if (route === undefined) return undefined;
     if (!authorized(this.#parts.ctx, request, audience)) throw new Unauthorized();
     return route();

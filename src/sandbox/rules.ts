@@ -94,9 +94,11 @@ function judgeDebtor(j: Judge, body: Json, root: string, required: boolean, with
   }
   if (!isString(devedor['nome'], 200)) j.flag(at, 'O nome do devedor é obrigatório, até 200 caracteres.');
   if (!withAddress) return;
-  if (devedor['email'] !== undefined && typeof devedor['email'] !== 'string') j.flag(at, 'O email do devedor deve ser texto.');
+  if (devedor['email'] !== undefined && typeof devedor['email'] !== 'string')
+    j.flag(at, 'O email do devedor deve ser texto.');
   for (const [field, max] of ADDRESS) {
-    if (devedor[field] !== undefined && !isString(devedor[field], max)) j.flag(at, `O campo ${field} do devedor tem até ${max} caracteres.`);
+    if (devedor[field] !== undefined && !isString(devedor[field], max))
+      j.flag(at, `O campo ${field} do devedor tem até ${max} caracteres.`);
   }
 }
 
@@ -116,7 +118,8 @@ function judgeExtras(j: Judge, body: Json, root: string): void {
   const loc = body['loc'];
   if (loc === undefined) return;
   if (!isObject(loc)) j.flag(`${root}.loc`, 'loc deve ser um objeto { id }.');
-  else if (!(Number.isSafeInteger(loc['id']) && (loc['id'] as number) > 0)) j.flag(`${root}.loc.id`, 'loc.id deve ser um inteiro positivo.', loc['id']);
+  else if (!(Number.isSafeInteger(loc['id']) && (loc['id'] as number) > 0))
+    j.flag(`${root}.loc.id`, 'loc.id deve ser um inteiro positivo.', loc['id']);
 }
 
 /** PATCH: the only status a revision may set is the removal, alone. */
@@ -192,7 +195,8 @@ function judgeCobAmount(j: Judge, valor: unknown, at: string, mode: Mode): void 
   if (!isMoney(original)) return j.flag(`${at}.original`, 'valor.original não respeita o schema.', original);
   const zero = toCents(original) === 0;
   if (withdrawal === 'saque' && !zero) j.flag(`${at}.original`, 'Com saque, valor.original é 0.00.', original);
-  else if (withdrawal === 'troco' && zero) j.flag(`${at}.original`, 'Com troco, valor.original é maior que zero.', original);
+  else if (withdrawal === 'troco' && zero)
+    j.flag(`${at}.original`, 'Com troco, valor.original é maior que zero.', original);
   else if (withdrawal === undefined && zero && mode === 'create' && alterable !== 1) {
     j.flag(`${at}.original`, 'valor.original não pode ser zero.', original);
   }
@@ -212,7 +216,13 @@ export function judgeCobV(j: Judge, body: unknown, root: string, mode: Mode, fac
   judgeExtras(j, body, root);
 }
 
-function judgeDueCalendar(j: Judge, calendario: unknown, at: string, mode: Mode, notBefore: string | undefined): string | undefined {
+function judgeDueCalendar(
+  j: Judge,
+  calendario: unknown,
+  at: string,
+  mode: Mode,
+  notBefore: string | undefined,
+): string | undefined {
   if (calendario === undefined) {
     if (mode === 'create') j.flag(`${at}.dataDeVencimento`, 'calendario.dataDeVencimento é obrigatório.');
     return undefined;
@@ -275,7 +285,11 @@ function judgeDueAmount(j: Judge, valor: unknown, at: string, mode: Mode, due: s
   }
 }
 
-function discountIsValid(desconto: unknown, due: string | undefined, capped: (cents: number, isAmount: boolean) => boolean): boolean {
+function discountIsValid(
+  desconto: unknown,
+  due: string | undefined,
+  capped: (cents: number, isAmount: boolean) => boolean,
+): boolean {
   if (!isObject(desconto) || !isInteger(desconto['modalidade'], 1, 6)) return false;
   const modalidade = desconto['modalidade'];
   const { valorPerc, descontoDataFixa: fixed } = desconto;
@@ -283,7 +297,13 @@ function discountIsValid(desconto: unknown, due: string | undefined, capped: (ce
   if (valorPerc !== undefined || !Array.isArray(fixed) || fixed.length < 1 || fixed.length > 3) return false;
   const dates = new Set<unknown>();
   for (const item of fixed) {
-    if (!isObject(item) || typeof item['data'] !== 'string' || !isCivilDate(item['data']) || !isMoney(item['valorPerc'])) return false;
+    if (
+      !isObject(item) ||
+      typeof item['data'] !== 'string' ||
+      !isCivilDate(item['data']) ||
+      !isMoney(item['valorPerc'])
+    )
+      return false;
     if (dates.has(item['data']) || (due !== undefined && item['data'] > due)) return false;
     if (!capped(toCents(item['valorPerc']), modalidade === 1)) return false;
     dates.add(item['data']);
@@ -302,17 +322,20 @@ function discountIsValid(desconto: unknown, due: string | undefined, capped: (ce
 export function judgeBatch(j: Judge, body: unknown, mode: Mode): void {
   if (!isObject(body)) return j.flag('loteCobV', 'O lote deve ser um objeto.');
   const { descricao, cobsv } = body;
-  if (descricao === undefined ? mode === 'create' : typeof descricao !== 'string') j.flag('loteCobV.descricao', 'descricao é obrigatória (texto).');
+  if (descricao === undefined ? mode === 'create' : typeof descricao !== 'string')
+    j.flag('loteCobV.descricao', 'descricao é obrigatória (texto).');
   if (cobsv === undefined) {
     if (mode === 'create') j.flag('loteCobV.cobsV', 'cobsv é obrigatório.');
     return;
   }
-  if (!Array.isArray(cobsv) || (mode === 'create' && cobsv.length === 0)) return j.flag('loteCobV.cobsV', 'cobsv deve ter ao menos uma cobrança.');
+  if (!Array.isArray(cobsv) || (mode === 'create' && cobsv.length === 0))
+    return j.flag('loteCobV.cobsV', 'cobsv deve ter ao menos uma cobrança.');
   const seen = new Set<string>();
   cobsv.forEach((item: unknown, i) => {
     const root = `loteCobV.cobsV[${i}]`;
     const txid = isObject(item) ? item['txid'] : undefined;
-    if (typeof txid !== 'string' || !isValidTxid(txid)) j.flag(`${root}.txid`, 'txid tem de 26 a 35 letras ou dígitos.', txid);
+    if (typeof txid !== 'string' || !isValidTxid(txid))
+      j.flag(`${root}.txid`, 'txid tem de 26 a 35 letras ou dígitos.', txid);
     else if (seen.has(txid)) j.flag(`${root}.txid`, 'txid repetido no lote.', txid);
     else seen.add(txid);
   });
@@ -328,7 +351,8 @@ export function batchTxids(body: unknown): string[] {
 export function judgeMembership(j: Judge, body: unknown, members: ReadonlySet<string>, exact: boolean): void {
   const listed = batchTxids(body);
   listed.forEach((txid, i) => {
-    if (txid !== '' && !members.has(txid)) j.flag(`loteCobV.cobsV[${i}].txid`, 'txid não pertence ao lote; o conjunto de um lote não muda.', txid);
+    if (txid !== '' && !members.has(txid))
+      j.flag(`loteCobV.cobsV[${i}].txid`, 'txid não pertence ao lote; o conjunto de um lote não muda.', txid);
   });
   if (exact && [...members].some((txid) => !listed.includes(txid))) {
     j.flag('loteCobV.cobsV', 'Uma alteração deve listar exatamente as cobranças do lote.');
@@ -355,7 +379,12 @@ const CNPJ_CHARS = /^[0-9A-Z]{14}$/;
  * The list-query rules: `inicio`/`fim` RFC 3339 (required unless `rangeOptional`), `fim` not
  * before `inicio`, `cpf` and `cnpj` not both and well formed, booleans, page ≥ 0, size 1 to 1000.
  */
-export function judgeListQuery(j: Judge, params: URLSearchParams, rangeOptional = false, booleans: readonly string[] = []): ListQuery {
+export function judgeListQuery(
+  j: Judge,
+  params: URLSearchParams,
+  rangeOptional = false,
+  booleans: readonly string[] = [],
+): ListQuery {
   const instant = (name: string): number | undefined => {
     const value = params.get(name);
     if (value === null) {
@@ -370,7 +399,8 @@ export function judgeListQuery(j: Judge, params: URLSearchParams, rangeOptional 
   };
   const inicio = instant('inicio');
   const fim = instant('fim');
-  if (inicio !== undefined && fim !== undefined && fim < inicio) j.flag('fim', 'fim é anterior a inicio.', params.get('fim'));
+  if (inicio !== undefined && fim !== undefined && fim < inicio)
+    j.flag('fim', 'fim é anterior a inicio.', params.get('fim'));
   const cpf = params.get('cpf');
   const cnpj = params.get('cnpj');
   if (cpf !== null && cnpj !== null) j.flag('cpf', 'cpf e cnpj não podem ser usados juntos.');

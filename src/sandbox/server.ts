@@ -71,8 +71,18 @@ export async function listenNode(
       const request = toRequest(req, body, controller.signal);
       let response: Response;
       // A preflight never carries a client certificate: it is answered like any other.
-      if (tls && request.method !== 'OPTIONS' && needsCertificate(new URL(request.url).pathname) && !(req.socket as TLSSocket).authorized) {
-        response = withCors(problemResponse(new Problem('AcessoNegado', 'Um certificado de cliente emitido pela CA do sandbox é exigido.'), 'sbx-tls'));
+      if (
+        tls &&
+        request.method !== 'OPTIONS' &&
+        needsCertificate(new URL(request.url).pathname) &&
+        !(req.socket as TLSSocket).authorized
+      ) {
+        response = withCors(
+          problemResponse(
+            new Problem('AcessoNegado', 'Um certificado de cliente emitido pela CA do sandbox é exigido.'),
+            'sbx-tls',
+          ),
+        );
       } else {
         response = await handle(request);
       }
@@ -81,11 +91,16 @@ export async function listenNode(
       // A cut answer: what was written goes out, then the connection closes short of the body.
       if (res.headersSent) return req.socket.destroySoon();
       if (error instanceof ConnectionDrop) return void req.socket.destroy();
-      res.writeHead(500, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('Internal Server Error');
+      res
+        .writeHead(500, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' })
+        .end('Internal Server Error');
     }
   };
   const server: Server = tls
-    ? createHttpsServer({ cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: false }, listener)
+    ? createHttpsServer(
+        { cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: false },
+        listener,
+      )
     : createHttpServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -129,8 +144,15 @@ export function checkOrigin(origin: string): string {
   } catch {
     throw new Error(`publicOrigin must be an origin such as http://sandbox:8080, not ${JSON.stringify(origin)}`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.username !== '') {
-    throw new Error('publicOrigin must be an http(s) origin without path, query or credentials, such as http://sandbox:8080');
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.username !== ''
+  ) {
+    throw new Error(
+      'publicOrigin must be an http(s) origin without path, query or credentials, such as http://sandbox:8080',
+    );
   }
   return url.origin;
 }

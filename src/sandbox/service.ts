@@ -15,11 +15,27 @@ import type { FetchLike } from '../core/types.ts';
 import { isHolidayEntry, type LocalHolidays } from '../lib/calendar.ts';
 import { fromCents, parseAmount, toCents } from '../lib/money.ts';
 import {
-  API_TOKEN_PATH, CASH_OUT_TOKEN_PATH, renderTransfer, settle, transferNotification, type TransferRecord,
+  API_TOKEN_PATH,
+  CASH_OUT_TOKEN_PATH,
+  renderTransfer,
+  settle,
+  transferNotification,
+  type TransferRecord,
 } from './cash-out.ts';
 import {
-  ANSWER_SOLICREC_BODY, APPROVE_REC_BODY, BALANCE_BODY, ControlTable, FAULTS_BODY, FORGE_BODY, NO_BODY, PAY_BODY,
-  REJECT_REC_BODY, SETTLE_BODY, SETTLE_COBR_BODY, control, type SandboxControl,
+  ANSWER_SOLICREC_BODY,
+  APPROVE_REC_BODY,
+  BALANCE_BODY,
+  ControlTable,
+  FAULTS_BODY,
+  FORGE_BODY,
+  NO_BODY,
+  PAY_BODY,
+  REJECT_REC_BODY,
+  SETTLE_BODY,
+  SETTLE_COBR_BODY,
+  control,
+  type SandboxControl,
 } from './controls.ts';
 import { preflight, withCors } from './cors.ts';
 import { ConnectionDrop, FaultInjector, type FaultOptions } from './faults.ts';
@@ -112,8 +128,10 @@ export class Sandbox {
 
   constructor(options: SandboxOptions = {}) {
     this.#options = options;
-    if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new ConfigurationError('seed', 'seed must be an integer');
-    if (Array.isArray(options.localHolidays) && !options.localHolidays.every(isHolidayEntry)) throw new ConfigurationError('localHolidays', 'localHolidays must be YYYY-MM-DD or MM-DD dates');
+    if (options.seed !== undefined && !Number.isSafeInteger(options.seed))
+      throw new ConfigurationError('seed', 'seed must be an integer');
+    if (Array.isArray(options.localHolidays) && !options.localHolidays.every(isHolidayEntry))
+      throw new ConfigurationError('localHolidays', 'localHolidays must be YYYY-MM-DD or MM-DD dates');
     const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
     this.#ids = new Random(seed);
     this.#faults = new FaultInjector(seed ^ 0x5eed);
@@ -168,7 +186,8 @@ export class Sandbox {
       tokenLifetime: options.tokenLifetime ?? 300,
       certificateVerified: () => this.#server?.tls === true,
       placed: (transfer) => {
-        if ((options.settle ?? 'auto') === 'auto') this.#later(options.settleDelayMs ?? 50, () => this.#settle(transfer, 'LIQUIDATED'));
+        if ((options.settle ?? 'auto') === 'auto')
+          this.#later(options.settleDelayMs ?? 50, () => this.#settle(transfer, 'LIQUIDATED'));
       },
     });
   }
@@ -204,7 +223,12 @@ export class Sandbox {
   }
 
   /** Options for `new InstantClient(...)`: base URL, credentials, own keys and accounts (add `tls` in HTTPS mode). */
-  clientOptions(): { baseUrl: string; auth: SandboxCredentials; ownKeys: readonly string[]; ownAccounts: readonly OwnAccount[] } {
+  clientOptions(): {
+    baseUrl: string;
+    auth: SandboxCredentials;
+    ownKeys: readonly string[];
+    ownAccounts: readonly OwnAccount[];
+  } {
     return { baseUrl: this.baseUrl, auth: this.credentials, ownKeys: this.ownKeys, ownAccounts: this.ownAccounts };
   }
 
@@ -223,7 +247,9 @@ export class Sandbox {
     if (this.#publicOrigin === undefined) return sandboxPayerOptions(server.origin, server.fetch);
     // Locations name the public origin: this process reaches it on the local one.
     const publicOrigin = this.#publicOrigin;
-    return sandboxPayerOptions(publicOrigin, (url, init) => server.fetch(url.startsWith(publicOrigin) ? server.origin + url.slice(publicOrigin.length) : url, init));
+    return sandboxPayerOptions(publicOrigin, (url, init) =>
+      server.fetch(url.startsWith(publicOrigin) ? server.origin + url.slice(publicOrigin.length) : url, init),
+    );
   }
 
   /** msw request handlers for the same service on the virtual origin; msw is loaded on first use. */
@@ -250,7 +276,13 @@ export class Sandbox {
   async listen(options: SandboxListenOptions = {}): Promise<{ url: string }> {
     if (this.#server) throw new Error('The sandbox is already listening');
     const publicOrigin = options.publicOrigin === undefined ? undefined : checkOrigin(options.publicOrigin);
-    this.#server = await listenNode((request) => this.handle(request), options.port ?? 0, options.tls, needsCertificate, options.host);
+    this.#server = await listenNode(
+      (request) => this.handle(request),
+      options.port ?? 0,
+      options.tls,
+      needsCertificate,
+      options.host,
+    );
     this.#publicOrigin = publicOrigin;
     return { url: this.origin };
   }
@@ -269,28 +301,79 @@ export class Sandbox {
 
   /** The test controls as HTTP routes (`/sandbox/...`): one entry per route. */
   readonly #controls = new ControlTable([
-    control('POST', '/sandbox/charges/{txid}/pay', 'payCharge: pays as a payer { valor?, infoPagador? }, answers the payment', PAY_BODY,
-      ({ txid }, input) => this.payCharge(txid, input)),
-    control('POST', '/sandbox/transfers/{idempotencyKey}/settle', 'settleTransfer { status: LIQUIDATED | CANCELED, errorCode? }', SETTLE_BODY,
-      ({ idempotencyKey }, { status, errorCode }) => this.settleTransfer(idempotencyKey, status, errorCode)),
-    control('POST', '/sandbox/transfers/{idempotencyKey}/forge', 'forgeTransferNotification { status, errorCode? }, answers the notification', FORGE_BODY,
-      ({ idempotencyKey }, input) => this.#forge({ idempotencyKey, ...input })),
-    control('PUT', '/sandbox/balance', 'setBalance { balance }', BALANCE_BODY,
-      (_, { balance }) => (this.setBalance(balance), { balance: this.balance })),
-    control('POST', '/sandbox/faults', 'injectFaults { rate, kinds?, latencyMs?, retryAfter?, seed? }; rate 0 stops', FAULTS_BODY,
-      (_, input) => (this.injectFaults(input), { faults: this.faultCounts() })),
-    control('POST', '/sandbox/tokens/expire', 'expireTokens: every token issued so far gets 401', NO_BODY,
-      () => ({ expired: this.expireTokens() })),
-    control('GET', '/sandbox/notifications', 'notifications(): every notification sent, each attempt, the last answer', NO_BODY,
-      () => ({ notifications: this.notifications() })),
-    control('POST', '/sandbox/recs/{idRec}/approve', 'approveRec: the payer approves the recurrence { jornada? }', APPROVE_REC_BODY,
-      ({ idRec }, input) => this.approveRec(idRec, input)),
-    control('POST', '/sandbox/recs/{idRec}/reject', 'rejectRec: the payer rejects the recurrence { codigo?: AP13 | AP14 }', REJECT_REC_BODY,
-      ({ idRec }, input) => this.rejectRec(idRec, input)),
-    control('POST', '/sandbox/solicrecs/{idSolicRec}/answer', 'answerSolicRec { status: ACEITA | REJEITADA | RECEBIDA }', ANSWER_SOLICREC_BODY,
-      ({ idSolicRec }, { status }) => this.answerSolicRec(idSolicRec, status)),
-    control('POST', '/sandbox/cobrs/{txid}/settle', 'settleCobr: the attempt is paid or rejected { status: PAGA | REJEITADA, codigo? }', SETTLE_COBR_BODY,
-      ({ txid }, { status, ...options }) => this.settleCobr(txid, status, options)),
+    control(
+      'POST',
+      '/sandbox/charges/{txid}/pay',
+      'payCharge: pays as a payer { valor?, infoPagador? }, answers the payment',
+      PAY_BODY,
+      ({ txid }, input) => this.payCharge(txid, input),
+    ),
+    control(
+      'POST',
+      '/sandbox/transfers/{idempotencyKey}/settle',
+      'settleTransfer { status: LIQUIDATED | CANCELED, errorCode? }',
+      SETTLE_BODY,
+      ({ idempotencyKey }, { status, errorCode }) => this.settleTransfer(idempotencyKey, status, errorCode),
+    ),
+    control(
+      'POST',
+      '/sandbox/transfers/{idempotencyKey}/forge',
+      'forgeTransferNotification { status, errorCode? }, answers the notification',
+      FORGE_BODY,
+      ({ idempotencyKey }, input) => this.#forge({ idempotencyKey, ...input }),
+    ),
+    control(
+      'PUT',
+      '/sandbox/balance',
+      'setBalance { balance }',
+      BALANCE_BODY,
+      (_, { balance }) => (this.setBalance(balance), { balance: this.balance }),
+    ),
+    control(
+      'POST',
+      '/sandbox/faults',
+      'injectFaults { rate, kinds?, latencyMs?, retryAfter?, seed? }; rate 0 stops',
+      FAULTS_BODY,
+      (_, input) => (this.injectFaults(input), { faults: this.faultCounts() }),
+    ),
+    control('POST', '/sandbox/tokens/expire', 'expireTokens: every token issued so far gets 401', NO_BODY, () => ({
+      expired: this.expireTokens(),
+    })),
+    control(
+      'GET',
+      '/sandbox/notifications',
+      'notifications(): every notification sent, each attempt, the last answer',
+      NO_BODY,
+      () => ({ notifications: this.notifications() }),
+    ),
+    control(
+      'POST',
+      '/sandbox/recs/{idRec}/approve',
+      'approveRec: the payer approves the recurrence { jornada? }',
+      APPROVE_REC_BODY,
+      ({ idRec }, input) => this.approveRec(idRec, input),
+    ),
+    control(
+      'POST',
+      '/sandbox/recs/{idRec}/reject',
+      'rejectRec: the payer rejects the recurrence { codigo?: AP13 | AP14 }',
+      REJECT_REC_BODY,
+      ({ idRec }, input) => this.rejectRec(idRec, input),
+    ),
+    control(
+      'POST',
+      '/sandbox/solicrecs/{idSolicRec}/answer',
+      'answerSolicRec { status: ACEITA | REJEITADA | RECEBIDA }',
+      ANSWER_SOLICREC_BODY,
+      ({ idSolicRec }, { status }) => this.answerSolicRec(idSolicRec, status),
+    ),
+    control(
+      'POST',
+      '/sandbox/cobrs/{txid}/settle',
+      'settleCobr: the attempt is paid or rejected { status: PAGA | REJEITADA, codigo? }',
+      SETTLE_COBR_BODY,
+      ({ txid }, { status, ...options }) => this.settleCobr(txid, status, options),
+    ),
   ]);
 
   /** The `/sandbox/...` routes: method, path template and what each does. */
@@ -333,7 +416,11 @@ export class Sandbox {
    * `REJEITADA` rejects the attempt (with `codigo`; the codes of spec 2.4 reject the charge too).
    * Resolves with the charge once notified.
    */
-  settleCobr(txid: string, status: 'PAGA' | 'REJEITADA', options: SettleCobrOptions = {}): Promise<Record<string, unknown>> {
+  settleCobr(
+    txid: string,
+    status: 'PAGA' | 'REJEITADA',
+    options: SettleCobrOptions = {},
+  ): Promise<Record<string, unknown>> {
     return this.#recurring.settleCobr(txid, status, options);
   }
 
@@ -365,15 +452,26 @@ export class Sandbox {
    * `transferNotificationUrl`; resolves with the receiver's status code of the first attempt
    * (`undefined`: no answer). It is redelivered like any notification.
    */
-  async forgeTransferNotification(fake: { idempotencyKey: string; status: string; errorCode?: string }): Promise<number | undefined> {
+  async forgeTransferNotification(fake: {
+    idempotencyKey: string;
+    status: string;
+    errorCode?: string;
+  }): Promise<number | undefined> {
     return (await this.#forge(fake)).lastAnswer?.status;
   }
 
   async #forge(fake: { idempotencyKey: string; status: string; errorCode?: string }): Promise<SentNotification> {
     const url = this.#options.transferNotificationUrl;
-    if (url === undefined) throw new Problem('RequisicaoInvalida', 'transferNotificationUrl is not set (createSandbox option, --transfer-notification-url).');
+    if (url === undefined)
+      throw new Problem(
+        'RequisicaoInvalida',
+        'transferNotificationUrl is not set (createSandbox option, --transfer-notification-url).',
+      );
     const known = this.#state.transfers.get(fake.idempotencyKey);
-    const data: Json = { ...(known ? renderTransfer(known) : { idempotencyKey: fake.idempotencyKey }), status: fake.status };
+    const data: Json = {
+      ...(known ? renderTransfer(known) : { idempotencyKey: fake.idempotencyKey }),
+      status: fake.status,
+    };
     if (fake.errorCode !== undefined) data['errorCode'] = fake.errorCode;
     return this.#notifier.send(url, transferNotification(data));
   }

@@ -97,7 +97,12 @@ export interface ReceivedPayment {
 
 /** Only the spec's fields leave the sandbox (not the internal `seq`). */
 export function renderPayment(payment: Payment): ReceivedPayment {
-  const out: ReceivedPayment = { endToEndId: payment.endToEndId, valor: payment.valor, chave: payment.chave, horario: payment.horario };
+  const out: ReceivedPayment = {
+    endToEndId: payment.endToEndId,
+    valor: payment.valor,
+    chave: payment.chave,
+    horario: payment.horario,
+  };
   if (payment.txid !== undefined) out.txid = payment.txid;
   if (payment.infoPagador !== undefined) out.infoPagador = payment.infoPagador;
   if (payment.devolucoes.length > 0) out.devolucoes = payment.devolucoes.map((d) => structuredClone(d));
@@ -205,8 +210,6 @@ export function businessDays(ctx: Context, codMun?: string): (date: string) => b
 /** Canonical JSON (object keys sorted): equal content, equal text. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    isRecord(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
+    isRecord(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );
 }

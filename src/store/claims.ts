@@ -139,6 +139,17 @@ async function runLeased(
 }
 
 /** A store call bounded by `ms` and `signal`; past `ms`, a `StoreError`. */
-function within<T>(call: Promise<T>, ms: number, signal: AbortSignal | undefined, onLate?: (value: T) => void): Promise<T> {
-  return bounded(call, ms, signal, () => new StoreError(`The store did not answer within ${Math.round(ms)} ms`), onLate);
+function within<T>(
+  call: Promise<T>,
+  ms: number,
+  signal: AbortSignal | undefined,
+  onLate?: (value: T) => void,
+): Promise<T> {
+  return bounded(
+    call,
+    ms,
+    signal,
+    () => new StoreError(`The store did not answer within ${Math.round(ms)} ms`),
+    onLate,
+  );
 }

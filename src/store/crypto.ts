@@ -38,7 +38,8 @@ export function createSealer(encryptionKey: EncryptionKey): Sealer {
     },
     async open(sealed, context) {
       const [version, iv, data] = sealed.split('.');
-      if (version !== VERSION || iv === undefined || data === undefined) throw new StoreError('Stored value is not sealed');
+      if (version !== VERSION || iv === undefined || data === undefined)
+        throw new StoreError('Stored value is not sealed');
       try {
         const plain = await globalThis.crypto.subtle.decrypt(
           { name: 'AES-GCM', iv: fromBase64Url(iv), additionalData: encoder.encode(context) },
@@ -57,7 +58,10 @@ function checkedKey(encryptionKey: EncryptionKey): Uint8Array | WebCryptoKey {
   if (typeof encryptionKey === 'object' && !(encryptionKey instanceof Uint8Array)) return encryptionKey;
   const bytes = typeof encryptionKey === 'string' ? fromBase64Url(encryptionKey) : encryptionKey;
   if (!(bytes instanceof Uint8Array) || bytes.byteLength !== 32) {
-    throw new ConfigurationError('encryptionKey', 'encryptionKey must be 32 bytes (a Uint8Array or its base64), or an AES-GCM CryptoKey');
+    throw new ConfigurationError(
+      'encryptionKey',
+      'encryptionKey must be 32 bytes (a Uint8Array or its base64), or an AES-GCM CryptoKey',
+    );
   }
   return bytes;
 }

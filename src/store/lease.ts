@@ -81,7 +81,8 @@ export class Lease {
   #tick(): void {
     if (this.#running) return;
     const third = this.#ms / 3;
-    const wait: StoreWait = (call) => bounded(call, third, undefined, () => new StoreError(`The store did not answer within ${Math.round(third)} ms`));
+    const wait: StoreWait = (call) =>
+      bounded(call, third, undefined, () => new StoreError(`The store did not answer within ${Math.round(third)} ms`));
     this.#running = this.#renew(wait)
       .then(
         (held) => {
@@ -102,7 +103,9 @@ export class Lease {
   async #renew(wait: StoreWait): Promise<boolean> {
     const sent = Date.now();
     const store = this.#store;
-    const held = await wait(store.renew ? store.renew(this.#name, this.#owner, this.#ms) : store.lease(this.#name, this.#owner, this.#ms));
+    const held = await wait(
+      store.renew ? store.renew(this.#name, this.#owner, this.#ms) : store.lease(this.#name, this.#owner, this.#ms),
+    );
     if (held) this.#heldUntil = Math.max(this.#heldUntil, sent + this.#ms);
     else {
       this.#refused = true;

@@ -17,7 +17,10 @@ export const MAX_TTL_MS = 100 * 365.25 * 24 * 3600_000;
 export function durationOption(value: unknown, option: string, min: number, max = MAX_DELAY_MS): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || Number.isNaN(value) || value < min || value > max) {
-    throw new ConfigurationError(option, `${option} must be a number of milliseconds from ${min} to ${max} (got ${String(value)})`);
+    throw new ConfigurationError(
+      option,
+      `${option} must be a number of milliseconds from ${min} to ${max} (got ${String(value)})`,
+    );
   }
   return value;
 }
@@ -26,7 +29,10 @@ export function durationOption(value: unknown, option: string, min: number, max 
 export function ttlOption(value: unknown, option: string): number | undefined {
   if (value === Infinity) return Infinity;
   if (typeof value === 'number' && value > MAX_TTL_MS) {
-    throw new ConfigurationError(option, `${option} is over 100 years: give Infinity to keep it forever (got ${value})`);
+    throw new ConfigurationError(
+      option,
+      `${option} is over 100 years: give Infinity to keep it forever (got ${value})`,
+    );
   }
   return durationOption(value, option, 1, MAX_TTL_MS);
 }

@@ -15,7 +15,12 @@ import { bounded } from '../internal/bounded.ts';
 import { ConfigurationError } from '../errors/failures.ts';
 import { createSealer, toHex, type EncryptionKey } from './crypto.ts';
 import {
-  ClaimBusyError, StoreError, type ClaimTerms, type HeldClaim, type Sealer, type StoreQueryResult, type StoreTransaction,
+  ClaimBusyError,
+  StoreError,
+  type HeldClaim,
+  type Sealer,
+  type StoreQueryResult,
+  type StoreTransaction,
   type TransactionalStore,
 } from './types.ts';
 
@@ -84,11 +89,15 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   }
   const prefix = options.tablePrefix ?? 'instant_payments';
   if (typeof prefix !== 'string' || !/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) {
-    throw new ConfigurationError('tablePrefix', 'tablePrefix must be a lowercase SQL identifier of at most 41 characters');
+    throw new ConfigurationError(
+      'tablePrefix',
+      'tablePrefix must be a lowercase SQL identifier of at most 41 characters',
+    );
   }
   const leases = `${prefix}_leases`;
   const values = `${prefix}_values`;
-  const sealer: Sealer | undefined = options.encryptionKey === undefined ? undefined : createSealer(options.encryptionKey);
+  const sealer: Sealer | undefined =
+    options.encryptionKey === undefined ? undefined : createSealer(options.encryptionKey);
 
   const query = async (text: string, params: unknown[]): Promise<PgQueryResult> => {
     try {
@@ -150,7 +159,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
     async list(keyPrefix) {
       const pattern = `${keyPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const result = await query(`SELECT key, value FROM ${values} WHERE key LIKE $1 AND (${live}) ORDER BY key`, [pattern]);
+      const result = await query(`SELECT key, value FROM ${values} WHERE key LIKE $1 AND (${live}) ORDER BY key`, [
+        pattern,
+      ]);
       return result.rows.map((row) => ({ key: String(row['key']), value: String(row['value']) }));
     },
 
@@ -226,15 +237,21 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string): Tra
     const limit = terms.waitMs + CLAIM_GRACE_MS;
     // A committed live mark is a duplicate: one plain read answers it, without a transaction.
     // (An uncommitted one is invisible here; the claim below waits for it.)
-    const found = await bounded(pool.query({ ...seen, values: [key] }), limit, terms.signal, () => unanswered(limit)).catch((error: unknown) => {
+    const found = await bounded(pool.query({ ...seen, values: [key] }), limit, terms.signal, () =>
+      unanswered(limit),
+    ).catch((error: unknown) => {
       throw terms.signal?.aborted ? error : storeError(error);
     });
     if (found.rowCount !== null && found.rowCount > 0) return 'done';
-    const client = await bounded(pool.connect(), limit, terms.signal, () => unanswered(limit), (late) => late.release()).catch(
-      (error: unknown) => {
-        throw terms.signal?.aborted ? error : storeError(error);
-      },
-    );
+    const client = await bounded(
+      pool.connect(),
+      limit,
+      terms.signal,
+      () => unanswered(limit),
+      (late) => late.release(),
+    ).catch((error: unknown) => {
+      throw terms.signal?.aborted ? error : storeError(error);
+    });
     // From now on a failed connection is told here (without a listener it would crash the
     // process): during the claim's statement, which fails with it; then, as the claim's loss.
     let onLost: ((error: Error) => void) | undefined;
@@ -242,7 +259,10 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string): Tra
     client.on?.('error', onError);
     const detach = () => client.removeListener?.('error', onError);
     const target = textLiteral(key);
-    const expiry = terms.doneTtlMs === Infinity ? 'NULL' : `now() + ${Math.max(1, Math.ceil(terms.doneTtlMs))} * interval '1 millisecond'`;
+    const expiry =
+      terms.doneTtlMs === Infinity
+        ? 'NULL'
+        : `now() + ${Math.max(1, Math.ceil(terms.doneTtlMs))} * interval '1 millisecond'`;
     const take =
       `SELECT set_config('lock_timeout', '${Math.max(1, Math.ceil(terms.waitMs))}', true),` +
       ` set_config('idle_in_transaction_session_timeout', '${Math.ceil(terms.leaseMs)}', true);` +
@@ -260,7 +280,8 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string): Tra
       // It leaves the connection idle: the implicit transaction rolled back.
       if (code === LOCK_NOT_AVAILABLE) client.release();
       else client.release(error instanceof Error ? error : new Error('claim failed'));
-      if (code === LOCK_NOT_AVAILABLE) throw new ClaimBusyError('Another process is handling this notification', { cause: error });
+      if (code === LOCK_NOT_AVAILABLE)
+        throw new ClaimBusyError('Another process is handling this notification', { cause: error });
       throw terms.signal?.aborted ? error : storeError(error);
     }
     // One answer per statement: the insert's tells whether the mark is this delivery's.
@@ -362,14 +383,19 @@ function heldClaim(
         result = await bounded(client.query('COMMIT'), leaseMs, undefined, () => unanswered(leaseMs));
       } catch (error) {
         end(error instanceof Error ? error : new Error('COMMIT failed'));
-        throw new StoreError('COMMIT of the done mark failed or went unanswered: the mark and the callback\'s writes are both in or both out', {
-          cause: error,
-        });
+        throw new StoreError(
+          "COMMIT of the done mark failed or went unanswered: the mark and the callback's writes are both in or both out",
+          {
+            cause: error,
+          },
+        );
       }
       end();
       // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK.
       if (result.command === 'ROLLBACK') {
-        throw new StoreError("A statement in the callback's transaction failed: the transaction rolled back, nothing is marked done");
+        throw new StoreError(
+          "A statement in the callback's transaction failed: the transaction rolled back, nothing is marked done",
+        );
       }
     },
     async release() {

@@ -61,7 +61,7 @@ export interface Store {
 
 /** A store whose `claim` gives callbacks a transaction (the PostgreSQL store). */
 export interface TransactionalStore extends Store {
-  claim(key: string, terms: ClaimTerms): Promise<HeldClaim & { readonly tx: StoreTransaction } | 'done'>;
+  claim(key: string, terms: ClaimTerms): Promise<(HeldClaim & { readonly tx: StoreTransaction }) | 'done'>;
 }
 
 /** What `Store.claim` is asked for. */

@@ -67,7 +67,11 @@ async function visit(url: string, intercept?: (request: HTTPRequest) => Promise<
     page.on('response', (response) => {
       // Not the page's own files, nor the QR image it made itself (a blob: URL).
       if (!response.url().startsWith(site.url) && !response.url().startsWith('blob:')) {
-        responses.push({ url: response.url(), status: response.status(), allowOrigin: response.headers()['access-control-allow-origin'] });
+        responses.push({
+          url: response.url(),
+          status: response.status(),
+          allowOrigin: response.headers()['access-control-allow-origin'],
+        });
       }
     });
     if (intercept) {
@@ -80,14 +84,17 @@ async function visit(url: string, intercept?: (request: HTTPRequest) => Promise<
       const text = (id: string) => document.getElementById(id)?.textContent ?? '';
       const status = document.getElementById('status');
       const fields = Object.fromEntries(
-        [...document.querySelectorAll<HTMLElement>('#charge:not([hidden]) dd')].map((dd) => [dd.dataset['field'] ?? '', dd.textContent ?? '']),
+        [...document.querySelectorAll<HTMLElement>('#charge:not([hidden]) dd')].map((dd) => [
+          dd.dataset['field'] ?? '',
+          dd.textContent ?? '',
+        ]),
       );
       const errorShown = document.getElementById('error')?.hidden === false;
       const payShown = document.getElementById('pay')?.hidden === false;
       // The QR image as the browser decoded it: its pixels, read through a canvas.
       const image = document.getElementById('qr') as HTMLImageElement | null;
       let pixels: { width: number; height: number; rgba: number[] } | undefined;
-      if (payShown && image !== null && image.complete && image.naturalWidth > 0) {
+      if (payShown && image?.complete && image.naturalWidth > 0) {
         const canvas = document.createElement('canvas');
         canvas.width = image.naturalWidth;
         canvas.height = image.naturalHeight;
@@ -161,7 +168,13 @@ describe('the payer page in headless Chromium', () => {
 
     expect(shown.pageErrors).toEqual([]);
     expect(shown.state).toBe('verified');
-    expect(shown.fields).toMatchObject({ amount: '450.00 BRL', txid: cobv.txid, due, status: 'ATIVA', receiver: expect.stringMatching(/\S/) });
+    expect(shown.fields).toMatchObject({
+      amount: '450.00 BRL',
+      txid: cobv.txid,
+      due,
+      status: 'ATIVA',
+      receiver: expect.stringMatching(/\S/),
+    });
   });
 
   it('refuses a payload tampered with on its way: PayloadVerificationError (bad-signature), nothing shown', async () => {
@@ -175,11 +188,19 @@ describe('the payer page in headless Chromium', () => {
     // A man in the middle answers for the payload; the key set still comes from the sandbox.
     const shown = await visit(payerPageUrl(site.url, code, sandbox.origin), async (request) => {
       if (request.url() !== `${sandbox.origin}${payloadPath}`) return request.continue();
-      return request.respond({ status: 200, contentType: 'application/jose', headers: { 'access-control-allow-origin': '*' }, body: tampered });
+      return request.respond({
+        status: 200,
+        contentType: 'application/jose',
+        headers: { 'access-control-allow-origin': '*' },
+        body: tampered,
+      });
     });
 
     expect(shown.state).toBe('error');
-    expect(shown.error).toEqual({ name: 'PayloadVerificationError', message: expect.stringContaining('(bad-signature)') });
+    expect(shown.error).toEqual({
+      name: 'PayloadVerificationError',
+      message: expect.stringContaining('(bad-signature)'),
+    });
     expect(shown.fields).toEqual({});
     expect(shown.brcode).toBe('');
     expect(shown.qr).toBeUndefined();
@@ -217,11 +238,22 @@ describe('the payer page in headless Chromium', () => {
   });
 
   it('shows a static code as written, with nothing to fetch', async () => {
-    const code = brcode.build({ key, amount: '10.00', txid: 'ORDER123', merchantName: 'Loja', merchantCity: 'Brasilia' });
+    const code = brcode.build({
+      key,
+      amount: '10.00',
+      txid: 'ORDER123',
+      merchantName: 'Loja',
+      merchantCity: 'Brasilia',
+    });
     const shown = await visit(payerPageUrl(site.url, code));
 
     expect(shown.state).toBe('static');
-    expect(shown.fields).toEqual({ amount: '10.00 BRL', receiver: brcode.parse(code).merchantName, key, txid: 'ORDER123' });
+    expect(shown.fields).toEqual({
+      amount: '10.00 BRL',
+      receiver: brcode.parse(code).merchantName,
+      key,
+      txid: 'ORDER123',
+    });
     expect(shown.brcode).toBe(code);
     expect(shown.qr).toBe(code);
     expect(shown.responses).toEqual([]);

@@ -49,13 +49,22 @@ describe('balance.get()', () => {
       http.get(BALANCE_URL, () =>
         HttpResponse.json({
           data: [
-            { eventDate: '2026-01-01T10:00:00Z', balanceAmount: { name: 'main', available: 0.1 + 0.2, blocked: 1234.5, overdraft: -12.3 } },
+            {
+              eventDate: '2026-01-01T10:00:00Z',
+              balanceAmount: { name: 'main', available: 0.1 + 0.2, blocked: 1234.5, overdraft: -12.3 },
+            },
           ],
         }),
       ),
     );
     const balance = await cashOutClient().balance.get();
-    expect(balance).toMatchObject({ available: '0.30', blocked: '1234.50', overdraft: '-12.30', name: 'main', eventDate: '2026-01-01T10:00:00Z' });
+    expect(balance).toMatchObject({
+      available: '0.30',
+      blocked: '1234.50',
+      overdraft: '-12.30',
+      name: 'main',
+      eventDate: '2026-01-01T10:00:00Z',
+    });
     expect(balance.entries).toHaveLength(1);
     expect(balance.raw).toMatchObject({ data: [{ balanceAmount: { available: 0.1 + 0.2 } }] });
     const request = net.requests[0]!;
@@ -90,7 +99,10 @@ describe('payments.create()', () => {
   it('POSTs the order with x-idempotency-key, the amount as a string, and reads the 202', async () => {
     net.server.use(
       http.post(DICT_URL, () =>
-        HttpResponse.json({ data: wireTransfer({ payment: { currency: 'BRL', amount: 10.5 }, refunds: [2.5] }) }, { status: 202 }),
+        HttpResponse.json(
+          { data: wireTransfer({ payment: { currency: 'BRL', amount: 10.5 }, refunds: [2.5] }) },
+          { status: 202 },
+        ),
       ),
     );
     const transfer = await cashOutClient().payments.create(order, { idempotencyKey: KEY });
@@ -99,22 +111,26 @@ describe('payments.create()', () => {
     expect(request.headers.get('x-idempotency-key')).toBe(KEY);
     const sent = (await request.json()) as { payment: { amount: unknown } };
     expect(sent.payment.amount).toBe('10.50');
-    expect(transfer).toMatchObject({ idempotencyKey: KEY, status: 'PROCESSING', payment: { currency: 'BRL', amount: '10.50' } });
+    expect(transfer).toMatchObject({
+      idempotencyKey: KEY,
+      status: 'PROCESSING',
+      payment: { currency: 'BRL', amount: '10.50' },
+    });
     expect(transfer.refunds).toEqual([{ instantRefundAmount: { amount: '2.50' } }]);
   });
 
   it('after a lost answer asks for the order by its key, and sends it again with the same key only when the provider has none', async () => {
     let calls = 0;
     net.server.use(
-      http.post(DICT_URL, () => (++calls === 1 ? HttpResponse.error() : HttpResponse.json({ data: wireTransfer() }, { status: 202 }))),
+      http.post(DICT_URL, () =>
+        ++calls === 1 ? HttpResponse.error() : HttpResponse.json({ data: wireTransfer() }, { status: 202 }),
+      ),
       http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
     );
     await cashOutClient().payments.create(order, { idempotencyKey: KEY });
-    expect(net.requests.map((r) => `${r.method} ${r.headers.get('x-idempotency-key') ?? new URL(r.url).pathname}`)).toEqual([
-      `POST ${KEY}`,
-      `GET /api/v2/instant/payments/idempotencyKey/${KEY}`,
-      `POST ${KEY}`,
-    ]);
+    expect(
+      net.requests.map((r) => `${r.method} ${r.headers.get('x-idempotency-key') ?? new URL(r.url).pathname}`),
+    ).toEqual([`POST ${KEY}`, `GET /api/v2/instant/payments/idempotencyKey/${KEY}`, `POST ${KEY}`]);
   });
 
   it('refuses a bad order or idempotency key before sending', async () => {
@@ -123,12 +139,18 @@ describe('payments.create()', () => {
     const error = await client.payments.create(bad, { idempotencyKey: 'has-dash' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequisicaoInvalida);
     expect(error).toMatchObject({ sentRequest: false });
-    expect((error as RequisicaoInvalida).violacoes.map((v) => v.propriedade).sort()).toEqual(['idempotencyKey', 'instantKey', 'payment.amount']);
+    expect((error as RequisicaoInvalida).violacoes.map((v) => v.propriedade).sort()).toEqual([
+      'idempotencyKey',
+      'instantKey',
+      'payment.amount',
+    ]);
     expect(net.requests).toHaveLength(0);
   });
 
   it('sends anyway with validate: false', async () => {
-    net.server.use(http.post(DICT_URL, () => HttpResponse.json({ data: wireTransfer({ instantKey: 'whatever' }) }, { status: 202 })));
+    net.server.use(
+      http.post(DICT_URL, () => HttpResponse.json({ data: wireTransfer({ instantKey: 'whatever' }) }, { status: 202 })),
+    );
     const bad = { ...order, instantKey: 'whatever' };
     await cashOutClient().payments.create(bad, { idempotencyKey: KEY, validate: false });
     expect(net.requests).toHaveLength(1);
@@ -143,7 +165,9 @@ describe('payments.getByIdempotencyKey()', () => {
           data: wireTransfer({
             idempotencyKey: params['key'],
             status: 'PARTIALLY_REFUNDED',
-            refunds: [{ endToEndId: 'D1', status: 'LIQUIDATED', instantRefundAmount: { currency: 'BRL', amount: 0.7 } }],
+            refunds: [
+              { endToEndId: 'D1', status: 'LIQUIDATED', instantRefundAmount: { currency: 'BRL', amount: 0.7 } },
+            ],
             someNewField: { kept: true },
           }),
         }),
@@ -152,13 +176,17 @@ describe('payments.getByIdempotencyKey()', () => {
     const transfer = await cashOutClient().payments.getByIdempotencyKey(KEY);
     expect(new URL(net.requests[0]!.url).pathname).toBe(`/api/v2/instant/payments/idempotencyKey/${KEY}`);
     expect(transfer.status).toBe('PARTIALLY_REFUNDED');
-    expect(transfer.refunds).toEqual([{ endToEndId: 'D1', status: 'LIQUIDATED', instantRefundAmount: { currency: 'BRL', amount: '0.70' } }]);
+    expect(transfer.refunds).toEqual([
+      { endToEndId: 'D1', status: 'LIQUIDATED', instantRefundAmount: { currency: 'BRL', amount: '0.70' } },
+    ]);
     expect(transfer['someNewField']).toEqual({ kept: true });
   });
 
   it('throws TransferNotFoundError on 404', async () => {
     net.server.use(http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })));
-    const error = await cashOutClient().payments.getByIdempotencyKey(KEY).catch((e: unknown) => e);
+    const error = await cashOutClient()
+      .payments.getByIdempotencyKey(KEY)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransferNotFoundError);
     expect(error).toMatchObject({ status: 404, errorType: 'ABC-0042', instance: '/api/v2/instant/payments/dict' });
   });
@@ -210,7 +238,12 @@ describe('provider errors map to typed classes', () => {
   }
 
   it('a body without a type still maps by status', async () => {
-    net.server.use(http.get(BALANCE_URL, () => new HttpResponse('<html>busy</html>', { status: 429, headers: { 'content-type': 'text/html' } })));
+    net.server.use(
+      http.get(
+        BALANCE_URL,
+        () => new HttpResponse('<html>busy</html>', { status: 429, headers: { 'content-type': 'text/html' } }),
+      ),
+    );
     await expect(cashOutClient({ maxRetries: 0 }).balance.get()).rejects.toBeInstanceOf(CashOutRateLimitedError);
   });
 
@@ -226,15 +259,24 @@ describe('provider errors map to typed classes', () => {
 describe('authentication', () => {
   it('uses the provider JSON token endpoint under baseUrl by default, with its own credentials', async () => {
     net.server.use(
-      http.post(TOKEN_URL, () => HttpResponse.json({ accessToken: 'from-json', tokenType: 'Bearer', expiresAt: 300 }, { status: 201 })),
+      http.post(TOKEN_URL, () =>
+        HttpResponse.json({ accessToken: 'from-json', tokenType: 'Bearer', expiresAt: 300 }, { status: 201 }),
+      ),
       http.get(BALANCE_URL, () => HttpResponse.json({ data: [{ balanceAmount: { available: 1 } }] })),
     );
-    const client = new CashOutClient({ baseUrl: `${CASH_OUT_URL}/`, auth: { clientId: 'co-id', clientSecret: 'co-secret' } });
+    const client = new CashOutClient({
+      baseUrl: `${CASH_OUT_URL}/`,
+      auth: { clientId: 'co-id', clientSecret: 'co-secret' },
+    });
     await client.balance.get();
     const [token, balance] = net.requests;
     expect(token!.url).toBe(TOKEN_URL);
     expect(token!.headers.get('content-type')).toContain('application/json');
-    expect(await token!.json()).toEqual({ grant_type: 'client_credentials', client_id: 'co-id', client_secret: 'co-secret' });
+    expect(await token!.json()).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'co-id',
+      client_secret: 'co-secret',
+    });
     expect(balance!.headers.get('authorization')).toBe('Bearer from-json');
   });
 
@@ -244,7 +286,10 @@ describe('authentication', () => {
       http.post(other, () => HttpResponse.json({ access_token: 'snake', expires_in: 300 })),
       http.get(BALANCE_URL, () => HttpResponse.json({ data: [{ balanceAmount: { available: 1 } }] })),
     );
-    const client = new CashOutClient({ baseUrl: CASH_OUT_URL, auth: { tokenUrl: other, clientId: 'a', clientSecret: 'b' } });
+    const client = new CashOutClient({
+      baseUrl: CASH_OUT_URL,
+      auth: { tokenUrl: other, clientId: 'a', clientSecret: 'b' },
+    });
     await client.balance.get();
     expect(net.requests[0]!.url).toBe(other);
   });
@@ -258,7 +303,9 @@ describe('authentication', () => {
         return HttpResponse.json({ accessToken: 'shared', expiresAt: 300 }, { status: 201 });
       }),
       http.get(BALANCE_URL, () => HttpResponse.json({ data: [{ balanceAmount: { available: 100 } }] })),
-      http.get(BY_KEY_URL, ({ params }) => HttpResponse.json({ data: wireTransfer({ idempotencyKey: params['key'] }) })),
+      http.get(BY_KEY_URL, ({ params }) =>
+        HttpResponse.json({ data: wireTransfer({ idempotencyKey: params['key'] }) }),
+      ),
     );
     const client = new CashOutClient({ baseUrl: CASH_OUT_URL, auth: { clientId: 'co-id', clientSecret: 'co-secret' } });
     const calls = Array.from({ length: 50 }, (_, i) =>

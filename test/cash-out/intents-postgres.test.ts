@@ -20,7 +20,14 @@ import { createPostgresStore, type PostgresStore } from '../../src/postgres.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { CPF, EVP } from './fixtures.ts';
-import { startProvider, TOKEN, type LookupFault, type PostFault, type Provider, type ProviderOptions } from './loopback-provider.ts';
+import {
+  startProvider,
+  TOKEN,
+  type LookupFault,
+  type PostFault,
+  type Provider,
+  type ProviderOptions,
+} from './loopback-provider.ts';
 
 const KEY = Buffer.alloc(32, 3).toString('base64');
 const params: PayParams = { key: EVP, amount: '25.00', creditorDocument: CPF };
@@ -93,7 +100,10 @@ interface Faults {
 /** Faults that can be changed while a test runs. */
 function faults() {
   const now: Faults = { post: 'ok', lookup: 'ok', nextLookups: [] };
-  const options: ProviderOptions = { postFault: () => now.post, lookupFault: () => now.nextLookups.shift() ?? now.lookup };
+  const options: ProviderOptions = {
+    postFault: () => now.post,
+    lookupFault: () => now.nextLookups.shift() ?? now.lookup,
+  };
   return { now, options };
 }
 
@@ -117,15 +127,22 @@ async function openIntents(store: Store): Promise<string[]> {
 
 async function outcomeOf(store: Store, idempotencyKey: string): Promise<Record<string, unknown> | undefined> {
   const value = await store.get(`intent:${idempotencyKey}`);
-  return value === undefined ? undefined : (JSON.parse(await store.sealer!.open(value, `intent:${idempotencyKey}`)) as Record<string, unknown>);
+  return value === undefined
+    ? undefined
+    : (JSON.parse(await store.sealer!.open(value, `intent:${idempotencyKey}`)) as Record<string, unknown>);
 }
 
 function logLines() {
   const lines: Array<{ message: string; meta?: Record<string, unknown> }> = [];
-  return { lines, logger: { warn: (message: string, meta?: Record<string, unknown>) => void lines.push({ message, ...(meta && { meta }) }) } };
+  return {
+    lines,
+    logger: {
+      warn: (message: string, meta?: Record<string, unknown>) => void lines.push({ message, ...(meta && { meta }) }),
+    },
+  };
 }
 
-describe('1. recover() decides only from what it reads under the key\'s lease', () => {
+describe("1. recover() decides only from what it reads under the key's lease", () => {
   it('a pay() that finished "not placed" (insufficient balance) after the listing is never placed by recover({ unknown: "place" })', async () => {
     const store = await freshStore();
     const { now, options } = faults();
@@ -172,7 +189,9 @@ describe('2. once the order may have left, every failure is PaymentOutcomeUnknow
     const store = await freshStore();
     provider = await startProvider({ postFault: () => '422', onOrder: () => (proxy.cut(), proxy.refuse()) });
     const client = clientOf(store, { intents: { leaseMs: 500 } });
-    const error = (await client.pay({ ...params, idempotencyKey: 'refusedcut1' }).catch((e: unknown) => e)) as PaymentOutcomeUnknownError;
+    const error = (await client
+      .pay({ ...params, idempotencyKey: 'refusedcut1' })
+      .catch((e: unknown) => e)) as PaymentOutcomeUnknownError;
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(error.idempotencyKey).toBe('refusedcut1');
     expect(error.cause).toBeInstanceOf(StoreError);
@@ -181,7 +200,9 @@ describe('2. once the order may have left, every failure is PaymentOutcomeUnknow
     expect(await openIntents(store)).toEqual(['intent-open:refusedcut1']);
     // The cut kept the key's lease from being given back: it expires.
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await client.recover({ settleDelayMs: 10 })).toEqual([{ idempotencyKey: 'refusedcut1', outcome: 'not-placed' }]);
+    expect(await client.recover({ settleDelayMs: 10 })).toEqual([
+      { idempotencyKey: 'refusedcut1', outcome: 'not-placed' },
+    ]);
     expect(provider.orders.size).toBe(0);
   }, 20_000);
 
@@ -197,7 +218,9 @@ describe('2. once the order may have left, every failure is PaymentOutcomeUnknow
     proxy.restore();
     await new Promise((resolve) => setTimeout(resolve, 600));
     const recovered = await client.recover({ settleDelayMs: 10 });
-    expect(recovered).toMatchObject([{ idempotencyKey: 'acceptedcut1', outcome: 'found', transfer: { idempotencyKey: 'acceptedcut1' } }]);
+    expect(recovered).toMatchObject([
+      { idempotencyKey: 'acceptedcut1', outcome: 'found', transfer: { idempotencyKey: 'acceptedcut1' } },
+    ]);
     expect(await outcomeOf(store, 'acceptedcut1')).toMatchObject({ state: 'placed' });
     await client.pay({ ...params, idempotencyKey: 'acceptedcut1' });
     expect(provider.posts()).toHaveLength(1);
@@ -209,7 +232,9 @@ describe('2. once the order may have left, every failure is PaymentOutcomeUnknow
     provider = await startProvider();
     proxy.cut();
     proxy.refuse();
-    const error = await clientOf(store).pay({ ...params, idempotencyKey: 'dbdown1' }).catch((e: unknown) => e);
+    const error = await clientOf(store)
+      .pay({ ...params, idempotencyKey: 'dbdown1' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect(error).not.toBeInstanceOf(PaymentOutcomeUnknownError);
     expect((error as StoreError).message).toMatch(/no payment order was sent/);
@@ -234,7 +259,9 @@ describe('3. "not placed" only on the provider\'s word', () => {
       expect(await outcomeOf(store, `refused${refusal}`)).toBeUndefined();
 
       now.lookup = 'ok';
-      expect(await client.recover({ settleDelayMs: 10 })).toMatchObject([{ idempotencyKey: `refused${refusal}`, outcome: 'found' }]);
+      expect(await client.recover({ settleDelayMs: 10 })).toMatchObject([
+        { idempotencyKey: `refused${refusal}`, outcome: 'found' },
+      ]);
       expect(provider.posts()).toHaveLength(1);
     }, 20_000);
   }
@@ -270,7 +297,7 @@ describe('3. "not placed" only on the provider\'s word', () => {
     expect(provider.posts()).toHaveLength(1);
   }, 20_000);
 
-  it('a key reused while its first payment is unsettled: refused before anything is sent, the first payment\'s intent kept as it was', async () => {
+  it("a key reused while its first payment is unsettled: refused before anything is sent, the first payment's intent kept as it was", async () => {
     const store = await freshStore();
     const { now, options } = faults();
     provider = await startProvider(options);
@@ -282,13 +309,15 @@ describe('3. "not placed" only on the provider\'s word', () => {
     expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
     expect(error).toMatchObject({ sentRequest: false, idempotencyKey: 'reused2' });
     expect(await store.list('intent-open:')).toEqual([before]);
-    expect(await client.recover({ settleDelayMs: 10 })).toMatchObject([{ idempotencyKey: 'reused2', outcome: 'found', transfer: { payment: { amount: '25.00' } } }]);
+    expect(await client.recover({ settleDelayMs: 10 })).toMatchObject([
+      { idempotencyKey: 'reused2', outcome: 'found', transfer: { payment: { amount: '25.00' } } },
+    ]);
     expect(provider.posts()).toHaveLength(1);
   }, 20_000);
 });
 
-describe('1b. the key\'s lease is held when the order leaves', () => {
-  it('the intent\'s write stalls past the lease while another pay() with the key places the order: the first sends nothing (nemesis seed 180)', async () => {
+describe("1b. the key's lease is held when the order leaves", () => {
+  it("the intent's write stalls past the lease while another pay() with the key places the order: the first sends nothing (nemesis seed 180)", async () => {
     const storeA = await freshStore();
     const direct = new pg.Pool({ connectionString: db.url });
     direct.on('error', () => undefined);
@@ -298,11 +327,17 @@ describe('1b. the key\'s lease is held when the order leaves', () => {
     provider = await startProvider({ balanceDelay: () => (stall && ((stall = false), proxy.blackhole()), 0) });
     try {
       const a = clientOf(storeA, { intents: { leaseMs: 300 } });
-      const first = a.pay({ ...params, idempotencyKey: 'stalled1' }).then((r) => r, (e: unknown) => e);
+      const first = a.pay({ ...params, idempotencyKey: 'stalled1' }).then(
+        (r) => r,
+        (e: unknown) => e,
+      );
       while (stall) await new Promise((resolve) => setTimeout(resolve, 10));
       // A's lease runs out; B takes the key, places the order and gives the key back.
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const second = await clientOf(storeB, { intents: { leaseMs: 300 } }).pay({ ...params, idempotencyKey: 'stalled1' });
+      const second = await clientOf(storeB, { intents: { leaseMs: 300 } }).pay({
+        ...params,
+        idempotencyKey: 'stalled1',
+      });
       expect(second.transfer).toMatchObject({ idempotencyKey: 'stalled1' });
       proxy.restore();
       const outcome = await first;
@@ -324,12 +359,25 @@ describe('4. sealed means sealed: with an encryptionKey an intent is read only t
     provider = await startProvider();
     const { lines, logger } = logLines();
     const client = clientOf(store, { logger });
-    const planted = { instantKey: 'thief@example.com', creditorDocument: CPF, payment: { currency: 'BRL', amount: '9999.00' } };
+    const planted = {
+      instantKey: 'thief@example.com',
+      creditorDocument: CPF,
+      payment: { currency: 'BRL', amount: '9999.00' },
+    };
     // Written by someone who can reach the table but has no key: the shapes this SDK wrote, in plain JSON.
-    await store.set('intent-open:planted1', JSON.stringify({ params: { key: planted.instantKey, amount: '9999.00', creditorDocument: CPF }, createdAt: new Date().toISOString() }));
+    await store.set(
+      'intent-open:planted1',
+      JSON.stringify({
+        params: { key: planted.instantKey, amount: '9999.00', creditorDocument: CPF },
+        createdAt: new Date().toISOString(),
+      }),
+    );
     await store.set('intent-open:planted2', JSON.stringify({ body: planted, createdAt: new Date().toISOString() }));
     // A genuine sealed intent moved under another key.
-    await store.set('intent-open:planted3', await store.sealer!.seal(JSON.stringify({ body: planted, createdAt: '' }), 'intent-open:original1'));
+    await store.set(
+      'intent-open:planted3',
+      await store.sealer!.seal(JSON.stringify({ body: planted, createdAt: '' }), 'intent-open:original1'),
+    );
 
     const results = await client.recover({ unknown: 'place', settleDelayMs: 10 });
     expect(results).toEqual([
@@ -339,17 +387,25 @@ describe('4. sealed means sealed: with an encryptionKey an intent is read only t
     ]);
     expect(provider.posts()).toHaveLength(0);
     expect(provider.lookups()).toHaveLength(0);
-    expect(lines).toEqual(Array.from({ length: 3 }, () => ({ message: 'payment intent ignored', meta: { reason: 'not sealed with the store key' } })));
+    expect(lines).toEqual(
+      Array.from({ length: 3 }, () => ({
+        message: 'payment intent ignored',
+        meta: { reason: 'not sealed with the store key' },
+      })),
+    );
     expect(JSON.stringify(lines)).not.toContain('planted');
     // Left as they are, for whoever investigates.
     expect(await openIntents(store)).toEqual(['intent-open:planted1', 'intent-open:planted2', 'intent-open:planted3']);
   }, 20_000);
 });
 
-describe('5. store calls end within the caller\'s time (a black-holed database link)', () => {
+describe("5. store calls end within the caller's time (a black-holed database link)", () => {
   /** Settles with `promise` or with 'pending' after `ms`. */
   const within = <T>(promise: Promise<T>, ms: number) =>
-    Promise.race([promise.catch((e: unknown) => e), new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms))]);
+    Promise.race([
+      promise.catch((e: unknown) => e),
+      new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms)),
+    ]);
 
   it('the link is black-holed before pay(): TimeoutError within the 1 s budget saying no order was sent; nothing reaches the provider', async () => {
     const store = await freshStore();
@@ -374,7 +430,9 @@ describe('5. store calls end within the caller\'s time (a black-holed database l
     const reason = new Error('caller gave up');
     setTimeout(() => controller.abort(reason), 300);
     const started = Date.now();
-    expect(await within(client.pay({ ...params, idempotencyKey: 'hole2' }, { signal: controller.signal }), 4_000)).toBe(reason);
+    expect(await within(client.pay({ ...params, idempotencyKey: 'hole2' }, { signal: controller.signal }), 4_000)).toBe(
+      reason,
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(provider.posts()).toHaveLength(0);
   }, 20_000);
@@ -424,7 +482,9 @@ describe('5. store calls end within the caller\'s time (a black-holed database l
     expect(Date.now() - started).toBeLessThan(200);
     expect(await openIntents(store)).toEqual(['intent-open:inflight1']);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await client.recover({ settleDelayMs: 10 })).toMatchObject([{ idempotencyKey: 'inflight1', outcome: 'found' }]);
+    expect(await client.recover({ settleDelayMs: 10 })).toMatchObject([
+      { idempotencyKey: 'inflight1', outcome: 'found' },
+    ]);
     expect(provider.posts()).toHaveLength(1);
   }, 20_000);
 

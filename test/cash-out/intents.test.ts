@@ -19,7 +19,14 @@ import {
 } from '../../src/index.ts';
 import { SharedTokenProvider } from '../../src/composition/shared-token.ts';
 import {
-  BALANCE_URL, BY_KEY_URL, CPF, DICT_URL, EVP, cashOutClient, notification, providerError,
+  BALANCE_URL,
+  BY_KEY_URL,
+  CPF,
+  DICT_URL,
+  EVP,
+  cashOutClient,
+  notification,
+  providerError,
   wireTransfer,
 } from './fixtures.ts';
 import { useMsw } from '../support/msw.ts';
@@ -50,11 +57,14 @@ function provider(options: { balance?: number; post?: 'ok' | 503 | 422; get?: 'o
   let snapshot: (() => Promise<Array<{ key: string; value: string }>>) | undefined;
   net.server.use(
     http.get(BALANCE_URL, () =>
-      HttpResponse.json({ data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: options.balance ?? 1000 } }] }),
+      HttpResponse.json({
+        data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: options.balance ?? 1000 } }],
+      }),
     ),
     http.post(DICT_URL, async ({ request }) => {
       if (snapshot) seenAtPost.push(await snapshot());
-      if (options.post === 503 || options.post === 422) return HttpResponse.json(providerError(options.post), { status: options.post });
+      if (options.post === 503 || options.post === 422)
+        return HttpResponse.json(providerError(options.post), { status: options.post });
       const key = request.headers.get('x-idempotency-key')!;
       orders.set(key, wireTransfer({ idempotencyKey: key, payment: { currency: 'BRL', amount: 10 } }));
       return HttpResponse.json({ data: orders.get(key) }, { status: 202 });
@@ -82,31 +92,44 @@ describe('pay() with a shared store', () => {
     expect(JSON.stringify(atPost)).not.toContain(EVP);
     const after = await store.snapshot();
     expect(after.map((e) => e.key)).toEqual(['intent:intent1']);
-    expect(JSON.parse(await store.sealer!.open(after[0]!.value, 'intent:intent1'))).toMatchObject({ state: 'placed', transfer: { idempotencyKey: 'intent1' } });
+    expect(JSON.parse(await store.sealer!.open(after[0]!.value, 'intent:intent1'))).toMatchObject({
+      state: 'placed',
+      transfer: { idempotencyKey: 'intent1' },
+    });
   });
 
   it('a payment refused before the order would leave (insufficient balance) leaves nothing in the store', async () => {
     const store = sharedStore();
     provider({ balance: 1 });
-    await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'poor1' })).rejects.toBeInstanceOf(InsufficientBalanceError);
+    await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'poor1' })).rejects.toBeInstanceOf(
+      InsufficientBalanceError,
+    );
     expect(await store.snapshot()).toEqual([]);
   });
 
   it('an order the provider refuses (422) is recorded as not placed and leaves no open intent', async () => {
     const store = sharedStore();
     provider({ post: 422 });
-    await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'refused1' })).rejects.toBeInstanceOf(CashOutUnprocessableError);
+    await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'refused1' })).rejects.toBeInstanceOf(
+      CashOutUnprocessableError,
+    );
     const entries = await store.snapshot();
     expect(entries.map((e) => e.key)).toEqual(['intent:refused1']);
-    expect(JSON.parse(await store.sealer!.open(entries[0]!.value, 'intent:refused1'))).toMatchObject({ state: 'not-placed' });
+    expect(JSON.parse(await store.sealer!.open(entries[0]!.value, 'intent:refused1'))).toMatchObject({
+      state: 'not-placed',
+    });
   });
 
   it('an unknown outcome leaves the intent open; recover() marks it not placed by default, or places it with the same key', async () => {
     const store = sharedStore();
     provider({ post: 503 });
     const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
-    await expect(cashOut.pay({ ...params, idempotencyKey: 'lost1' }, { maxRetries: 0 })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
-    await expect(cashOut.pay({ ...params, idempotencyKey: 'lost2' }, { maxRetries: 0 })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'lost1' }, { maxRetries: 0 })).rejects.toBeInstanceOf(
+      PaymentOutcomeUnknownError,
+    );
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'lost2' }, { maxRetries: 0 })).rejects.toBeInstanceOf(
+      PaymentOutcomeUnknownError,
+    );
     expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:lost1', 'intent-open:lost2']);
 
     const p = provider();
@@ -119,7 +142,9 @@ describe('pay() with a shared store', () => {
     expect(p.orders.size).toBe(0);
     await store.unlease('intent:lost2', 'someone-alive');
     const placed = await cashOut.recover({ settleDelayMs: 10, unknown: 'place' });
-    expect(placed).toMatchObject([{ idempotencyKey: 'lost2', outcome: 'placed', transfer: { idempotencyKey: 'lost2' } }]);
+    expect(placed).toMatchObject([
+      { idempotencyKey: 'lost2', outcome: 'placed', transfer: { idempotencyKey: 'lost2' } },
+    ]);
     expect([...p.orders.keys()]).toEqual(['lost2']);
     expect(await cashOut.recover()).toEqual([]);
   });
@@ -128,7 +153,9 @@ describe('pay() with a shared store', () => {
     const store = sharedStore();
     provider({ post: 503 });
     const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
-    await expect(cashOut.pay({ ...params, idempotencyKey: 'dark1' }, { maxRetries: 0 })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'dark1' }, { maxRetries: 0 })).rejects.toBeInstanceOf(
+      PaymentOutcomeUnknownError,
+    );
     provider({ get: 500 });
     const [result] = await cashOut.recover({ settleDelayMs: 10 });
     expect(result).toMatchObject({ idempotencyKey: 'dark1', outcome: 'unsettled' });
@@ -141,7 +168,9 @@ describe('pay() with a shared store', () => {
     const store = sharedStore();
     provider({ post: 503 });
     const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
-    await expect(cashOut.pay({ ...params, idempotencyKey: 'abort1' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'abort1' })).rejects.toBeInstanceOf(
+      PaymentOutcomeUnknownError,
+    );
     let posted!: () => void;
     const arrived = new Promise<void>((resolve) => (posted = resolve));
     net.server.use(
@@ -167,7 +196,9 @@ describe('pay() with a shared store', () => {
     const store = sharedStore();
     provider();
     await store.lease('intent:held1', 'someone-alive', 10_000);
-    const error = await cashOutClient({ store }).pay({ ...params, idempotencyKey: 'held1' }, { totalTimeout: 150 }).catch((e: unknown) => e);
+    const error = await cashOutClient({ store })
+      .pay({ ...params, idempotencyKey: 'held1' }, { totalTimeout: 150 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(net.requests).toHaveLength(0);
   });
@@ -181,28 +212,36 @@ describe('pay() and recover() at the edges', () => {
     ['leaseMs', () => cashOutClient({ store: sharedStore() }).recover({ leaseMs: -1 })],
     ['settleDelayMs', () => cashOutClient({ store: sharedStore() }).recover({ settleDelayMs: Number.NaN })],
     ['settleDelayMs', () => cashOutClient({ store: sharedStore() }).recover({ settleDelayMs: -5 })],
-  ])('%s out of range is a ConfigurationError naming it, before the store or the provider is asked', async (option, call) => {
-    // A zero or NaN lease would let a second pay() with the key run at once; a NaN settle delay would not wait.
-    const error = await Promise.resolve().then(call).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConfigurationError);
-    expect((error as ConfigurationError).option).toBe(option);
-    expect(net.requests).toHaveLength(0);
-  });
+  ])(
+    '%s out of range is a ConfigurationError naming it, before the store or the provider is asked',
+    async (option, call) => {
+      // A zero or NaN lease would let a second pay() with the key run at once; a NaN settle delay would not wait.
+      const error = await Promise.resolve()
+        .then(call)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as ConfigurationError).option).toBe(option);
+      expect(net.requests).toHaveLength(0);
+    },
+  );
 
   it('writing the intent fails: PaymentOutcomeUnknownError (the intent may be stored, so recover() could place it), and nothing was sent', async () => {
     const store = sharedStore();
     provider();
     const failing: Store = {
       ...store,
-      set: (key, value, ttlMs) => (key.startsWith('intent-open:') ? Promise.reject(new StoreError('disk full')) : store.set(key, value, ttlMs)),
+      set: (key, value, ttlMs) =>
+        key.startsWith('intent-open:') ? Promise.reject(new StoreError('disk full')) : store.set(key, value, ttlMs),
     };
-    const error = await cashOutClient({ store: failing }).pay({ ...params, idempotencyKey: 'nowrite1' }).catch((e: unknown) => e);
+    const error = await cashOutClient({ store: failing })
+      .pay({ ...params, idempotencyKey: 'nowrite1' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(error).toMatchObject({ idempotencyKey: 'nowrite1', cause: { message: 'disk full' } });
     expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
-  it('a pay() that loses its key\'s lease before the order leaves sends nothing: PaymentOutcomeUnknownError', async () => {
+  it("a pay() that loses its key's lease before the order leaves sends nothing: PaymentOutcomeUnknownError", async () => {
     const store = sharedStore();
     provider();
     net.server.use(
@@ -213,20 +252,27 @@ describe('pay() and recover() at the edges', () => {
     );
     let leases = 0;
     // Another owner takes the key after the first lease (its renewals are refused).
-    const contested: Store = { ...store, lease: (name, owner, ttlMs) => (leases++ === 0 ? store.lease(name, owner, ttlMs) : Promise.resolve(false)) };
-    const error = await cashOutClient({ store: contested, intents: { leaseMs: 100 } }).pay({ ...params, idempotencyKey: 'lost1' }).catch((e: unknown) => e);
+    const contested: Store = {
+      ...store,
+      lease: (name, owner, ttlMs) => (leases++ === 0 ? store.lease(name, owner, ttlMs) : Promise.resolve(false)),
+    };
+    const error = await cashOutClient({ store: contested, intents: { leaseMs: 100 } })
+      .pay({ ...params, idempotencyKey: 'lost1' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect((error as PaymentOutcomeUnknownError).cause).toBeInstanceOf(ClaimBusyError);
     expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
     expect(await store.list('intent-open:')).toEqual([]);
   });
 
-  it('recover(): the key names another payment at the provider: not placed (IdempotencyKeyReusedError), the intent closed, that payment\'s record untouched', async () => {
+  it("recover(): the key names another payment at the provider: not placed (IdempotencyKeyReusedError), the intent closed, that payment's record untouched", async () => {
     const store = sharedStore();
     provider({ post: 503 });
     const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
-    await expect(cashOut.pay({ ...params, idempotencyKey: 'other1' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
-    await store.set('intent:other1', 'the other payment\'s record');
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'other1' })).rejects.toBeInstanceOf(
+      PaymentOutcomeUnknownError,
+    );
+    await store.set('intent:other1', "the other payment's record");
     const p = provider();
     p.orders.set('other1', wireTransfer({ idempotencyKey: 'other1', payment: { currency: 'BRL', amount: 99 } }));
     const [result] = await cashOut.recover({ settleDelayMs: 10, unknown: 'place' });
@@ -240,7 +286,9 @@ describe('pay() and recover() at the edges', () => {
     const store = sharedStore();
     provider({ post: 503 });
     const cashOut = cashOutClient({ store, maxRetries: 0, intents: { leaseMs: 100 } });
-    await expect(cashOut.pay({ ...params, idempotencyKey: 'poor2' })).rejects.toBeInstanceOf(PaymentOutcomeUnknownError);
+    await expect(cashOut.pay({ ...params, idempotencyKey: 'poor2' })).rejects.toBeInstanceOf(
+      PaymentOutcomeUnknownError,
+    );
     provider({ balance: 1 });
     net.requests.length = 0;
     const [result] = await cashOut.recover({ settleDelayMs: 10, unknown: 'place' });
@@ -248,7 +296,9 @@ describe('pay() and recover() at the edges', () => {
     expect(result?.error).toBeInstanceOf(InsufficientBalanceError);
     expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
     expect(await store.list('intent-open:')).toEqual([]);
-    expect(JSON.parse(await store.sealer!.open((await store.get('intent:poor2'))!, 'intent:poor2'))).toMatchObject({ state: 'not-placed' });
+    expect(JSON.parse(await store.sealer!.open((await store.get('intent:poor2'))!, 'intent:poor2'))).toMatchObject({
+      state: 'not-placed',
+    });
   });
 
   it('without a sealer, a row that does not read as an intent (or sits under no idempotency key) is tampered, logged, left alone', async () => {
@@ -256,7 +306,10 @@ describe('pay() and recover() at the edges', () => {
     const warnings: unknown[] = [];
     await plain.set('intent-open:junk1', JSON.stringify({ body: { instantKey: 1 } }));
     await plain.set('intent-open:not-a-key!', JSON.stringify({}));
-    const results = await cashOutClient({ store: plain, logger: { warn: (message, meta) => void warnings.push({ message, meta }) } }).recover();
+    const results = await cashOutClient({
+      store: plain,
+      logger: { warn: (message, meta) => void warnings.push({ message, meta }) },
+    }).recover();
     expect(results).toEqual([
       { idempotencyKey: 'junk1', outcome: 'tampered' },
       { idempotencyKey: 'not-a-key!', outcome: 'tampered' },
@@ -266,7 +319,10 @@ describe('pay() and recover() at the edges', () => {
       { message: 'payment intent ignored', meta: { reason: 'not an idempotency key' } },
     ]);
     expect(net.requests).toHaveLength(0);
-    expect((await plain.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:junk1', 'intent-open:not-a-key!']);
+    expect((await plain.list('intent-open:')).map((e) => e.key)).toEqual([
+      'intent-open:junk1',
+      'intent-open:not-a-key!',
+    ]);
   });
 });
 
@@ -275,8 +331,17 @@ describe('transfer notifications with a shared store', () => {
     const store = sharedStore();
     net.server.use(http.get(BY_KEY_URL, () => HttpResponse.json({ data: wireTransfer({ status: 'LIQUIDATED' }) })));
     const confirmed: string[] = [];
-    const handler = cashOutClient({ store }).notificationHandler({ onConfirmed: (r) => void confirmed.push(r.actual.status), onSuspicious: () => undefined });
-    const post = () => handler(new Request('https://hooks.example/webhook/transfer-confirmation', { method: 'POST', body: JSON.stringify(notification()) }));
+    const handler = cashOutClient({ store }).notificationHandler({
+      onConfirmed: (r) => void confirmed.push(r.actual.status),
+      onSuspicious: () => undefined,
+    });
+    const post = () =>
+      handler(
+        new Request('https://hooks.example/webhook/transfer-confirmation', {
+          method: 'POST',
+          body: JSON.stringify(notification()),
+        }),
+      );
     const statuses = await Promise.all([post(), post(), post()].map((p) => p.then((r) => r.status)));
     expect(statuses).toEqual([200, 200, 200]);
     expect((await post()).status).toBe(200);
@@ -296,7 +361,11 @@ describe('shared token', () => {
   it('a waiter gives up with AuthenticationError when the fetching process never delivers', async () => {
     const store = sharedStore();
     const calls = { n: 0 };
-    const provider = new SharedTokenProvider(source('t1', calls), store, { identity: ['x'], pollMs: 10, requestTimeoutMs: 30 });
+    const provider = new SharedTokenProvider(source('t1', calls), store, {
+      identity: ['x'],
+      pollMs: 10,
+      requestTimeoutMs: 30,
+    });
     // Another process holds the right to fetch and never writes a token.
     const { sha256Hex } = await import('../../src/store/crypto.ts');
     await store.lease(`token:${await sha256Hex(JSON.stringify(['x']))}:fetch`, 'stuck', 10_000);
@@ -312,7 +381,9 @@ describe('shared token', () => {
     controller.abort(new Error('caller gave up'));
     await expect(provider.getToken(controller.signal)).rejects.toThrow('caller gave up');
     const broken: Store = { ...store, get: () => Promise.reject(new StoreError('down')) };
-    await expect(new SharedTokenProvider(source('t3', calls), broken, { identity: ['z'] }).getToken()).rejects.toBeInstanceOf(StoreError);
+    await expect(
+      new SharedTokenProvider(source('t3', calls), broken, { identity: ['z'] }).getToken(),
+    ).rejects.toBeInstanceOf(StoreError);
   });
 });
 

@@ -96,7 +96,11 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     balance -= Number(units) * 100 + Number(cents);
     orders.set(
       key,
-      wireTransfer({ idempotencyKey: key, instantKey: body.instantKey, payment: { currency: 'BRL', amount: Number(body.payment.amount) } }),
+      wireTransfer({
+        idempotencyKey: key,
+        instantKey: body.instantKey,
+        payment: { currency: 'BRL', amount: Number(body.payment.amount) },
+      }),
     );
     options.onRecorded?.(key);
   };
@@ -115,12 +119,20 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     }
     const delay = healed || url.pathname.endsWith('/balances/') ? 0 : (options.delay?.() ?? 0);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { type: 'x/ABC-0001', title: 'Unauthorized' });
+    if (req.headers.authorization !== `Bearer ${TOKEN}`)
+      return sendJson(res, 401, { type: 'x/ABC-0001', title: 'Unauthorized' });
 
     if (req.method === 'GET' && url.pathname === '/api/v2/accounts/balances/') {
       const balanceDelay = healed ? 0 : (options.balanceDelay?.() ?? 0);
       if (balanceDelay > 0) await new Promise((resolve) => setTimeout(resolve, balanceDelay));
-      return sendJson(res, 200, { data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { name: 'main', available: balance / 100, blocked: 0, overdraft: 0 } }] });
+      return sendJson(res, 200, {
+        data: [
+          {
+            eventDate: '2026-01-01T00:00:00Z',
+            balanceAmount: { name: 'main', available: balance / 100, blocked: 0, overdraft: 0 },
+          },
+        ],
+      });
     }
 
     if (req.method === 'POST' && url.pathname === '/api/v2/instant/payments/dict') {
@@ -131,7 +143,8 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
       postCount++;
       if (fault === 'cut-before-record') return void res.socket?.destroy();
       if (fault === '500-before-record') return sendJson(res, 500, { type: 'x/ABC-0500', title: 'Internal error' });
-      if (fault === 'redirect-before-record') return sendJson(res, 307, {}, { location: 'https://elsewhere.example/dict' });
+      if (fault === 'redirect-before-record')
+        return sendJson(res, 307, {}, { location: 'https://elsewhere.example/dict' });
       if (fault === '422') return sendJson(res, 422, { type: 'x/ABC-0422', title: 'Unprocessable' });
       if (orders.has(key)) {
         if (options.duplicate === 'echo') return sendJson(res, 202, { data: orders.get(key) });

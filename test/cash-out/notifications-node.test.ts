@@ -31,7 +31,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function receiver(client: CashOutClient, events: string[], options: { maxBodyBytes?: number; throwInCallback?: boolean } = {}) {
+async function receiver(
+  client: CashOutClient,
+  events: string[],
+  options: { maxBodyBytes?: number; throwInCallback?: boolean } = {},
+) {
   const handler = client.notificationHandler({
     onConfirmed: (r: ConfirmedNotification) => {
       if (options.throwInCallback) throw new Error('store failed');
@@ -51,7 +55,8 @@ async function receiver(client: CashOutClient, events: string[], options: { maxB
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/transfer-confirmation`;
 }
 
-const send = (url: string, body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const send = (url: string, body: string) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
 describe('notificationHandler().node on node:http', () => {
   it('a genuine notification: 200 and onConfirmed, after the status query by its key', async () => {
@@ -84,7 +89,9 @@ describe('notificationHandler().node on node:http', () => {
     const events: string[] = [];
     const url = await receiver(clientWhereProviderSays('LIQUIDATED', queries), events, { maxBodyBytes: 2048 });
     expect((await send(url, 'not json')).status).toBe(400);
-    expect((await send(url, JSON.stringify(notification({ remittanceInformation: 'x'.repeat(4096) })))).status).toBe(400);
+    expect((await send(url, JSON.stringify(notification({ remittanceInformation: 'x'.repeat(4096) })))).status).toBe(
+      400,
+    );
     expect((await send(url, JSON.stringify(notification()))).status).toBe(200);
     expect(queries).toHaveLength(1);
   });

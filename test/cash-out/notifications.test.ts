@@ -132,7 +132,11 @@ describe('notificationHandler() (web-standard)', () => {
     await handler(post(JSON.stringify(notification())));
     const last = await handler(post(JSON.stringify(notification({ status: 'PROCESSING' }))));
     expect(last.status).toBe(200);
-    expect(onSuspicious.mock.calls.map(([r]) => r.reason)).toEqual(['status-mismatch', 'unknown-transfer', 'not-final-status']);
+    expect(onSuspicious.mock.calls.map(([r]) => r.reason)).toEqual([
+      'status-mismatch',
+      'unknown-transfer',
+      'not-final-status',
+    ]);
     expect(onConfirmed).not.toHaveBeenCalled();
   });
 
@@ -144,13 +148,19 @@ describe('notificationHandler() (web-standard)', () => {
     }
     expect(onConfirmed).not.toHaveBeenCalled();
     expect(onSuspicious).not.toHaveBeenCalled();
-    expect(onError.mock.calls.every(([error, status]) => error instanceof InvalidNotificationError && status === 400)).toBe(true);
+    expect(
+      onError.mock.calls.every(([error, status]) => error instanceof InvalidNotificationError && status === 400),
+    ).toBe(true);
     expect(net.requests).toHaveLength(0);
   });
 
   it('an oversized body: 400, whether announced by content-length or streamed', async () => {
     const client = cashOutClient();
-    const handler = client.notificationHandler({ onConfirmed: () => undefined, onSuspicious: () => undefined, maxBodyBytes: 1024 });
+    const handler = client.notificationHandler({
+      onConfirmed: () => undefined,
+      onSuspicious: () => undefined,
+      maxBodyBytes: 1024,
+    });
     const big = JSON.stringify(notification({ remittanceInformation: 'x'.repeat(2000) }));
     expect((await handler(post(big, { 'content-length': String(big.length) }))).status).toBe(400);
     const stream = new ReadableStream<Uint8Array>({

@@ -8,7 +8,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  CashOutClient, CashOutUnprocessableError, fromCents, PaymentOutcomeUnknownError, type PayParams, type PayResult,
+  CashOutClient,
+  CashOutUnprocessableError,
+  fromCents,
+  PaymentOutcomeUnknownError,
+  type PayParams,
+  type PayResult,
 } from '../../src/index.ts';
 import { CPF, EVP } from './fixtures.ts';
 import { startProvider, TOKEN, type LookupFault, type PostFault, type Provider } from './loopback-provider.ts';
@@ -39,7 +44,17 @@ const POST_FAULTS: Record<PostFault, number> = {
   'redirect-before-record': 3,
   '422': 3,
 };
-const LOOKUP_FAULTS: Record<LookupFault, number> = { ok: 60, lag: 10, cut: 8, 'cut-mid-body': 8, '500': 8, hang: 6, '401': 2, '403': 2, '429': 2 };
+const LOOKUP_FAULTS: Record<LookupFault, number> = {
+  ok: 60,
+  lag: 10,
+  cut: 8,
+  'cut-mid-body': 8,
+  '500': 8,
+  hang: 6,
+  '401': 2,
+  '403': 2,
+  '429': 2,
+};
 
 const SEED = Number(process.env['CHAOS_SEED'] ?? 20_260_101);
 const CALLS = 40;
@@ -60,14 +75,21 @@ type Outcome =
   | { call: number; kind: 'aborted'; error: unknown };
 
 describe(`pay() under random faults (seed ${SEED})`, () => {
-  it('every caller gets its order or its key; paying again with the keys leaves one order per call', { timeout: 60_000 }, async () => {
+  it('every caller gets its order or its key; paying again with the keys leaves one order per call', {
+    timeout: 60_000,
+  }, async () => {
     const next = seededRandom(SEED);
     provider = await startProvider({
       postFault: () => pick(next, POST_FAULTS),
       lookupFault: () => pick(next, LOOKUP_FAULTS),
       delay: () => (next() < 0.2 ? Math.floor(next() * 150) : 0),
     });
-    client = new CashOutClient({ baseUrl: provider.url, auth: { getToken: async () => TOKEN }, timeout: 400, maxRetries: 1 });
+    client = new CashOutClient({
+      baseUrl: provider.url,
+      auth: { getToken: async () => TOKEN },
+      timeout: 400,
+      maxRetries: 1,
+    });
     const cents = Array.from({ length: CALLS }, () => 1 + Math.floor(next() * 5000));
     const calls: PayParams[] = cents.map((c) => ({ key: EVP, creditorDocument: CPF, amount: fromCents(c) }));
     const aborts = calls.map(() => (next() < 0.1 ? Math.floor(next() * 200) : undefined));
@@ -77,14 +99,19 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
     const worker = async () => {
       for (let call = cursor++; call < CALLS; call = cursor++) {
         const controller = new AbortController();
-        const timer = aborts[call] === undefined ? undefined : setTimeout(() => controller.abort(new Error(`caller ${call} gave up`)), aborts[call]);
+        const timer =
+          aborts[call] === undefined
+            ? undefined
+            : setTimeout(() => controller.abort(new Error(`caller ${call} gave up`)), aborts[call]);
         try {
           outcomes.push({ call, kind: 'paid', result: await client!.pay(calls[call]!, { signal: controller.signal }) });
         } catch (error) {
           if (error instanceof PaymentOutcomeUnknownError) outcomes.push({ call, kind: 'unknown', error });
           else if (error instanceof CashOutUnprocessableError) outcomes.push({ call, kind: 'refused', error });
-          else if (controller.signal.aborted && error === controller.signal.reason) outcomes.push({ call, kind: 'aborted', error });
-          else throw new Error(`call ${call} failed with neither its order nor its key (seed ${SEED})`, { cause: error });
+          else if (controller.signal.aborted && error === controller.signal.reason)
+            outcomes.push({ call, kind: 'aborted', error });
+          else
+            throw new Error(`call ${call} failed with neither its order nor its key (seed ${SEED})`, { cause: error });
         } finally {
           clearTimeout(timer);
         }
@@ -98,12 +125,19 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
       if (outcome.kind === 'paid') {
         const { idempotencyKey, transfer } = outcome.result;
         expect(transfer.idempotencyKey).toBe(idempotencyKey);
-        expect(provider.orders.get(idempotencyKey)?.['payment']).toEqual({ currency: 'BRL', amount: amountOf(outcome.call) });
+        expect(provider.orders.get(idempotencyKey)?.['payment']).toEqual({
+          currency: 'BRL',
+          amount: amountOf(outcome.call),
+        });
       }
       if (outcome.kind === 'unknown') {
         expect(outcome.error.idempotencyKey).toMatch(/^[a-zA-Z0-9]{1,50}$/);
         // An abort after the POST left carries the caller's reason.
-        if (aborts[outcome.call] !== undefined && outcome.error.cause instanceof Error && outcome.error.cause.message.includes('gave up')) {
+        if (
+          aborts[outcome.call] !== undefined &&
+          outcome.error.cause instanceof Error &&
+          outcome.error.cause.message.includes('gave up')
+        ) {
           expect(outcome.error.cause.message).toBe(`caller ${outcome.call} gave up`);
         }
       }
@@ -115,15 +149,21 @@ describe(`pay() under random faults (seed ${SEED})`, () => {
       if (outcome.kind !== 'unknown') continue;
       const again = await client.pay({ ...calls[outcome.call]!, idempotencyKey: outcome.error.idempotencyKey });
       expect(again.transfer.idempotencyKey).toBe(outcome.error.idempotencyKey);
-      expect(provider.orders.get(outcome.error.idempotencyKey)?.['payment']).toEqual({ currency: 'BRL', amount: amountOf(outcome.call) });
+      expect(provider.orders.get(outcome.error.idempotencyKey)?.['payment']).toEqual({
+        currency: 'BRL',
+        amount: amountOf(outcome.call),
+      });
     }
 
-    const keyOf = (o: Outcome) => (o.kind === 'paid' ? o.result.idempotencyKey : o.kind === 'unknown' ? o.error.idempotencyKey : undefined);
+    const keyOf = (o: Outcome) =>
+      o.kind === 'paid' ? o.result.idempotencyKey : o.kind === 'unknown' ? o.error.idempotencyKey : undefined;
     const keys = outcomes.map(keyOf).filter((k): k is string => k !== undefined);
     // One order per call that may have placed one, none for a call that sent nothing, none twice.
     expect(new Set(keys).size).toBe(keys.length);
     expect([...provider.orders.keys()].sort()).toEqual([...keys].sort());
-    const paid = outcomes.filter((o) => o.kind === 'paid' || o.kind === 'unknown').reduce((sum, o) => sum + cents[o.call]!, 0);
+    const paid = outcomes
+      .filter((o) => o.kind === 'paid' || o.kind === 'unknown')
+      .reduce((sum, o) => sum + cents[o.call]!, 0);
     expect(provider.balanceCents()).toBe(100_000_000 - paid);
     // The faults did happen.
     expect(outcomes.some((o) => o.kind === 'unknown') || provider.posts().length > CALLS).toBe(true);

@@ -60,7 +60,10 @@ describe('pay() against a real server that loses the answer', () => {
     expect(posts.map((r) => r.headers['x-idempotency-key'])).toEqual([result.idempotencyKey, result.idempotencyKey]);
     const sequence = server.requests
       .filter((r) => !r.url.includes('oauth'))
-      .map((r) => `${r.method} ${r.url.includes('idempotencyKey') ? 'status' : r.url.split('/').at(-2) === 'balances' ? 'balance' : 'order'}`);
+      .map(
+        (r) =>
+          `${r.method} ${r.url.includes('idempotencyKey') ? 'status' : r.url.split('/').at(-2) === 'balances' ? 'balance' : 'order'}`,
+      );
     expect(sequence).toEqual(['GET balance', 'POST order', 'GET status', 'POST order']);
   });
 

@@ -46,9 +46,15 @@ describe('pay(): an accepted order with an odd 202 is found by its key', () => {
       const result = await client.pay(params);
       expect(provider.orders.size).toBe(1);
       expect(provider.orders.has(result.idempotencyKey)).toBe(true);
-      expect(result.transfer).toMatchObject({ idempotencyKey: result.idempotencyKey, payment: { amount: '25.00' }, endToEndId: expect.any(String) });
+      expect(result.transfer).toMatchObject({
+        idempotencyKey: result.idempotencyKey,
+        payment: { amount: '25.00' },
+        endToEndId: expect.any(String),
+      });
       expect(provider.posts()).toHaveLength(1);
-      expect(provider.lookups().map((r) => r.url)).toEqual([`/api/v2/instant/payments/idempotencyKey/${result.idempotencyKey}`]);
+      expect(provider.lookups().map((r) => r.url)).toEqual([
+        `/api/v2/instant/payments/idempotencyKey/${result.idempotencyKey}`,
+      ]);
       expect(provider.balanceCents()).toBe(100_000_000 - 2500);
     });
   }
@@ -82,7 +88,10 @@ describe('pay() and payments.create(): a lost answer is settled by key', () => {
   });
 
   it('when nothing settles it: PaymentOutcomeUnknownError with the key, and pay() again with it makes no second order', async () => {
-    const { provider, client } = await setUp({ postFault: first('cut-mid-body'), lookupFault: () => '500' }, { maxRetries: 0 });
+    const { provider, client } = await setUp(
+      { postFault: first('cut-mid-body'), lookupFault: () => '500' },
+      { maxRetries: 0 },
+    );
     const error = (await client.pay(params).catch((e: unknown) => e)) as PaymentOutcomeUnknownError;
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(error).toBeInstanceOf(InstantError);
@@ -102,7 +111,9 @@ describe('pay(): an answer that does not prove a refusal is settled by key (a re
     expect([...provider.orders.keys()]).toEqual([result.idempotencyKey]);
     expect(result.transfer).toMatchObject({ idempotencyKey: result.idempotencyKey, payment: { amount: '25.00' } });
     expect(provider.posts()).toHaveLength(1);
-    expect(provider.lookups().map((r) => r.url)).toEqual([`/api/v2/instant/payments/idempotencyKey/${result.idempotencyKey}`]);
+    expect(provider.lookups().map((r) => r.url)).toEqual([
+      `/api/v2/instant/payments/idempotencyKey/${result.idempotencyKey}`,
+    ]);
   });
 
   it('a 307 before anything was recorded: the lookup finds none, the order is sent again with the same key, one order', async () => {
@@ -114,7 +125,10 @@ describe('pay(): an answer that does not prove a refusal is settled by key (a re
   });
 
   it('a redirect and no answer from the lookup: PaymentOutcomeUnknownError with the key, never "refused"', async () => {
-    const { provider, client } = await setUp({ postFault: () => 'redirect-after-record', lookupFault: () => '500' }, { maxRetries: 0 });
+    const { provider, client } = await setUp(
+      { postFault: () => 'redirect-after-record', lookupFault: () => '500' },
+      { maxRetries: 0 },
+    );
     const error = await client.payments.create(wireOrder, { idempotencyKey: 'redirected2' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(error).toMatchObject({ idempotencyKey: 'redirected2' });
@@ -148,7 +162,9 @@ describe("pay(): the caller's abort while the POST is in flight", () => {
     const { provider, client } = await setUp({});
     const controller = new AbortController();
     controller.abort(new Error('never mind'));
-    await expect(client.payments.create(wireOrder, { idempotencyKey: 'k1', signal: controller.signal })).rejects.toThrow('never mind');
+    await expect(
+      client.payments.create(wireOrder, { idempotencyKey: 'k1', signal: controller.signal }),
+    ).rejects.toThrow('never mind');
     expect(provider.posts()).toHaveLength(0);
   });
 });
@@ -167,9 +183,16 @@ describe('a 404 typed NaoEncontrado from the status query is "no such transfer"'
     const onSuspicious = vi.fn();
     const onError = vi.fn();
     const handler = client.notificationHandler({ onConfirmed: vi.fn(), onSuspicious, onError });
-    const response = await handler(new Request('http://hooks.example/transfer', { method: 'POST', body: JSON.stringify(notification({ idempotencyKey: 'nosuchorder' })) }));
+    const response = await handler(
+      new Request('http://hooks.example/transfer', {
+        method: 'POST',
+        body: JSON.stringify(notification({ idempotencyKey: 'nosuchorder' })),
+      }),
+    );
     expect(response.status).toBe(200);
-    expect(onSuspicious).toHaveBeenCalledWith(expect.objectContaining({ reason: 'unknown-transfer' }), { signal: expect.any(AbortSignal) });
+    expect(onSuspicious).toHaveBeenCalledWith(expect.objectContaining({ reason: 'unknown-transfer' }), {
+      signal: expect.any(AbortSignal),
+    });
     expect(onError).not.toHaveBeenCalled();
   });
 
@@ -187,8 +210,15 @@ describe('pay(): a key reused for a different payment never resolves as success'
       // The status query lags, so the pre-check misses the first order and the second one is sent.
       const { provider, client } = await setUp({ duplicate, lookupFault: (n) => (n === 0 ? 'lag' : 'ok') });
       await client.payments.create(wireOrder, { idempotencyKey: 'reused1' });
-      const error = await client.pay({ ...params, amount: '30.00', idempotencyKey: 'reused1' }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ name: 'IdempotencyKeyReusedError', idempotencyKey: 'reused1', sentRequest: true, status: 409 });
+      const error = await client
+        .pay({ ...params, amount: '30.00', idempotencyKey: 'reused1' })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        name: 'IdempotencyKeyReusedError',
+        idempotencyKey: 'reused1',
+        sentRequest: true,
+        status: 409,
+      });
       expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
       expect(provider.orders.size).toBe(1);
       expect(provider.balanceCents()).toBe(100_000_000 - 2500);

@@ -8,7 +8,6 @@ import {
   RequisicaoInvalida,
   type PayParams,
 } from '../../src/index.ts';
-import { payCashOut } from '../../src/cash-out/pay.ts';
 import { useMsw } from '../support/msw.ts';
 import {
   BALANCE_URL,
@@ -30,7 +29,11 @@ const net = useMsw();
 const params: PayParams = { key: EVP, amount: '10.00', creditorDocument: CPF };
 
 function balanceOf(available: number) {
-  return http.get(BALANCE_URL, () => HttpResponse.json({ data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available, blocked: 0, overdraft: 0 } }] }));
+  return http.get(BALANCE_URL, () =>
+    HttpResponse.json({
+      data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available, blocked: 0, overdraft: 0 } }],
+    }),
+  );
 }
 
 /** A provider that records orders by key and answers the status query from them. */
@@ -45,9 +48,17 @@ function provider(postAnswers: Array<'ok' | 'drop' | number> = []) {
       const body = (await request.json()) as { instantKey: string; payment: { amount: string } };
       bodies.push(body);
       const answer = postAnswers[posts++] ?? 'ok';
-      if (typeof answer === 'number' && answer >= 400 && answer < 500) return HttpResponse.json(providerError(answer), { status: answer });
+      if (typeof answer === 'number' && answer >= 400 && answer < 500)
+        return HttpResponse.json(providerError(answer), { status: answer });
       if (!orders.has(key)) {
-        orders.set(key, wireTransfer({ idempotencyKey: key, instantKey: body.instantKey, payment: { currency: 'BRL', amount: Number(body.payment.amount) } }));
+        orders.set(
+          key,
+          wireTransfer({
+            idempotencyKey: key,
+            instantKey: body.instantKey,
+            payment: { currency: 'BRL', amount: Number(body.payment.amount) },
+          }),
+        );
       }
       if (answer === 'drop') return HttpResponse.error();
       if (typeof answer === 'number') return HttpResponse.json(providerError(answer), { status: answer });
@@ -104,9 +115,13 @@ describe('pay(): validation before any request', () => {
     expect(error).toMatchObject({ sentRequest: false, violacoes: [{ propriedade: 'payment.amount' }] });
     expect(error.message).toContain('"10.00"');
     expect(net.requests).toHaveLength(0);
-    const cents = (await cashOutClient().pay({ ...params, amount: 10.5 as unknown as string }).catch((e: unknown) => e)) as RequisicaoInvalida;
+    const cents = (await cashOutClient()
+      .pay({ ...params, amount: 10.5 as unknown as string })
+      .catch((e: unknown) => e)) as RequisicaoInvalida;
     expect(cents.message).toContain('"10.50"');
-    const odd = (await cashOutClient().pay({ ...params, amount: 1.005 as unknown as string }).catch((e: unknown) => e)) as RequisicaoInvalida;
+    const odd = (await cashOutClient()
+      .pay({ ...params, amount: 1.005 as unknown as string })
+      .catch((e: unknown) => e)) as RequisicaoInvalida;
     expect(odd.violacoes[0]?.razao).toMatch(/decimal string in reais, such as "10.50"/);
     expect(net.requests).toHaveLength(0);
   });
@@ -151,16 +166,29 @@ describe('pay(): balance', () => {
 
   it('a negative available balance covers nothing', async () => {
     net.server.use(balanceOf(-5));
-    await expect(cashOutClient().pay({ ...params, amount: '0.01' })).rejects.toMatchObject({ available: '-5.00', amount: '0.01' });
+    await expect(cashOutClient().pay({ ...params, amount: '0.01' })).rejects.toMatchObject({
+      available: '-5.00',
+      amount: '0.01',
+    });
   });
 });
 
 describe('pay(): placing the order', () => {
   it('generates one idempotency key, sends it, and returns it with the transfer', async () => {
     const p = provider();
-    const result = await cashOutClient().pay({ ...params, description: 'rent', priority: 'NORM', expiration: 600, ispbDeny: ['12345678'] });
+    const result = await cashOutClient().pay({
+      ...params,
+      description: 'rent',
+      priority: 'NORM',
+      expiration: 600,
+      ispbDeny: ['12345678'],
+    });
     expect(result.idempotencyKey).toMatch(/^[a-zA-Z0-9]{1,50}$/);
-    expect(result.transfer).toMatchObject({ idempotencyKey: result.idempotencyKey, status: 'PROCESSING', payment: { amount: '10.00' } });
+    expect(result.transfer).toMatchObject({
+      idempotencyKey: result.idempotencyKey,
+      status: 'PROCESSING',
+      payment: { amount: '10.00' },
+    });
     const [post] = p.posts();
     expect(post!.headers.get('x-idempotency-key')).toBe(result.idempotencyKey);
     expect(p.bodies[0]).toEqual({
@@ -189,7 +217,9 @@ describe('pay(): placing the order', () => {
     net.requests.length = 0;
     const again = await client.pay({ ...params, idempotencyKey: KEY });
     expect(again.idempotencyKey).toBe(KEY);
-    expect(net.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([`GET /api/v2/instant/payments/idempotencyKey/${KEY}`]);
+    expect(net.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      `GET /api/v2/instant/payments/idempotencyKey/${KEY}`,
+    ]);
     expect(p.orders.size).toBe(1);
   });
 
@@ -236,7 +266,10 @@ describe('pay(): never a second order', () => {
         keys.push(request.headers.get('x-idempotency-key')!);
         // The first order is lost before the provider records it.
         if (++posts === 1) return HttpResponse.json(providerError(500), { status: 500 });
-        return HttpResponse.json({ data: wireTransfer({ idempotencyKey: keys[0], payment: { currency: 'BRL', amount: 10 } }) }, { status: 202 });
+        return HttpResponse.json(
+          { data: wireTransfer({ idempotencyKey: keys[0], payment: { currency: 'BRL', amount: 10 } }) },
+          { status: 202 },
+        );
       }),
       http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
     );
@@ -252,7 +285,9 @@ describe('pay(): never a second order', () => {
       http.post(DICT_URL, () => HttpResponse.error()),
       http.get(BY_KEY_URL, () => HttpResponse.json(providerError(403), { status: 403 })),
     );
-    const error = await cashOutClient().pay(params).catch((e: unknown) => e);
+    const error = await cashOutClient()
+      .pay(params)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect((error as PaymentOutcomeUnknownError).idempotencyKey).toMatch(/^[a-zA-Z0-9]+$/);
     expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
@@ -268,7 +303,9 @@ describe('pay(): never a second order', () => {
       }),
       http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
     );
-    const error = await cashOutClient().pay(params, { maxRetries: 1 }).catch((e: unknown) => e);
+    const error = await cashOutClient()
+      .pay(params, { maxRetries: 1 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(keys).toHaveLength(2);
     expect(new Set(keys)).toEqual(new Set([(error as PaymentOutcomeUnknownError).idempotencyKey]));
@@ -283,7 +320,9 @@ describe('pay(): never a second order', () => {
         balanceOf(100),
         http.get(BY_KEY_URL, () => HttpResponse.json(providerError(status), { status })),
       );
-      const error = await cashOutClient({ maxRetries: 0 }).pay({ ...params, idempotencyKey: KEY }).catch((e: unknown) => e);
+      const error = await cashOutClient({ maxRetries: 0 })
+        .pay({ ...params, idempotencyKey: KEY })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
       expect(error).toMatchObject({ idempotencyKey: KEY, cause: { status } });
       expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
@@ -297,7 +336,9 @@ describe('pay(): never a second order', () => {
       http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
     );
     const started = Date.now();
-    const error = await cashOutClient().pay(params, { maxRetries: 8, totalTimeout: 1_000 }).catch((e: unknown) => e);
+    const error = await cashOutClient()
+      .pay(params, { maxRetries: 8, totalTimeout: 1_000 })
+      .catch((e: unknown) => e);
     // Eight pauses of 250 ms doubling up to 4 s would take over 20 s.
     expect(Date.now() - started).toBeLessThan(1_600);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
@@ -311,7 +352,12 @@ describe('pay(): never a second order', () => {
         ++posts === 1
           ? HttpResponse.json(providerError(429), { status: 429, headers: { 'retry-after': '0' } })
           : HttpResponse.json(
-              { data: wireTransfer({ idempotencyKey: request.headers.get('x-idempotency-key'), payment: { currency: 'BRL', amount: 10 } }) },
+              {
+                data: wireTransfer({
+                  idempotencyKey: request.headers.get('x-idempotency-key'),
+                  payment: { currency: 'BRL', amount: 10 },
+                }),
+              },
               { status: 202 },
             ),
       ),

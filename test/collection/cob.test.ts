@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  ApiError,
+  type ApiError,
   CobConsultaInvalida,
   CobNaoEncontrado,
   CobOperacaoInvalida,
@@ -47,7 +47,9 @@ beforeEach(() => {
     http.put(`${BASE_URL}/cob/:txid`, async ({ request, params }) =>
       HttpResponse.json(gerada(String(params['txid']), (await request.json()) as object), { status: 201 }),
     ),
-    http.post(`${BASE_URL}/cob`, async ({ request }) => HttpResponse.json(gerada(TXID, (await request.json()) as object), { status: 201 })),
+    http.post(`${BASE_URL}/cob`, async ({ request }) =>
+      HttpResponse.json(gerada(TXID, (await request.json()) as object), { status: 201 }),
+    ),
     http.patch(`${BASE_URL}/cob/:txid`, async ({ request, params }) =>
       HttpResponse.json(gerada(String(params['txid']), (await request.json()) as object, 1)),
     ),
@@ -75,10 +77,17 @@ describe('cob.create', () => {
   it('POST /cob is never retried, even on a 503 with Retry-After', async () => {
     net.server.use(
       http.post(`${BASE_URL}/cob`, () =>
-        HttpResponse.json({ type: 'https://instant.example.com/api/v2/error/ServicoIndisponivel', title: 'Serviço Indisponível', status: 503 }, {
-          status: 503,
-          headers: { 'retry-after': '0', 'content-type': 'application/problem+json' },
-        }),
+        HttpResponse.json(
+          {
+            type: 'https://instant.example.com/api/v2/error/ServicoIndisponivel',
+            title: 'Serviço Indisponível',
+            status: 503,
+          },
+          {
+            status: 503,
+            headers: { 'retry-after': '0', 'content-type': 'application/problem+json' },
+          },
+        ),
       ),
     );
     await expect(api.cob.create(valid)).rejects.toBeInstanceOf(ServicoIndisponivel);
@@ -126,14 +135,54 @@ describe('cob.create', () => {
 describe('cob.create refuses what section 7.3 forbids, before sending', () => {
   const long = (n: number) => 'x'.repeat(n);
   const rows: { rule: string; bad: unknown; good: CobSolicitada; propriedade: string; ownKeys?: string[] }[] = [
-    { rule: 'expiracao zero', bad: { ...valid, calendario: { expiracao: 0 } }, good: { ...valid, calendario: { expiracao: 1 } }, propriedade: 'cob.calendario.expiracao' },
-    { rule: 'expiracao negative', bad: { ...valid, calendario: { expiracao: -60 } }, good: valid, propriedade: 'cob.calendario.expiracao' },
-    { rule: 'expiracao not an integer', bad: { ...valid, calendario: { expiracao: 1.5 } }, good: valid, propriedade: 'cob.calendario.expiracao' },
-    { rule: 'original without two decimals', bad: { ...valid, valor: { original: '37.0' } }, good: { ...valid, valor: { original: '37.00' } }, propriedade: 'cob.valor.original' },
-    { rule: 'original with a comma', bad: { ...valid, valor: { original: '37,00' } }, good: valid, propriedade: 'cob.valor.original' },
-    { rule: 'original as a number', bad: { ...valid, valor: { original: 37 } }, good: valid, propriedade: 'cob.valor.original' },
-    { rule: 'original over 10 integer digits', bad: { ...valid, valor: { original: '12345678901.00' } }, good: { ...valid, valor: { original: '1234567890.00' } }, propriedade: 'cob.valor.original' },
-    { rule: 'original zero', bad: { ...valid, valor: { original: '0.00' } }, good: { ...valid, valor: { original: '0.01' } }, propriedade: 'cob.valor.original' },
+    {
+      rule: 'expiracao zero',
+      bad: { ...valid, calendario: { expiracao: 0 } },
+      good: { ...valid, calendario: { expiracao: 1 } },
+      propriedade: 'cob.calendario.expiracao',
+    },
+    {
+      rule: 'expiracao negative',
+      bad: { ...valid, calendario: { expiracao: -60 } },
+      good: valid,
+      propriedade: 'cob.calendario.expiracao',
+    },
+    {
+      rule: 'expiracao not an integer',
+      bad: { ...valid, calendario: { expiracao: 1.5 } },
+      good: valid,
+      propriedade: 'cob.calendario.expiracao',
+    },
+    {
+      rule: 'original without two decimals',
+      bad: { ...valid, valor: { original: '37.0' } },
+      good: { ...valid, valor: { original: '37.00' } },
+      propriedade: 'cob.valor.original',
+    },
+    {
+      rule: 'original with a comma',
+      bad: { ...valid, valor: { original: '37,00' } },
+      good: valid,
+      propriedade: 'cob.valor.original',
+    },
+    {
+      rule: 'original as a number',
+      bad: { ...valid, valor: { original: 37 } },
+      good: valid,
+      propriedade: 'cob.valor.original',
+    },
+    {
+      rule: 'original over 10 integer digits',
+      bad: { ...valid, valor: { original: '12345678901.00' } },
+      good: { ...valid, valor: { original: '1234567890.00' } },
+      propriedade: 'cob.valor.original',
+    },
+    {
+      rule: 'original zero',
+      bad: { ...valid, valor: { original: '0.00' } },
+      good: { ...valid, valor: { original: '0.01' } },
+      propriedade: 'cob.valor.original',
+    },
     {
       rule: 'original zero (alterable charge is the exception)',
       bad: { ...valid, valor: { original: '0.00', modalidadeAlteracao: 0 } },
@@ -142,14 +191,38 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
     },
     {
       rule: 'original not 0.00 with a withdrawal (saque is the other exception)',
-      bad: { ...valid, valor: { original: '10.00', retirada: { saque: { valor: '5.00', modalidadeAgente: 'AGPSS', prestadorDoServicoDeSaque: '12345678' } } } },
-      good: { ...valid, valor: { original: '0.00', retirada: { saque: { valor: '5.00', modalidadeAgente: 'AGPSS', prestadorDoServicoDeSaque: '12345678' } } } },
+      bad: {
+        ...valid,
+        valor: {
+          original: '10.00',
+          retirada: { saque: { valor: '5.00', modalidadeAgente: 'AGPSS', prestadorDoServicoDeSaque: '12345678' } },
+        },
+      },
+      good: {
+        ...valid,
+        valor: {
+          original: '0.00',
+          retirada: { saque: { valor: '5.00', modalidadeAgente: 'AGPSS', prestadorDoServicoDeSaque: '12345678' } },
+        },
+      },
       propriedade: 'cob.valor.original',
     },
     {
       rule: 'original zero with change (troco)',
-      bad: { ...valid, valor: { original: '0.00', retirada: { troco: { valor: '5.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '12345678' } } } },
-      good: { ...valid, valor: { original: '10.00', retirada: { troco: { valor: '5.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '12345678' } } } },
+      bad: {
+        ...valid,
+        valor: {
+          original: '0.00',
+          retirada: { troco: { valor: '5.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '12345678' } },
+        },
+      },
+      good: {
+        ...valid,
+        valor: {
+          original: '10.00',
+          retirada: { troco: { valor: '5.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '12345678' } },
+        },
+      },
       propriedade: 'cob.valor.original',
     },
     {
@@ -169,52 +242,197 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
     },
     {
       rule: 'troco with an agent only saque allows',
-      bad: { ...valid, valor: { original: '10.00', retirada: { troco: { valor: '5.00', modalidadeAgente: 'AGPSS', prestadorDoServicoDeSaque: '12345678' } } } },
-      good: { ...valid, valor: { original: '10.00', retirada: { troco: { valor: '5.00', modalidadeAgente: 'AGTOT', prestadorDoServicoDeSaque: '12345678' } } } },
+      bad: {
+        ...valid,
+        valor: {
+          original: '10.00',
+          retirada: { troco: { valor: '5.00', modalidadeAgente: 'AGPSS', prestadorDoServicoDeSaque: '12345678' } },
+        },
+      },
+      good: {
+        ...valid,
+        valor: {
+          original: '10.00',
+          retirada: { troco: { valor: '5.00', modalidadeAgente: 'AGTOT', prestadorDoServicoDeSaque: '12345678' } },
+        },
+      },
       propriedade: 'cob.valor.retirada.troco',
     },
     {
       rule: 'alterable original with a withdrawal',
-      bad: { ...valid, valor: { original: '0.00', modalidadeAlteracao: 1, retirada: { saque: { valor: '5.00', modalidadeAlteracao: 1, modalidadeAgente: 'AGPSS', prestadorDoServicoDeSaque: '12345678' } } } },
-      good: { ...valid, valor: { original: '0.00', retirada: { saque: { valor: '5.00', modalidadeAlteracao: 1, modalidadeAgente: 'AGPSS', prestadorDoServicoDeSaque: '12345678' } } } },
+      bad: {
+        ...valid,
+        valor: {
+          original: '0.00',
+          modalidadeAlteracao: 1,
+          retirada: {
+            saque: {
+              valor: '5.00',
+              modalidadeAlteracao: 1,
+              modalidadeAgente: 'AGPSS',
+              prestadorDoServicoDeSaque: '12345678',
+            },
+          },
+        },
+      },
+      good: {
+        ...valid,
+        valor: {
+          original: '0.00',
+          retirada: {
+            saque: {
+              valor: '5.00',
+              modalidadeAlteracao: 1,
+              modalidadeAgente: 'AGPSS',
+              prestadorDoServicoDeSaque: '12345678',
+            },
+          },
+        },
+      },
       propriedade: 'cob.valor.modalidadeAlteracao',
     },
-    { rule: 'modalidadeAlteracao out of 0..1', bad: { ...valid, valor: { original: '1.00', modalidadeAlteracao: 2 } }, good: { ...valid, valor: { original: '1.00', modalidadeAlteracao: 0 } }, propriedade: 'cob.valor.modalidadeAlteracao' },
+    {
+      rule: 'modalidadeAlteracao out of 0..1',
+      bad: { ...valid, valor: { original: '1.00', modalidadeAlteracao: 2 } },
+      good: { ...valid, valor: { original: '1.00', modalidadeAlteracao: 0 } },
+      propriedade: 'cob.valor.modalidadeAlteracao',
+    },
     { rule: 'valor missing', bad: { ...valid, valor: undefined }, good: valid, propriedade: 'cob.valor.original' },
-    { rule: 'devedor with cpf and cnpj', bad: { ...valid, devedor: { cpf: CPF, cnpj: CNPJ, nome: 'Test' } }, good: { ...valid, devedor: { cpf: CPF, nome: 'Test' } }, propriedade: 'cob.devedor' },
-    { rule: 'devedor with neither cpf nor cnpj', bad: { ...valid, devedor: { nome: 'Test' } }, good: { ...valid, devedor: { cnpj: CNPJ, nome: 'Test' } }, propriedade: 'cob.devedor' },
+    {
+      rule: 'devedor with cpf and cnpj',
+      bad: { ...valid, devedor: { cpf: CPF, cnpj: CNPJ, nome: 'Test' } },
+      good: { ...valid, devedor: { cpf: CPF, nome: 'Test' } },
+      propriedade: 'cob.devedor',
+    },
+    {
+      rule: 'devedor with neither cpf nor cnpj',
+      bad: { ...valid, devedor: { nome: 'Test' } },
+      good: { ...valid, devedor: { cnpj: CNPJ, nome: 'Test' } },
+      propriedade: 'cob.devedor',
+    },
     { rule: 'devedor without nome', bad: { ...valid, devedor: { cpf: CPF } }, good: valid, propriedade: 'cob.devedor' },
-    { rule: 'devedor nome over 200', bad: { ...valid, devedor: { cpf: CPF, nome: long(201) } }, good: { ...valid, devedor: { cpf: CPF, nome: long(200) } }, propriedade: 'cob.devedor' },
-    { rule: 'devedor cpf with wrong check digits', bad: { ...valid, devedor: { cpf: '12345678900', nome: 'Test' } }, good: valid, propriedade: 'cob.devedor' },
-    { rule: 'devedor cpf with punctuation', bad: { ...valid, devedor: { cpf: '123.456.789-09', nome: 'Test' } }, good: valid, propriedade: 'cob.devedor' },
-    { rule: 'devedor cnpj with wrong check digits', bad: { ...valid, devedor: { cnpj: '11222333000180', nome: 'Test' } }, good: { ...valid, devedor: { cnpj: CNPJ, nome: 'Test' } }, propriedade: 'cob.devedor' },
+    {
+      rule: 'devedor nome over 200',
+      bad: { ...valid, devedor: { cpf: CPF, nome: long(201) } },
+      good: { ...valid, devedor: { cpf: CPF, nome: long(200) } },
+      propriedade: 'cob.devedor',
+    },
+    {
+      rule: 'devedor cpf with wrong check digits',
+      bad: { ...valid, devedor: { cpf: '12345678900', nome: 'Test' } },
+      good: valid,
+      propriedade: 'cob.devedor',
+    },
+    {
+      rule: 'devedor cpf with punctuation',
+      bad: { ...valid, devedor: { cpf: '123.456.789-09', nome: 'Test' } },
+      good: valid,
+      propriedade: 'cob.devedor',
+    },
+    {
+      rule: 'devedor cnpj with wrong check digits',
+      bad: { ...valid, devedor: { cnpj: '11222333000180', nome: 'Test' } },
+      good: { ...valid, devedor: { cnpj: CNPJ, nome: 'Test' } },
+      propriedade: 'cob.devedor',
+    },
     {
       rule: 'devedor alphanumeric cnpj with wrong check digits',
       bad: { ...valid, devedor: { cnpj: '12ABC34501DE36', nome: 'Test' } },
       good: { ...valid, devedor: { cnpj: CNPJ_ALPHANUMERIC, nome: 'Test' } },
       propriedade: 'cob.devedor',
     },
-    { rule: 'devedor cnpj in lowercase', bad: { ...valid, devedor: { cnpj: CNPJ_ALPHANUMERIC.toLowerCase(), nome: 'Test' } }, good: { ...valid, devedor: { cnpj: CNPJ_ALPHANUMERIC, nome: 'Test' } }, propriedade: 'cob.devedor' },
+    {
+      rule: 'devedor cnpj in lowercase',
+      bad: { ...valid, devedor: { cnpj: CNPJ_ALPHANUMERIC.toLowerCase(), nome: 'Test' } },
+      good: { ...valid, devedor: { cnpj: CNPJ_ALPHANUMERIC, nome: 'Test' } },
+      propriedade: 'cob.devedor',
+    },
     { rule: 'chave missing', bad: { ...valid, chave: undefined }, good: valid, propriedade: 'cob.chave' },
-    { rule: 'chave e-mail in uppercase', bad: { ...valid, chave: 'Billing@Store.example' }, good: { ...valid, chave: 'billing@store.example' }, propriedade: 'cob.chave' },
-    { rule: 'chave e-mail over 77', bad: { ...valid, chave: `${long(66)}@store.example` }, good: { ...valid, chave: `${long(63)}@store.example` }, propriedade: 'cob.chave' },
-    { rule: 'chave EVP in uppercase', bad: { ...valid, chave: EVP.toUpperCase() }, good: { ...valid, chave: EVP }, propriedade: 'cob.chave' },
-    { rule: 'chave phone without +', bad: { ...valid, chave: '5511987654321' }, good: { ...valid, chave: '+5511987654321' }, propriedade: 'cob.chave' },
-    { rule: 'chave cpf with wrong check digits', bad: { ...valid, chave: '12345678900' }, good: { ...valid, chave: CPF }, propriedade: 'cob.chave' },
-    { rule: 'chave alphanumeric cnpj with wrong check digits', bad: { ...valid, chave: '12ABC34501DE36' }, good: { ...valid, chave: CNPJ_ALPHANUMERIC }, propriedade: 'cob.chave' },
-    { rule: 'chave not among ownKeys', bad: { ...valid, chave: 'other@store.example' }, good: { ...valid, chave: EVP }, propriedade: 'cob.chave', ownKeys: [EVP, '+5511987654321'] },
-    { rule: 'solicitacaoPagador over 140', bad: { ...valid, solicitacaoPagador: long(141) }, good: { ...valid, solicitacaoPagador: long(140) }, propriedade: 'cob.solicitacaoPagador' },
+    {
+      rule: 'chave e-mail in uppercase',
+      bad: { ...valid, chave: 'Billing@Store.example' },
+      good: { ...valid, chave: 'billing@store.example' },
+      propriedade: 'cob.chave',
+    },
+    {
+      rule: 'chave e-mail over 77',
+      bad: { ...valid, chave: `${long(66)}@store.example` },
+      good: { ...valid, chave: `${long(63)}@store.example` },
+      propriedade: 'cob.chave',
+    },
+    {
+      rule: 'chave EVP in uppercase',
+      bad: { ...valid, chave: EVP.toUpperCase() },
+      good: { ...valid, chave: EVP },
+      propriedade: 'cob.chave',
+    },
+    {
+      rule: 'chave phone without +',
+      bad: { ...valid, chave: '5511987654321' },
+      good: { ...valid, chave: '+5511987654321' },
+      propriedade: 'cob.chave',
+    },
+    {
+      rule: 'chave cpf with wrong check digits',
+      bad: { ...valid, chave: '12345678900' },
+      good: { ...valid, chave: CPF },
+      propriedade: 'cob.chave',
+    },
+    {
+      rule: 'chave alphanumeric cnpj with wrong check digits',
+      bad: { ...valid, chave: '12ABC34501DE36' },
+      good: { ...valid, chave: CNPJ_ALPHANUMERIC },
+      propriedade: 'cob.chave',
+    },
+    {
+      rule: 'chave not among ownKeys',
+      bad: { ...valid, chave: 'other@store.example' },
+      good: { ...valid, chave: EVP },
+      propriedade: 'cob.chave',
+      ownKeys: [EVP, '+5511987654321'],
+    },
+    {
+      rule: 'solicitacaoPagador over 140',
+      bad: { ...valid, solicitacaoPagador: long(141) },
+      good: { ...valid, solicitacaoPagador: long(140) },
+      propriedade: 'cob.solicitacaoPagador',
+    },
     {
       rule: 'infoAdicionais over 50 items',
       bad: { ...valid, infoAdicionais: Array.from({ length: 51 }, (_, i) => ({ nome: `n${i}`, valor: 'v' })) },
       good: { ...valid, infoAdicionais: Array.from({ length: 50 }, (_, i) => ({ nome: `n${i}`, valor: 'v' })) },
       propriedade: 'cob.infoAdicionais',
     },
-    { rule: 'infoAdicionais nome over 50', bad: { ...valid, infoAdicionais: [{ nome: long(51), valor: 'v' }] }, good: { ...valid, infoAdicionais: [{ nome: long(50), valor: 'v' }] }, propriedade: 'cob.infoAdicionais' },
-    { rule: 'infoAdicionais valor over 200', bad: { ...valid, infoAdicionais: [{ nome: 'n', valor: long(201) }] }, good: { ...valid, infoAdicionais: [{ nome: 'n', valor: long(200) }] }, propriedade: 'cob.infoAdicionais' },
-    { rule: 'infoAdicionais item without valor', bad: { ...valid, infoAdicionais: [{ nome: 'n' }] }, good: valid, propriedade: 'cob.infoAdicionais' },
-    { rule: 'loc.id zero', bad: { ...valid, loc: { id: 0 } }, good: { ...valid, loc: { id: 1 } }, propriedade: 'cob.loc.id' },
-    { rule: 'loc.id not an integer', bad: { ...valid, loc: { id: '7.5' } }, good: { ...valid, loc: { id: 789 } }, propriedade: 'cob.loc.id' },
+    {
+      rule: 'infoAdicionais nome over 50',
+      bad: { ...valid, infoAdicionais: [{ nome: long(51), valor: 'v' }] },
+      good: { ...valid, infoAdicionais: [{ nome: long(50), valor: 'v' }] },
+      propriedade: 'cob.infoAdicionais',
+    },
+    {
+      rule: 'infoAdicionais valor over 200',
+      bad: { ...valid, infoAdicionais: [{ nome: 'n', valor: long(201) }] },
+      good: { ...valid, infoAdicionais: [{ nome: 'n', valor: long(200) }] },
+      propriedade: 'cob.infoAdicionais',
+    },
+    {
+      rule: 'infoAdicionais item without valor',
+      bad: { ...valid, infoAdicionais: [{ nome: 'n' }] },
+      good: valid,
+      propriedade: 'cob.infoAdicionais',
+    },
+    {
+      rule: 'loc.id zero',
+      bad: { ...valid, loc: { id: 0 } },
+      good: { ...valid, loc: { id: 1 } },
+      propriedade: 'cob.loc.id',
+    },
+    {
+      rule: 'loc.id not an integer',
+      bad: { ...valid, loc: { id: '7.5' } },
+      good: { ...valid, loc: { id: 789 } },
+      propriedade: 'cob.loc.id',
+    },
   ];
 
   it.each(rows)('$rule → $propriedade', async ({ bad, good, propriedade, ownKeys }) => {
@@ -236,11 +454,17 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
 
   it('collects every broken rule in one error, without personal data', async () => {
     const error = (await api.cob
-      .create(TXID, { ...valid, calendario: { expiracao: 0 }, devedor: { cpf: '12345678900', nome: 'Fulano de Tal' }, chave: 'Someone@Mail.example' })
+      .create(TXID, {
+        ...valid,
+        calendario: { expiracao: 0 },
+        devedor: { cpf: '12345678900', nome: 'Fulano de Tal' },
+        chave: 'Someone@Mail.example',
+      })
       .catch((e: unknown) => e)) as ApiError;
     expect(error.violacoes.map((v) => v.propriedade)).toEqual(['cob.calendario.expiracao', 'cob.devedor', 'cob.chave']);
     const serialized = JSON.stringify(error) + error.message + String(error.stack);
-    for (const secret of ['12345678900', 'Fulano', 'Someone@Mail.example', 'test-token']) expect(serialized).not.toContain(secret);
+    for (const secret of ['12345678900', 'Fulano', 'Someone@Mail.example', 'test-token'])
+      expect(serialized).not.toContain(secret);
     expect(net.requests).toHaveLength(0);
   });
 
@@ -266,9 +490,14 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
       const error = (await call().catch((e: unknown) => e)) as ApiError;
       expect(error).toBeInstanceOf(CobOperacaoInvalida);
       const stack = String(error.stack);
-      expect(stack).toMatch(/^CobOperacaoInvalida: 400 CobOperacaoInvalida Request refused before sending \(cob\.valor\.original /);
+      expect(stack).toMatch(
+        /^CobOperacaoInvalida: 400 CobOperacaoInvalida Request refused before sending \(cob\.valor\.original /,
+      );
       // Node's microtask runner may come first (`at process.processTicksAndRejections`).
-      const ours = stack.split('\n').slice(1).filter((frame) => !frame.includes('node:internal'));
+      const ours = stack
+        .split('\n')
+        .slice(1)
+        .filter((frame) => !frame.includes('node:internal'));
       expect(ours[0], stack).toMatch(new RegExp(`\\bat (async )?${first}\\b`));
       expect(stack).not.toMatch(/src[\\/](core|collection)[\\/]/);
     }
@@ -279,14 +508,20 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
       type: 'https://instant.example.com/api/v2/error/CobOperacaoInvalida',
       title: 'Cobrança inválida.',
       status: 400,
-      detail: 'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.',
+      detail:
+        'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.',
       violacoes: [{ razao: 'O campo cob.valor.original não respeita o _schema_.', propriedade: 'cob.valor.original' }],
     };
     net.server.use(http.put(`${BASE_URL}/cob/:txid`, () => problem(official)));
     const bad = { ...valid, valor: { original: '37' } };
     const error = (await api.cob.create(TXID, bad, { validate: false }).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(CobOperacaoInvalida);
-    expect(error).toMatchObject({ status: 400, sentRequest: true, title: 'Cobrança inválida.', violacoes: official.violacoes });
+    expect(error).toMatchObject({
+      status: 400,
+      sentRequest: true,
+      title: 'Cobrança inválida.',
+      violacoes: official.violacoes,
+    });
     expect(error.type).toBe(official.type);
     expect(net.requests).toHaveLength(1);
   });
@@ -298,7 +533,12 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
     expect(net.requests).toHaveLength(2);
     // ...unless a call turns them back on
     net.requests.length = 0;
-    await expectRefused(net, lax.cob.create(TXID, { ...valid, calendario: { expiracao: 0 } }, { validate: true }), CobOperacaoInvalida, 'cob.calendario.expiracao');
+    await expectRefused(
+      net,
+      lax.cob.create(TXID, { ...valid, calendario: { expiracao: 0 } }, { validate: true }),
+      CobOperacaoInvalida,
+      'cob.calendario.expiracao',
+    );
   });
 });
 
@@ -322,20 +562,41 @@ describe('cob.update and cob.remove', () => {
   it('refuses removal combined with any other change', async () => {
     const patch = { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', solicitacaoPagador: 'x' } as unknown as CobRevisada;
     await expectRefused(net, api.cob.update(TXID, patch), CobOperacaoInvalida, 'cob.status');
-    const withValor = { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '1.00' } } as unknown as CobRevisada;
+    const withValor = {
+      status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR',
+      valor: { original: '1.00' },
+    } as unknown as CobRevisada;
     await expectRefused(net, api.cob.update(TXID, withValor), CobOperacaoInvalida, 'cob.status');
     await expect(api.cob.update(TXID, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).resolves.toBeDefined();
     expect(net.requests).toHaveLength(1);
   });
 
-  it.each(['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_PSP', 'removida_pelo_usuario_recebedor'])('refuses status %s', async (status) => {
-    await expectRefused(net, api.cob.update(TXID, { status } as unknown as CobRevisada), CobOperacaoInvalida, 'cob.status');
-  });
+  it.each(['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_PSP', 'removida_pelo_usuario_recebedor'])(
+    'refuses status %s',
+    async (status) => {
+      await expectRefused(
+        net,
+        api.cob.update(TXID, { status } as unknown as CobRevisada),
+        CobOperacaoInvalida,
+        'cob.status',
+      );
+    },
+  );
 
   it('applies the field rules to revisions, with nothing required', async () => {
-    await expectRefused(net, api.cob.update(TXID, { calendario: { expiracao: 0 } }), CobOperacaoInvalida, 'cob.calendario.expiracao');
+    await expectRefused(
+      net,
+      api.cob.update(TXID, { calendario: { expiracao: 0 } }),
+      CobOperacaoInvalida,
+      'cob.calendario.expiracao',
+    );
     await expectRefused(net, api.cob.update(TXID, { chave: 'not a key' }), CobOperacaoInvalida, 'cob.chave');
-    await expectRefused(net, api.cob.update(TXID, { devedor: { cpf: '11111111111', nome: 'Test' } }), CobOperacaoInvalida, 'cob.devedor');
+    await expectRefused(
+      net,
+      api.cob.update(TXID, { devedor: { cpf: '11111111111', nome: 'Test' } }),
+      CobOperacaoInvalida,
+      'cob.devedor',
+    );
     await expect(api.cob.update(TXID, {})).resolves.toBeDefined();
     // a revision's zero original is the service's call: it knows whether the charge is alterable
     await expect(api.cob.update(TXID, { valor: { original: '0.00' } })).resolves.toBeDefined();
@@ -361,11 +622,16 @@ describe('cob.update and cob.remove', () => {
           type: 'https://instant.example.com/api/v2/error/CobOperacaoInvalida',
           title: 'Operação inválida.',
           status: 400,
-          detail: 'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.',
+          detail:
+            'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.',
         }),
       ),
     );
-    await expect(api.cob.update(TXID, { solicitacaoPagador: 'x' })).rejects.toMatchObject({ name: 'CobOperacaoInvalida', status: 400, sentRequest: true });
+    await expect(api.cob.update(TXID, { solicitacaoPagador: 'x' })).rejects.toMatchObject({
+      name: 'CobOperacaoInvalida',
+      status: 400,
+      sentRequest: true,
+    });
   });
 });
 
@@ -375,7 +641,14 @@ describe('cob.get', () => {
       http.get(`${BASE_URL}/cob/:txid`, ({ request }) =>
         HttpResponse.json({
           ...gerada(TXID, valid, Number(new URL(request.url).searchParams.get('revisao') ?? 3)),
-          instant: [{ endToEndId: 'E1234567820260301120000000000001', valor: '37.00', horario: '2026-03-01T12:05:00Z', txid: TXID }],
+          instant: [
+            {
+              endToEndId: 'E1234567820260301120000000000001',
+              valor: '37.00',
+              horario: '2026-03-01T12:05:00Z',
+              txid: TXID,
+            },
+          ],
         }),
       ),
     );
@@ -394,11 +667,18 @@ describe('cob.get', () => {
   });
 
   it('a bare 404 is CobNaoEncontrado; a typed one keeps its type', async () => {
-    net.server.use(http.get(`${BASE_URL}/cob/:txid`, () => new HttpResponse('<html>not found</html>', { status: 404 })));
+    net.server.use(
+      http.get(`${BASE_URL}/cob/:txid`, () => new HttpResponse('<html>not found</html>', { status: 404 })),
+    );
     await expect(api.cob.get(TXID)).rejects.toBeInstanceOf(CobNaoEncontrado);
     net.server.use(
       http.get(`${BASE_URL}/cob/:txid`, () =>
-        problem({ type: 'https://instant.example.com/api/v2/error/NaoEncontrado', title: 'Não Encontrado', status: 404, detail: 'Entidade não encontrada.' }),
+        problem({
+          type: 'https://instant.example.com/api/v2/error/NaoEncontrado',
+          title: 'Não Encontrado',
+          status: 404,
+          detail: 'Entidade não encontrada.',
+        }),
       ),
     );
     const error = await api.cob.get(TXID).catch((e: unknown) => e);
@@ -439,9 +719,17 @@ describe('cob.list', () => {
           parametros: {
             inicio: params.get('inicio'),
             fim: params.get('fim'),
-            paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.max(1, Math.ceil(total / size)), quantidadeTotalDeItens: total },
+            paginacao: {
+              paginaAtual: page,
+              itensPorPagina: size,
+              quantidadeDePaginas: Math.max(1, Math.ceil(total / size)),
+              quantidadeTotalDeItens: total,
+            },
           },
-          cobs: Array.from({ length: count }, (_, i) => ({ ...gerada(`charge${String(page * size + i).padStart(21, '0')}`, valid), status: 'ATIVA' })),
+          cobs: Array.from({ length: count }, (_, i) => ({
+            ...gerada(`charge${String(page * size + i).padStart(21, '0')}`, valid),
+            status: 'ATIVA',
+          })),
         });
       }),
     );
@@ -449,9 +737,19 @@ describe('cob.list', () => {
 
   it('await gives the first page with items and parametros; query names are the wire names', async () => {
     serveCharges(250);
-    const page = await api.cob.list({ ...query, cpf: CPF, status: 'ATIVA', locationPresente: true, paginacao: { itensPorPagina: 100 } });
+    const page = await api.cob.list({
+      ...query,
+      cpf: CPF,
+      status: 'ATIVA',
+      locationPresente: true,
+      paginacao: { itensPorPagina: 100 },
+    });
     expect(page.items).toHaveLength(100);
-    expect(page.parametros.paginacao).toMatchObject({ paginaAtual: 0, quantidadeDePaginas: 3, quantidadeTotalDeItens: 250 });
+    expect(page.parametros.paginacao).toMatchObject({
+      paginaAtual: 0,
+      quantidadeDePaginas: 3,
+      quantidadeTotalDeItens: 250,
+    });
     expect(page.hasNextPage()).toBe(true);
     const url = new URL(net.requests[0]!.url);
     expect(url.pathname).toBe('/v2/cob');
@@ -472,7 +770,9 @@ describe('cob.list', () => {
     expect(txids).toHaveLength(2500);
     expect(new Set(txids).size).toBe(2500);
     expect(net.requests.map((r) => new URL(r.url).searchParams.get('paginacao.paginaAtual'))).toEqual([null, '1', '2']);
-    expect(net.requests.every((r) => new URL(r.url).searchParams.get('paginacao.itensPorPagina') === '1000')).toBe(true);
+    expect(net.requests.every((r) => new URL(r.url).searchParams.get('paginacao.itensPorPagina') === '1000')).toBe(
+      true,
+    );
   });
 
   it('starts from the page asked for', async () => {
@@ -486,19 +786,74 @@ describe('cob.list', () => {
 
   const rows: { rule: string; bad: unknown; good: object; propriedade: string }[] = [
     { rule: 'inicio missing', bad: { fim: query.fim }, good: query, propriedade: 'inicio' },
-    { rule: 'inicio not RFC 3339', bad: { ...query, inicio: '2026-03-01' }, good: { ...query, inicio: '2026-03-01T00:00:00-03:00' }, propriedade: 'inicio' },
+    {
+      rule: 'inicio not RFC 3339',
+      bad: { ...query, inicio: '2026-03-01' },
+      good: { ...query, inicio: '2026-03-01T00:00:00-03:00' },
+      propriedade: 'inicio',
+    },
     { rule: 'fim missing', bad: { inicio: query.inicio }, good: query, propriedade: 'fim' },
     { rule: 'fim not RFC 3339', bad: { ...query, fim: '31/03/2026' }, good: query, propriedade: 'fim' },
-    { rule: 'fim before inicio', bad: { inicio: query.fim, fim: query.inicio }, good: { inicio: query.inicio, fim: query.inicio }, propriedade: 'fim' },
-    { rule: 'fim before inicio across offsets', bad: { inicio: '2026-03-01T12:00:00Z', fim: '2026-03-01T10:00:00-01:00' }, good: { inicio: '2026-03-01T12:00:00Z', fim: '2026-03-01T10:00:00-02:00' }, propriedade: 'fim' },
-    { rule: 'cpf and cnpj together', bad: { ...query, cpf: CPF, cnpj: CNPJ }, good: { ...query, cnpj: CNPJ }, propriedade: 'cpf' },
-    { rule: 'cpf not 11 digits', bad: { ...query, cpf: '123.456.789-09' }, good: { ...query, cpf: CPF }, propriedade: 'cpf' },
-    { rule: 'cnpj not 14 of 0-9/A-Z', bad: { ...query, cnpj: '12abc34501de35' }, good: { ...query, cnpj: CNPJ_ALPHANUMERIC }, propriedade: 'cnpj' },
-    { rule: 'paginaAtual negative', bad: { ...query, paginacao: { paginaAtual: -1 } }, good: { ...query, paginacao: { paginaAtual: 0 } }, propriedade: 'paginacao.paginaAtual' },
-    { rule: 'paginaAtual fractional', bad: { ...query, paginacao: { paginaAtual: 0.5 } }, good: query, propriedade: 'paginacao.paginaAtual' },
-    { rule: 'itensPorPagina zero', bad: { ...query, paginacao: { itensPorPagina: 0 } }, good: { ...query, paginacao: { itensPorPagina: 1 } }, propriedade: 'paginacao.itensPorPagina' },
-    { rule: 'itensPorPagina negative', bad: { ...query, paginacao: { itensPorPagina: -10 } }, good: query, propriedade: 'paginacao.itensPorPagina' },
-    { rule: 'itensPorPagina over 1000', bad: { ...query, paginacao: { itensPorPagina: 1001 } }, good: { ...query, paginacao: { itensPorPagina: 1000 } }, propriedade: 'paginacao.itensPorPagina' },
+    {
+      rule: 'fim before inicio',
+      bad: { inicio: query.fim, fim: query.inicio },
+      good: { inicio: query.inicio, fim: query.inicio },
+      propriedade: 'fim',
+    },
+    {
+      rule: 'fim before inicio across offsets',
+      bad: { inicio: '2026-03-01T12:00:00Z', fim: '2026-03-01T10:00:00-01:00' },
+      good: { inicio: '2026-03-01T12:00:00Z', fim: '2026-03-01T10:00:00-02:00' },
+      propriedade: 'fim',
+    },
+    {
+      rule: 'cpf and cnpj together',
+      bad: { ...query, cpf: CPF, cnpj: CNPJ },
+      good: { ...query, cnpj: CNPJ },
+      propriedade: 'cpf',
+    },
+    {
+      rule: 'cpf not 11 digits',
+      bad: { ...query, cpf: '123.456.789-09' },
+      good: { ...query, cpf: CPF },
+      propriedade: 'cpf',
+    },
+    {
+      rule: 'cnpj not 14 of 0-9/A-Z',
+      bad: { ...query, cnpj: '12abc34501de35' },
+      good: { ...query, cnpj: CNPJ_ALPHANUMERIC },
+      propriedade: 'cnpj',
+    },
+    {
+      rule: 'paginaAtual negative',
+      bad: { ...query, paginacao: { paginaAtual: -1 } },
+      good: { ...query, paginacao: { paginaAtual: 0 } },
+      propriedade: 'paginacao.paginaAtual',
+    },
+    {
+      rule: 'paginaAtual fractional',
+      bad: { ...query, paginacao: { paginaAtual: 0.5 } },
+      good: query,
+      propriedade: 'paginacao.paginaAtual',
+    },
+    {
+      rule: 'itensPorPagina zero',
+      bad: { ...query, paginacao: { itensPorPagina: 0 } },
+      good: { ...query, paginacao: { itensPorPagina: 1 } },
+      propriedade: 'paginacao.itensPorPagina',
+    },
+    {
+      rule: 'itensPorPagina negative',
+      bad: { ...query, paginacao: { itensPorPagina: -10 } },
+      good: query,
+      propriedade: 'paginacao.itensPorPagina',
+    },
+    {
+      rule: 'itensPorPagina over 1000',
+      bad: { ...query, paginacao: { itensPorPagina: 1001 } },
+      good: { ...query, paginacao: { itensPorPagina: 1000 } },
+      propriedade: 'paginacao.itensPorPagina',
+    },
   ];
 
   it.each(rows)('refuses $rule → CobConsultaInvalida $propriedade', async ({ bad, good, propriedade }) => {
@@ -515,9 +870,17 @@ describe('cob.list', () => {
   it('a typed answer from the service keeps its class', async () => {
     net.server.use(
       http.get(`${BASE_URL}/cob`, () =>
-        problem({ type: 'https://instant.example.com/api/v2/error/CobConsultaInvalida', title: 'Consulta inválida.', status: 400, violacoes: [{ propriedade: 'status' }] }),
+        problem({
+          type: 'https://instant.example.com/api/v2/error/CobConsultaInvalida',
+          title: 'Consulta inválida.',
+          status: 400,
+          violacoes: [{ propriedade: 'status' }],
+        }),
       ),
     );
-    await expect(api.cob.list({ ...query, status: 'NOPE' })).rejects.toMatchObject({ name: 'CobConsultaInvalida', violacoes: [{ propriedade: 'status' }] });
+    await expect(api.cob.list({ ...query, status: 'NOPE' })).rejects.toMatchObject({
+      name: 'CobConsultaInvalida',
+      violacoes: [{ propriedade: 'status' }],
+    });
   });
 });

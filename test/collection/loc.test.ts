@@ -10,7 +10,12 @@ import { BASE_URL, problem, testClient, useMsw } from '../support/msw.ts';
 const net = useMsw();
 const api = testClient({ maxRetries: 0 });
 
-const loc = { id: 7716, location: 'instant.example.com/qr/v2/cobv/2353c790eefb11eaadc10242ac120002', tipoCob: 'cobv', criacao: '2026-03-11T21:19:51.013Z' };
+const loc = {
+  id: 7716,
+  location: 'instant.example.com/qr/v2/cobv/2353c790eefb11eaadc10242ac120002',
+  tipoCob: 'cobv',
+  criacao: '2026-03-11T21:19:51.013Z',
+};
 const range = { inicio: '2026-01-01T00:00:00Z', fim: '2026-12-31T23:59:59Z' };
 
 describe('api.loc', () => {
@@ -40,7 +45,9 @@ describe('api.loc', () => {
   });
 
   it('get: GET /loc/{id}, with the linked txid', async () => {
-    net.server.use(http.get(`${BASE_URL}/loc/7716`, () => HttpResponse.json({ ...loc, txid: 'fda9460fe04e4f129b72863ae57ee22f' })));
+    net.server.use(
+      http.get(`${BASE_URL}/loc/7716`, () => HttpResponse.json({ ...loc, txid: 'fda9460fe04e4f129b72863ae57ee22f' })),
+    );
     await expect(api.loc.get(7716)).resolves.toMatchObject({ id: 7716, txid: 'fda9460fe04e4f129b72863ae57ee22f' });
   });
 
@@ -51,7 +58,10 @@ describe('api.loc', () => {
 
   it('get: refuses an id that is not an integer with PayloadLocationConsultaInvalida', async () => {
     for (const id of ['abc', '..', -1, 1.5, '']) {
-      await expect(api.loc.get(id)).rejects.toMatchObject({ name: 'PayloadLocationConsultaInvalida', sentRequest: false });
+      await expect(api.loc.get(id)).rejects.toMatchObject({
+        name: 'PayloadLocationConsultaInvalida',
+        sentRequest: false,
+      });
     }
     expect(net.requests).toHaveLength(0);
   });
@@ -71,7 +81,10 @@ describe('api.loc', () => {
   it('update: 404 is PayloadLocationNaoEncontrado, bad tipoCob refused before sending', async () => {
     net.server.use(http.patch(`${BASE_URL}/loc/9`, () => new HttpResponse(null, { status: 404 })));
     await expect(api.loc.update(9, {})).rejects.toBeInstanceOf(PayloadLocationNaoEncontrado);
-    await expect(api.loc.update(9, { tipoCob: 'x' as 'cob' })).rejects.toMatchObject({ name: 'PayloadLocationOperacaoInvalida', sentRequest: false });
+    await expect(api.loc.update(9, { tipoCob: 'x' as 'cob' })).rejects.toMatchObject({
+      name: 'PayloadLocationOperacaoInvalida',
+      sentRequest: false,
+    });
     expect(net.requests).toHaveLength(1);
   });
 
@@ -103,12 +116,20 @@ describe('api.loc', () => {
         queries.push(q);
         const page = Number(q.get('paginacao.paginaAtual') ?? 0);
         return HttpResponse.json({
-          parametros: { ...range, paginacao: { paginaAtual: page, itensPorPagina: 1, quantidadeDePaginas: 2, quantidadeTotalDeItens: 2 } },
+          parametros: {
+            ...range,
+            paginacao: { paginaAtual: page, itensPorPagina: 1, quantidadeDePaginas: 2, quantidadeTotalDeItens: 2 },
+          },
           loc: [{ ...loc, id: 100 + page }],
         });
       }),
     );
-    const first = await api.loc.list({ ...range, tipoCob: 'cobv', txIdPresente: false, paginacao: { itensPorPagina: 1 } });
+    const first = await api.loc.list({
+      ...range,
+      tipoCob: 'cobv',
+      txIdPresente: false,
+      paginacao: { itensPorPagina: 1 },
+    });
     expect(first.items.map((l) => l.id)).toEqual([100]);
     expect((first as unknown as { loc: unknown[] }).loc).toHaveLength(1);
     expect(queries[0]?.get('tipoCob')).toBe('cobv');
@@ -124,12 +145,18 @@ describe('api.loc', () => {
       name: 'PayloadLocationConsultaInvalida',
       violacoes: [{ propriedade: 'fim' }],
     });
-    await expect(api.loc.list({ ...range, tipoCob: 'x' as 'cob' })).rejects.toBeInstanceOf(PayloadLocationConsultaInvalida);
+    await expect(api.loc.list({ ...range, tipoCob: 'x' as 'cob' })).rejects.toBeInstanceOf(
+      PayloadLocationConsultaInvalida,
+    );
     expect(net.requests).toHaveLength(0);
   });
 
   it('validate: false sends what the caller gave and lets the service judge', async () => {
-    net.server.use(http.post(`${BASE_URL}/loc`, () => problem({ type: 'https://x.example/error/PayloadLocationOperacaoInvalida', title: 'x', status: 400 })));
+    net.server.use(
+      http.post(`${BASE_URL}/loc`, () =>
+        problem({ type: 'https://x.example/error/PayloadLocationOperacaoInvalida', title: 'x', status: 400 }),
+      ),
+    );
     await expect(api.loc.create({ tipoCob: 'x' as 'cob' }, { validate: false })).rejects.toMatchObject({
       name: 'PayloadLocationOperacaoInvalida',
       sentRequest: true,

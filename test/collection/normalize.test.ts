@@ -28,17 +28,25 @@ describe('normalizeCharge', () => {
 });
 
 describe('chargeRequest and batchRequest (what is sent)', () => {
-  it('send the integers the official examples write as strings as numbers, without touching the caller\'s object', () => {
+  it("send the integers the official examples write as strings as numbers, without touching the caller's object", () => {
     const body = {
       calendario: { dataDeVencimento: '2020-12-31', validadeAposVencimento: '30' },
-      valor: { original: '123.45', multa: { modalidade: '2', valorPerc: '15.00' }, retirada: { saque: { valor: '5.00', modalidadeAlteracao: '0' } } },
+      valor: {
+        original: '123.45',
+        multa: { modalidade: '2', valorPerc: '15.00' },
+        retirada: { saque: { valor: '5.00', modalidadeAlteracao: '0' } },
+      },
       chave: 'k',
     };
     const copy = structuredClone(body);
     const sent = chargeRequest(body);
     expect(sent).toEqual({
       calendario: { dataDeVencimento: '2020-12-31', validadeAposVencimento: 30 },
-      valor: { original: '123.45', multa: { modalidade: 2, valorPerc: '15.00' }, retirada: { saque: { valor: '5.00', modalidadeAlteracao: 0 } } },
+      valor: {
+        original: '123.45',
+        multa: { modalidade: 2, valorPerc: '15.00' },
+        retirada: { saque: { valor: '5.00', modalidadeAlteracao: 0 } },
+      },
       chave: 'k',
     });
     expect(body).toEqual(copy);
@@ -50,7 +58,11 @@ describe('chargeRequest and batchRequest (what is sent)', () => {
   });
 
   it('return a body already in the schema form as it is (no copy), and leave money and other strings alone', () => {
-    const body = { calendario: { expiracao: 3600 }, valor: { original: '10', modalidadeAlteracao: 1 }, solicitacaoPagador: '42' };
+    const body = {
+      calendario: { expiracao: 3600 },
+      valor: { original: '10', modalidadeAlteracao: 1 },
+      solicitacaoPagador: '42',
+    };
     expect(chargeRequest(body)).toBe(body);
     const batch = { descricao: 'd', cobsv: [body] };
     expect(batchRequest(batch)).toBe(batch);

@@ -60,10 +60,17 @@ function requestExamples(doc: Json): Example[] {
     for (const [method, operation] of Object.entries(operations)) {
       const key = `${method.toUpperCase()} ${route}`;
       if (!(key in CALLS) || operation['requestBody'] === undefined) continue;
-      const content = Object.values((deref(doc, operation['requestBody']) as Json)['content'] as Record<string, Json>)[0]!;
+      const content = Object.values(
+        (deref(doc, operation['requestBody']) as Json)['content'] as Record<string, Json>,
+      )[0]!;
       for (const [name, example] of Object.entries((content['examples'] ?? {}) as Json)) {
         const value = (deref(doc, example) as Json)['value'] as Json;
-        out.push({ operation: key, name: `${key} ${(example as Json)['$ref'] ?? name}`, value, schema: content['schema'] });
+        out.push({
+          operation: key,
+          name: `${key} ${(example as Json)['$ref'] ?? name}`,
+          value,
+          schema: content['schema'],
+        });
       }
     }
   }
@@ -72,7 +79,10 @@ function requestExamples(doc: Json): Example[] {
 
 function deref(doc: Json, node: unknown): unknown {
   if (!isRecord(node) || typeof node['$ref'] !== 'string') return node;
-  const target = node['$ref'].slice(2).split('/').reduce<unknown>((at, part) => (isRecord(at) ? at[part] : undefined), doc);
+  const target = node['$ref']
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((at, part) => (isRecord(at) ? at[part] : undefined), doc);
   return deref(doc, target);
 }
 
@@ -85,7 +95,8 @@ function schemaForm(doc: Json, schema: unknown, value: unknown): unknown {
   if (!isRecord(node)) return value;
   let out = value;
   for (const part of (node['allOf'] as unknown[] | undefined) ?? []) out = schemaForm(doc, part, out);
-  if ((node['type'] === 'integer' || node['type'] === 'number') && typeof out === 'string' && /^\d{1,15}$/.test(out)) return Number(out);
+  if ((node['type'] === 'integer' || node['type'] === 'number') && typeof out === 'string' && /^\d{1,15}$/.test(out))
+    return Number(out);
   if (Array.isArray(out) && node['items'] !== undefined) return out.map((item) => schemaForm(doc, node['items'], item));
   if (isRecord(out) && isRecord(node['properties'])) {
     const copy: Json = { ...out };
@@ -130,35 +141,48 @@ function acceptEverything(): Json[] {
   return sent;
 }
 
-describe.skipIf(officialYaml === undefined)('the official request examples (OpenAPI 2.9.0 in ../shared/reference)', () => {
-  const doc = officialYaml === undefined ? {} : (parse(readFileSync(REFERENCE_DIR + officialYaml, 'utf8')) as Json);
-  const examples = officialYaml === undefined ? [] : requestExamples(doc);
+describe.skipIf(officialYaml === undefined)(
+  'the official request examples (OpenAPI 2.9.0 in ../shared/reference)',
+  () => {
+    const doc = officialYaml === undefined ? {} : (parse(readFileSync(REFERENCE_DIR + officialYaml, 'utf8')) as Json);
+    const examples = officialYaml === undefined ? [] : requestExamples(doc);
 
-  it('are found for every operation in scope', () => {
-    expect(new Set(examples.map((e) => e.operation))).toEqual(new Set(Object.keys(CALLS)));
-    // cobBody1, the due-date charge that writes its modalidades as strings, is one of them.
-    const cobBody1 = examples.find((e) => e.name.endsWith('/cobBody1'));
-    expect(cobBody1?.value).toMatchObject({ valor: { multa: { modalidade: '2' }, juros: { modalidade: '2' }, desconto: { modalidade: '1' } } });
-  });
+    it('are found for every operation in scope', () => {
+      expect(new Set(examples.map((e) => e.operation))).toEqual(new Set(Object.keys(CALLS)));
+      // cobBody1, the due-date charge that writes its modalidades as strings, is one of them.
+      const cobBody1 = examples.find((e) => e.name.endsWith('/cobBody1'));
+      expect(cobBody1?.value).toMatchObject({
+        valor: { multa: { modalidade: '2' }, juros: { modalidade: '2' }, desconto: { modalidade: '1' } },
+      });
+    });
 
-  it.each(examples.map((e) => [e.name, e] as const))('%s passes the checks and is sent in the schema form', async (_name, example) => {
-    const sent = acceptEverything();
-    const given = structuredClone(example.value);
-    await CALLS[example.operation]!(testClient(), example.value);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toEqual(schemaForm(doc, example.schema, example.value));
-    // The caller's object is left as it was written.
-    expect(example.value).toEqual(given);
-  });
+    it.each(examples.map((e) => [e.name, e] as const))(
+      '%s passes the checks and is sent in the schema form',
+      async (_name, example) => {
+        const sent = acceptEverything();
+        const given = structuredClone(example.value);
+        await CALLS[example.operation]!(testClient(), example.value);
+        expect(sent).toHaveLength(1);
+        expect(sent[0]).toEqual(schemaForm(doc, example.schema, example.value));
+        // The caller's object is left as it was written.
+        expect(example.value).toEqual(given);
+      },
+    );
 
-  it('cobBody1 is sent with its modalidades as numbers', async () => {
-    const sent = acceptEverything();
-    const cobBody1 = examples.find((e) => e.name.endsWith('/cobBody1'))!;
-    await testClient().cobv.create(TXID, cobBody1.value as never);
-    expect(sent[0]).toMatchObject({ valor: { multa: { modalidade: 2 }, juros: { modalidade: 2 }, desconto: { modalidade: 1 } } });
-  });
-});
+    it('cobBody1 is sent with its modalidades as numbers', async () => {
+      const sent = acceptEverything();
+      const cobBody1 = examples.find((e) => e.name.endsWith('/cobBody1'))!;
+      await testClient().cobv.create(TXID, cobBody1.value as never);
+      expect(sent[0]).toMatchObject({
+        valor: { multa: { modalidade: 2 }, juros: { modalidade: 2 }, desconto: { modalidade: 1 } },
+      });
+    });
+  },
+);
 
-it.runIf(officialYaml === undefined)('skips the official request examples: no bcb-*-openapi-2.9.0.yaml in ../shared/reference', () => {
-  expect(officialYaml).toBeUndefined();
-});
+it.runIf(officialYaml === undefined)(
+  'skips the official request examples: no bcb-*-openapi-2.9.0.yaml in ../shared/reference',
+  () => {
+    expect(officialYaml).toBeUndefined();
+  },
+);

@@ -7,15 +7,22 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  InstantClient, receivedPaymentsHandler, type InstantPayment, type
-  ReceivedPaymentsHandlerOptions,
+  InstantClient,
+  receivedPaymentsHandler,
+  type InstantPayment,
+  type ReceivedPaymentsHandlerOptions,
 } from '../../src/index.ts';
 import { toNodeHandler } from '../../src/node/adapter.ts';
 import { sendJson, startServer, type LoopbackServer } from '../support/loopback.ts';
 
 const LIST = 'recebidos';
 const E1 = 'E12345678202610091221abcdef00001';
-const genuine: InstantPayment = { endToEndId: E1, txid: 'cd1fe328c875481285a6f233ae41b662', valor: '10.00', horario: '2026-10-09T20:15:00.358Z' };
+const genuine: InstantPayment = {
+  endToEndId: E1,
+  txid: 'cd1fe328c875481285a6f233ae41b662',
+  valor: '10.00',
+  horario: '2026-10-09T20:15:00.358Z',
+};
 
 let api: LoopbackServer | undefined;
 let receiver: Server | undefined;
@@ -45,7 +52,12 @@ async function startReceiver(options: ReceivedPaymentsHandlerOptions, apiUrl: st
   receiver = createServer(toNodeHandler(receivedPaymentsHandler(client, options)));
   await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook/${LIST}`;
-  return (payment: InstantPayment) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [LIST]: [payment] }) });
+  return (payment: InstantPayment) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ [LIST]: [payment] }),
+    });
 }
 
 describe('receivedPaymentsHandler under concurrent deliveries', () => {
@@ -64,7 +76,9 @@ describe('receivedPaymentsHandler under concurrent deliveries', () => {
     expect(onPayment).toHaveBeenCalledTimes(1);
     expect(onPayment.mock.calls[0]?.[0]).toEqual(genuine);
     expect(realAnswer.status).toBe(200);
-    expect(onUnconfirmed).toHaveBeenCalledWith(expect.objectContaining({ reason: 'mismatch', notified: expect.objectContaining({ valor: '9999.00' }) }));
+    expect(onUnconfirmed).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: 'mismatch', notified: expect.objectContaining({ valor: '9999.00' }) }),
+    );
     expect(forgedAnswer.status).toBe(200);
   });
 
@@ -77,12 +91,18 @@ describe('receivedPaymentsHandler under concurrent deliveries', () => {
     });
     const deliver = await startReceiver({ onPayment }, server.url);
 
-    const first = await Promise.all([deliver(genuine), deliver({ ...genuine, infoPagador: 'same payment, other wording' })]);
+    const first = await Promise.all([
+      deliver(genuine),
+      deliver({ ...genuine, infoPagador: 'same payment, other wording' }),
+    ]);
     expect(first.map((r) => r.status)).toEqual([500, 500]);
     expect(onPayment).toHaveBeenCalledTimes(1);
 
     fail = false;
-    const again = await Promise.all([deliver(genuine), deliver({ ...genuine, infoPagador: 'same payment, other wording' })]);
+    const again = await Promise.all([
+      deliver(genuine),
+      deliver({ ...genuine, infoPagador: 'same payment, other wording' }),
+    ]);
     expect(again.map((r) => r.status)).toEqual([200, 200]);
     expect(onPayment).toHaveBeenCalledTimes(2);
   });

@@ -61,7 +61,9 @@ describe('parseReceivedPayments', () => {
 
   it('reads a lone devolucoes object as a one-item array', () => {
     const refund = { id: 'D1', status: 'DEVOLVIDO' };
-    expect(parseReceivedPayments({ [LIST]: [pay(E1, '1.00', { devolucoes: refund })] })[0]?.devolucoes).toEqual([refund]);
+    expect(parseReceivedPayments({ [LIST]: [pay(E1, '1.00', { devolucoes: refund })] })[0]?.devolucoes).toEqual([
+      refund,
+    ]);
   });
 
   it.each([
@@ -110,7 +112,9 @@ describe('receivedPaymentsHandler', () => {
   });
 
   it('delivers the same e2eid again when a refund reached a new status', async () => {
-    const refunded = pay(E1, '10.00', { devolucoes: [{ id: 'D1', rtrId: 'D'.repeat(32), valor: '1.00', status: 'DEVOLVIDO', horario: {} }] });
+    const refunded = pay(E1, '10.00', {
+      devolucoes: [{ id: 'D1', rtrId: 'D'.repeat(32), valor: '1.00', status: 'DEVOLVIDO', horario: {} }],
+    });
     records({ [E1]: pay(E1) });
     const onPayment = vi.fn();
     const handler = receivedPaymentsHandler(api, { onPayment });
@@ -145,7 +149,10 @@ describe('receivedPaymentsHandler', () => {
   it('treats a malformed e2eid as not found, without querying', async () => {
     const queried = records({});
     const unconfirmed: UnconfirmedPayment[] = [];
-    const handler = receivedPaymentsHandler(api, { onPayment: vi.fn(), onUnconfirmed: (e) => void unconfirmed.push(e) });
+    const handler = receivedPaymentsHandler(api, {
+      onPayment: vi.fn(),
+      onUnconfirmed: (e) => void unconfirmed.push(e),
+    });
     expect((await handler(notification(pay('../../cob/x')))).status).toBe(200);
     expect(unconfirmed.map((u) => u.reason)).toEqual(['not-found']);
     expect(queried).toEqual([]);
@@ -153,7 +160,10 @@ describe('receivedPaymentsHandler', () => {
 
   it('treats an e2eid that cannot be a path segment as not found, even with validate: false', async () => {
     const unconfirmed: UnconfirmedPayment[] = [];
-    const handler = receivedPaymentsHandler(testClient({ validate: false }), { onPayment: vi.fn(), onUnconfirmed: (e) => void unconfirmed.push(e) });
+    const handler = receivedPaymentsHandler(testClient({ validate: false }), {
+      onPayment: vi.fn(),
+      onUnconfirmed: (e) => void unconfirmed.push(e),
+    });
     expect((await handler(notification(pay('..')))).status).toBe(200);
     expect(unconfirmed.map((u) => u.reason)).toEqual(['not-found']);
     expect(net.requests).toHaveLength(0);
@@ -166,7 +176,11 @@ describe('receivedPaymentsHandler', () => {
     const handler = receivedPaymentsHandler(api, { onPayment, onUnconfirmed: (e) => void unconfirmed.push(e) });
     await handler(notification(pay(E1, '1000.00')));
     expect(onPayment).not.toHaveBeenCalled();
-    expect(unconfirmed[0]).toMatchObject({ reason: 'mismatch', actual: { valor: '1.00' }, notified: { valor: '1000.00' } });
+    expect(unconfirmed[0]).toMatchObject({
+      reason: 'mismatch',
+      actual: { valor: '1.00' },
+      notified: { valor: '1000.00' },
+    });
   });
 
   it('flags a txid that differs as a mismatch', async () => {
@@ -241,7 +255,11 @@ describe('receivedPaymentsHandler behind toNodeHandler', () => {
     server = createServer(toNodeHandler(receivedPaymentsHandler(api, { onPayment }), { maxBodyBytes: 64 * 1024 }));
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const ok = await fetch(`${base}/webhook/${LIST}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [LIST]: [pay(E1)] }) });
+    const ok = await fetch(`${base}/webhook/${LIST}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ [LIST]: [pay(E1)] }),
+    });
     expect(ok.status).toBe(200);
     expect(onPayment).toHaveBeenCalledTimes(1);
     const bad = await fetch(`${base}/webhook/${LIST}`, { method: 'POST', body: 'garbage' });

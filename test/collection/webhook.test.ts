@@ -28,7 +28,9 @@ describe('api.webhook', () => {
   it('percent-encodes + and @ in the key (raw request URL)', async () => {
     net.server.use(
       http.put(`${BASE_URL}/webhook/:chave`, () => new HttpResponse(null, { status: 200 })),
-      http.get(`${BASE_URL}/webhook/:chave`, ({ params }) => HttpResponse.json({ webhookUrl: HOOK, chave: params['chave'], criacao: '2026-01-01T00:00:00Z' })),
+      http.get(`${BASE_URL}/webhook/:chave`, ({ params }) =>
+        HttpResponse.json({ webhookUrl: HOOK, chave: params['chave'], criacao: '2026-01-01T00:00:00Z' }),
+      ),
       http.delete(`${BASE_URL}/webhook/:chave`, () => new HttpResponse(null, { status: 204 })),
     );
     await api.webhook.put(PHONE, HOOK);
@@ -49,12 +51,15 @@ describe('api.webhook', () => {
     [EVP, 'hooks.example.com/x', 'webhookUrl'],
     [EVP, 'https://user:pw@hooks.example.com/x', 'webhookUrl'],
     [EVP, 'https://', 'webhookUrl'],
-  ])('put: refuses chave %s / webhookUrl %s with WebhookOperacaoInvalida (%s) before sending', async (chave, url, propriedade) => {
-    const error = await api.webhook.put(chave, url).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WebhookOperacaoInvalida);
-    expect(error).toMatchObject({ sentRequest: false, violacoes: [{ propriedade }] });
-    expect(net.requests).toHaveLength(0);
-  });
+  ])(
+    'put: refuses chave %s / webhookUrl %s with WebhookOperacaoInvalida (%s) before sending',
+    async (chave, url, propriedade) => {
+      const error = await api.webhook.put(chave, url).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WebhookOperacaoInvalida);
+      expect(error).toMatchObject({ sentRequest: false, violacoes: [{ propriedade }] });
+      expect(net.requests).toHaveLength(0);
+    },
+  );
 
   it.each(['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://[::1]:9/hook'])(
     'put: accepts plain http on a loopback host (%s), for a local sandbox or test server',
@@ -67,7 +72,10 @@ describe('api.webhook', () => {
 
   it('put: refuses a key that is not one of ownKeys', async () => {
     const own = testClient({ ownKeys: [EVP] });
-    await expect(own.webhook.put(PHONE, HOOK)).rejects.toMatchObject({ name: 'WebhookOperacaoInvalida', violacoes: [{ propriedade: 'chave' }] });
+    await expect(own.webhook.put(PHONE, HOOK)).rejects.toMatchObject({
+      name: 'WebhookOperacaoInvalida',
+      violacoes: [{ propriedade: 'chave' }],
+    });
     expect(net.requests).toHaveLength(0);
   });
 
@@ -78,9 +86,17 @@ describe('api.webhook', () => {
   });
 
   it('get: accepts the key under chave or under cnpj', async () => {
-    net.server.use(http.get(`${BASE_URL}/webhook/:chave`, () => HttpResponse.json({ webhookUrl: HOOK, cnpj: '12345678000195', criacao: '2026-01-01T00:00:00Z' })));
+    net.server.use(
+      http.get(`${BASE_URL}/webhook/:chave`, () =>
+        HttpResponse.json({ webhookUrl: HOOK, cnpj: '12345678000195', criacao: '2026-01-01T00:00:00Z' }),
+      ),
+    );
     await expect(api.webhook.get(EVP)).resolves.toMatchObject({ webhookUrl: HOOK, cnpj: '12345678000195' });
-    net.server.use(http.get(`${BASE_URL}/webhook/:chave`, () => HttpResponse.json({ webhookUrl: HOOK, chave: EVP, criacao: '2026-01-01T00:00:00Z' })));
+    net.server.use(
+      http.get(`${BASE_URL}/webhook/:chave`, () =>
+        HttpResponse.json({ webhookUrl: HOOK, chave: EVP, criacao: '2026-01-01T00:00:00Z' }),
+      ),
+    );
     await expect(api.webhook.get(EVP)).resolves.toMatchObject({ chave: EVP });
   });
 
@@ -110,7 +126,9 @@ describe('api.webhook', () => {
       http.get(`${BASE_URL}/webhook`, ({ request }) => {
         search = new URL(request.url).search;
         return HttpResponse.json({
-          parametros: { paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 } },
+          parametros: {
+            paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 },
+          },
           webhooks: [{ webhookUrl: HOOK, chave: EVP, criacao: '2026-01-01T00:00:00Z' }],
         });
       }),
@@ -119,13 +137,16 @@ describe('api.webhook', () => {
     expect(page.items).toEqual([{ webhookUrl: HOOK, chave: EVP, criacao: '2026-01-01T00:00:00Z' }]);
     expect(search).toBe('');
     const all = [];
-    for await (const w of api.webhook.list({ inicio: '2026-01-01T00:00:00Z', fim: '2026-02-01T00:00:00Z' })) all.push(w);
+    for await (const w of api.webhook.list({ inicio: '2026-01-01T00:00:00Z', fim: '2026-02-01T00:00:00Z' }))
+      all.push(w);
     expect(all).toHaveLength(1);
     expect(search).toContain('inicio=2026-01-01T00%3A00%3A00Z');
   });
 
   it('list: refuses fim before inicio with WebhookConsultaInvalida', async () => {
-    await expect(api.webhook.list({ inicio: '2026-02-01T00:00:00Z', fim: '2026-01-01T00:00:00Z' })).rejects.toBeInstanceOf(WebhookConsultaInvalida);
+    await expect(
+      api.webhook.list({ inicio: '2026-02-01T00:00:00Z', fim: '2026-01-01T00:00:00Z' }),
+    ).rejects.toBeInstanceOf(WebhookConsultaInvalida);
     expect(net.requests).toHaveLength(0);
   });
 });

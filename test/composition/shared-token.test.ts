@@ -61,7 +61,10 @@ describe('shared token under a failing endpoint', () => {
     const store = sealed();
     const tokens = endpoint(60_000);
     tokens.failing = new AuthenticationError('Token endpoint answered 429', { status: 429, retryAfterMs: 300 });
-    const fleet = Array.from({ length: 3 }, () => new SharedTokenProvider(tokens.source(), store, { identity: ['pause'], pollMs: 20 }));
+    const fleet = Array.from(
+      { length: 3 },
+      () => new SharedTokenProvider(tokens.source(), store, { identity: ['pause'], pollMs: 20 }),
+    );
     const failures: unknown[] = [];
     const until = Date.now() + 250;
     while (Date.now() < until) {
@@ -121,11 +124,22 @@ describe('shared token under a failing endpoint', () => {
 
 describe("the token endpoint's Retry-After", () => {
   it('is carried by the AuthenticationError of both request formats (form and JSON)', async () => {
-    const server = await startServer((_req, res) => sendJson(res, 503, { error: 'temporarily_unavailable' }, { 'retry-after': '7' }));
+    const server = await startServer((_req, res) =>
+      sendJson(res, 503, { error: 'temporarily_unavailable' }, { 'retry-after': '7' }),
+    );
     try {
       for (const tokenRequestFormat of ['form', 'json'] as const) {
-        const provider = new ClientCredentialsProvider({ tokenUrl: `${server.url}/token`, clientId: 'client', clientSecret: 'secret-value', tokenRequestFormat });
-        await expect(provider.getToken()).rejects.toMatchObject({ name: 'AuthenticationError', status: 503, retryAfterMs: 7_000 });
+        const provider = new ClientCredentialsProvider({
+          tokenUrl: `${server.url}/token`,
+          clientId: 'client',
+          clientSecret: 'secret-value',
+          tokenRequestFormat,
+        });
+        await expect(provider.getToken()).rejects.toMatchObject({
+          name: 'AuthenticationError',
+          status: 503,
+          retryAfterMs: 7_000,
+        });
       }
     } finally {
       await server.close();

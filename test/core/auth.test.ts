@@ -16,15 +16,27 @@ afterEach(async () => {
 });
 
 /** A token endpoint plus a tiny API that accepts only the tokens it issued (and not revoked). */
-async function startService(options: { format?: 'form' | 'json'; answer?: (n: number, req: RecordedRequest) => [number, unknown]; revokeFirst?: boolean; slowTokenMs?: number } = {}) {
+async function startService(
+  options: {
+    format?: 'form' | 'json';
+    answer?: (n: number, req: RecordedRequest) => [number, unknown];
+    revokeFirst?: boolean;
+    slowTokenMs?: number;
+  } = {},
+) {
   let issued = 0;
   const valid = new Set<string>();
   const server = await startServer(async (req, res) => {
     if (req.url === '/oauth/token') {
       issued++;
       if (options.slowTokenMs) await new Promise((r) => setTimeout(r, options.slowTokenMs));
-      const [status, body] = options.answer?.(issued, req) ?? [200, { access_token: `tok-${issued}`, token_type: 'Bearer', expires_in: 300 }];
-      const value = (body as Record<string, unknown> | null)?.['access_token'] ?? (body as Record<string, unknown> | null)?.['accessToken'];
+      const [status, body] = options.answer?.(issued, req) ?? [
+        200,
+        { access_token: `tok-${issued}`, token_type: 'Bearer', expires_in: 300 },
+      ];
+      const value =
+        (body as Record<string, unknown> | null)?.['access_token'] ??
+        (body as Record<string, unknown> | null)?.['accessToken'];
       if (typeof value === 'string') valid.add(value);
       return sendJson(res, status, body);
     }
@@ -39,7 +51,13 @@ async function startService(options: { format?: 'form' | 'json'; answer?: (n: nu
 }
 
 function clientFor(url: string, extra: Partial<SecretClientCredentials> = {}) {
-  const auth = new ClientCredentialsProvider({ tokenUrl: `${url}/oauth/token`, clientId: 'merchant-1', clientSecret: SECRET, scope: 'cob.read cob.write', ...extra });
+  const auth = new ClientCredentialsProvider({
+    tokenUrl: `${url}/oauth/token`,
+    clientId: 'merchant-1',
+    clientSecret: SECRET,
+    scope: 'cob.read cob.write',
+    ...extra,
+  });
   return { auth, http: new HttpCore({ baseUrl: url, auth }) };
 }
 
@@ -78,13 +96,17 @@ describe('client credentials through openid-client (form body)', () => {
   it('100 concurrent calls on a cold client make exactly 1 token request', async () => {
     const { server, tokenRequests } = await startService({ slowTokenMs: 50 });
     const { http } = clientFor(server.url);
-    const results = await Promise.all(Array.from({ length: 100 }, () => http.json<{ token: string }>({ method: 'GET', path: path`/cob` })));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => http.json<{ token: string }>({ method: 'GET', path: path`/cob` })),
+    );
     expect(tokenRequests()).toHaveLength(1);
     expect(new Set(results.map((r) => r.token))).toEqual(new Set(['tok-1']));
   });
 
   it('fetches a new token when the cached one is about to expire', async () => {
-    const { server, tokenRequests } = await startService({ answer: (n) => [200, { access_token: `tok-${n}`, token_type: 'Bearer', expires_in: 1 }] });
+    const { server, tokenRequests } = await startService({
+      answer: (n) => [200, { access_token: `tok-${n}`, token_type: 'Bearer', expires_in: 1 }],
+    });
     const { auth } = clientFor(server.url);
     expect(await auth.getToken()).toBe('tok-1');
     await new Promise((r) => setTimeout(r, 1_000));
@@ -101,17 +123,25 @@ describe('client credentials through openid-client (form body)', () => {
   });
 
   it('a second 401 gives UnauthorizedError', async () => {
-    const { server } = await startService({ answer: (n) => [200, { access_token: `never-valid-${n}`, token_type: 'Bearer', expires_in: 300 }] });
+    const { server } = await startService({
+      answer: (n) => [200, { access_token: `never-valid-${n}`, token_type: 'Bearer', expires_in: 300 }],
+    });
     const server401 = await startServer((_req, res) => sendJson(res, 401, undefined));
     servers.push(server401);
-    const auth = new ClientCredentialsProvider({ tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: SECRET });
+    const auth = new ClientCredentialsProvider({
+      tokenUrl: `${server.url}/oauth/token`,
+      clientId: 'c',
+      clientSecret: SECRET,
+    });
     const http = new HttpCore({ baseUrl: server401.url, auth });
     await expect(http.json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(UnauthorizedError);
     expect(server401.requests).toHaveLength(2);
   });
 
   it('token endpoint failures give AuthenticationError without the secret', async () => {
-    const { server } = await startService({ answer: () => [401, { error: 'invalid_client', error_description: `bad secret ${SECRET}` }] });
+    const { server } = await startService({
+      answer: () => [401, { error: 'invalid_client', error_description: `bad secret ${SECRET}` }],
+    });
     const { http } = clientFor(server.url);
     const error = await http.json({ method: 'GET', path: path`/cob` }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
@@ -141,32 +171,53 @@ describe('client credentials through openid-client (form body)', () => {
   });
 
   it('refuses a plain-http token URL that is not loopback', () => {
-    expect(() => new ClientCredentialsProvider({ tokenUrl: 'http://auth.psp.example/token', clientId: 'c', clientSecret: 's' })).toThrow(AuthenticationError);
+    expect(
+      () =>
+        new ClientCredentialsProvider({ tokenUrl: 'http://auth.psp.example/token', clientId: 'c', clientSecret: 's' }),
+    ).toThrow(AuthenticationError);
   });
 });
 
 describe('JSON token body (the cash-out provider)', () => {
   it('sends snake_case JSON and reads a camelCase 201 answer', async () => {
-    const { server, tokenRequests } = await startService({ answer: (n) => [201, { accessToken: `tok-${n}`, tokenType: 'Bearer', expiresAt: 300, refreshExpiresIn: 0 }] });
+    const { server, tokenRequests } = await startService({
+      answer: (n) => [201, { accessToken: `tok-${n}`, tokenType: 'Bearer', expiresAt: 300, refreshExpiresIn: 0 }],
+    });
     const { http } = clientFor(server.url, { tokenRequestFormat: 'json' });
     const result = await http.json<{ token: string }>({ method: 'GET', path: path`/x` });
     expect(result.token).toBe('tok-1');
     const [request] = tokenRequests();
     expect(request!.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(request!.body)).toEqual({ grant_type: 'client_credentials', client_id: 'merchant-1', client_secret: SECRET, scope: 'cob.read cob.write' });
+    expect(JSON.parse(request!.body)).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'merchant-1',
+      client_secret: SECRET,
+      scope: 'cob.read cob.write',
+    });
   });
 
   it('reads a snake_case 200 answer', async () => {
-    const { server } = await startService({ answer: (n) => [200, { access_token: `tok-${n}`, expires_in: 300, refresh_expires_in: 0, token_type: 'Bearer' }] });
+    const { server } = await startService({
+      answer: (n) => [200, { access_token: `tok-${n}`, expires_in: 300, refresh_expires_in: 0, token_type: 'Bearer' }],
+    });
     const { auth } = clientFor(server.url, { tokenRequestFormat: 'json' });
     expect(await auth.getToken()).toBe('tok-1');
   });
 
   it('a "null" answer (rate limit) and an error answer give AuthenticationError', async () => {
     const nullAnswer = await startService({ answer: () => [201, null] });
-    await expect(clientFor(nullAnswer.server.url, { tokenRequestFormat: 'json' }).auth.getToken()).rejects.toBeInstanceOf(AuthenticationError);
-    const refused = await startService({ answer: () => [401, { type: 'x/AUTH-0001', title: 'Unauthorized', detail: 'nope', instance: '/api/v2/oauth/token' }] });
-    const error = await clientFor(refused.server.url, { tokenRequestFormat: 'json' }).auth.getToken().catch((e: unknown) => e);
+    await expect(
+      clientFor(nullAnswer.server.url, { tokenRequestFormat: 'json' }).auth.getToken(),
+    ).rejects.toBeInstanceOf(AuthenticationError);
+    const refused = await startService({
+      answer: () => [
+        401,
+        { type: 'x/AUTH-0001', title: 'Unauthorized', detail: 'nope', instance: '/api/v2/oauth/token' },
+      ],
+    });
+    const error = await clientFor(refused.server.url, { tokenRequestFormat: 'json' })
+      .auth.getToken()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).status).toBe(401);
   });
@@ -174,7 +225,9 @@ describe('JSON token body (the cash-out provider)', () => {
   it('understands expiresAt as seconds, epoch seconds or epoch milliseconds', () => {
     const now = Date.now();
     expect(parseTokenAnswer({ accessToken: 'a', expiresAt: 120 }, 201).lifetimeS).toBe(120);
-    expect(parseTokenAnswer({ accessToken: 'a', expiresAt: Math.floor(now / 1000) + 600 }, 201).lifetimeS).toBeGreaterThan(590);
+    expect(
+      parseTokenAnswer({ accessToken: 'a', expiresAt: Math.floor(now / 1000) + 600 }, 201).lifetimeS,
+    ).toBeGreaterThan(590);
     expect(parseTokenAnswer({ accessToken: 'a', expiresAt: now + 600_000 }, 201).lifetimeS).toBeGreaterThan(590);
     expect(parseTokenAnswer({ access_token: 'a' }, 200).lifetimeS).toBe(300);
   });
@@ -190,7 +243,10 @@ describe('on InstantClient', () => {
 
   it('builds the client-credentials provider from plain credentials and never shows the secret', async () => {
     const { server } = await startService();
-    const client = new InstantClient({ baseUrl: server.url, auth: { tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: SECRET } });
+    const client = new InstantClient({
+      baseUrl: server.url,
+      auth: { tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: SECRET },
+    });
     expect(await client.http.json<{ ok: boolean }>({ method: 'GET', path: path`/cob` })).toMatchObject({ ok: true });
     expect(inspect(client, { depth: 5 })).not.toContain(SECRET);
   });

@@ -35,7 +35,10 @@ it('loads ky while the token endpoint is still answering', async () => {
     sendJson(res, 200, { txid: 'a'.repeat(26), status: 'ATIVA' });
   });
   expect(ky.loaded).toBe(false);
-  const client = new InstantClient({ baseUrl: `${server.url}/v2`, auth: { tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: 's' } });
+  const client = new InstantClient({
+    baseUrl: `${server.url}/v2`,
+    auth: { tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: 's' },
+  });
   await client.cob.get('a'.repeat(26));
   await client.close();
   expect(heldToken).toEqual([true]);

@@ -30,35 +30,69 @@ const status = fc.oneof(
   fc.integer({ min: 200, max: 599 }),
 );
 const contentType = fc.option(
-  fc.constantFrom('application/json', 'application/problem+json', 'text/plain', 'text/html', 'application/jose', 'application/json; charset=utf-8'),
+  fc.constantFrom(
+    'application/json',
+    'application/problem+json',
+    'text/plain',
+    'text/html',
+    'application/jose',
+    'application/json; charset=utf-8',
+  ),
   { nil: undefined },
 );
 const problem = fc
   .record(
     {
       type: fc.oneof(
-        fc.constantFrom('about:blank', '', '/', 'urn:x', ...Object.keys(ERROR_CATALOGUE).map((t) => `https://psp.example/error/${t}`)),
+        fc.constantFrom(
+          'about:blank',
+          '',
+          '/',
+          'urn:x',
+          ...Object.keys(ERROR_CATALOGUE).map((t) => `https://psp.example/error/${t}`),
+        ),
         fc.string(),
         fc.webUrl(),
       ),
       title: fc.oneof(fc.string(), fc.constant('Documento 12345678909 invalido')),
       status: fc.oneof(status, fc.string()),
       detail: fc.oneof(fc.string(), fc.integer()),
-      violacoes: fc.oneof(fc.array(fc.record({ razao: fc.string(), propriedade: fc.string(), valor: fc.oneof(fc.string(), fc.integer()) })), fc.anything()),
+      violacoes: fc.oneof(
+        fc.array(
+          fc.record({ razao: fc.string(), propriedade: fc.string(), valor: fc.oneof(fc.string(), fc.integer()) }),
+        ),
+        fc.anything(),
+      ),
       correlationId: fc.string(),
     },
     { requiredKeys: [] },
   )
   .map((doc) => JSON.stringify(doc));
-const body = fc.oneof(problem, fc.json(), fc.string(), fc.constant(''), fc.constant('{"txid": "abc", "valor": {"original": "1.00"}}'));
+const body = fc.oneof(
+  problem,
+  fc.json(),
+  fc.string(),
+  fc.constant(''),
+  fc.constant('{"txid": "abc", "valor": {"original": "1.00"}}'),
+);
 
 const answer: fc.Arbitrary<Answer> = fc.oneof(
   { weight: 14, arbitrary: fc.record({ kind: fc.constant('body' as const), status, contentType, body }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('truncated' as const), status, body }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('huge' as const), status, size: fc.integer({ min: MAX_BYTES + 1, max: 4 * MAX_BYTES }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('huge' as const),
+      status,
+      size: fc.integer({ min: MAX_BYTES + 1, max: 4 * MAX_BYTES }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('hang' as const), status }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'drop' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('redirect' as const), status: fc.constantFrom(301, 302, 303, 307, 308) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('redirect' as const), status: fc.constantFrom(301, 302, 303, 307, 308) }),
+  },
 );
 
 let server: LoopbackServer;
@@ -72,7 +106,10 @@ function respond(res: ServerResponse, a: Answer): void {
       return;
     }
     case 'truncated': {
-      res.writeHead(a.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(a.body) + 10) });
+      res.writeHead(a.status, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(a.body) + 10),
+      });
       res.write(a.body);
       setTimeout(() => res.socket?.destroy(), 5);
       return;
@@ -109,10 +146,25 @@ const limits = { timeout: TIMEOUT_MS, maxRetries: 0, maxResponseBytes: MAX_BYTES
 function calls(): Array<() => Promise<unknown>> {
   const api = new InstantClient({ baseUrl: `${server.url}/v2`, auth: token, ...limits });
   const cashOut = new CashOutClient({ baseUrl: server.url, auth: token, ...limits });
-  const payer = new PayerClient({ allowPrivateHosts: true, timeout: TIMEOUT_MS, maxRetries: 0, maxResponseBytes: MAX_BYTES });
-  const devPayer = new PayerClient({ allowPrivateHosts: true, allowUnsignedPayloads: true, timeout: TIMEOUT_MS, maxRetries: 0, maxResponseBytes: MAX_BYTES });
+  const payer = new PayerClient({
+    allowPrivateHosts: true,
+    timeout: TIMEOUT_MS,
+    maxRetries: 0,
+    maxResponseBytes: MAX_BYTES,
+  });
+  const devPayer = new PayerClient({
+    allowPrivateHosts: true,
+    allowUnsignedPayloads: true,
+    timeout: TIMEOUT_MS,
+    maxRetries: 0,
+    maxResponseBytes: MAX_BYTES,
+  });
   const cob = { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'k@example.com' };
-  const order = { instantKey: 'payee@example.com', creditorDocument: '52998224725', payment: { currency: 'BRL' as const, amount: '10.00' } };
+  const order = {
+    instantKey: 'payee@example.com',
+    creditorDocument: '52998224725',
+    payment: { currency: 'BRL' as const, amount: '10.00' },
+  };
   return [
     () => api.cob.get(TXID),
     () => api.cob.create(TXID, cob),

@@ -159,7 +159,11 @@ describe('1. the body is inside the transport guarantees', () => {
       if (req.url === '/qr/v2/cut') return sendJson(res, 200, { txid: 'abc', valor: { original: '1.00' } });
       void stream(res, 200, 8 * 1024 * 1024);
     });
-    const payer = new PayerClient({ allowPrivateHosts: true, allowUnsignedPayloads: true, maxResponseBytes: 1024 * 1024 });
+    const payer = new PayerClient({
+      allowPrivateHosts: true,
+      allowUnsignedPayloads: true,
+      maxResponseBytes: 1024 * 1024,
+    });
     await expect(payer.cobPayload.getCob(`${server.url}/qr/v2/cut`)).resolves.toMatchObject({ txid: 'abc' });
     expect(calls).toBe(2);
     const error = await failure(payer.cobPayload.getCob(`${server.url}/qr/v2/huge`));
@@ -186,7 +190,8 @@ describe('1b. a compressed body is bounded by its decoded size', () => {
     const out: Buffer[] = [];
     compressor.on('data', (chunk: Buffer) => out.push(chunk));
     const done = new Promise((resolve) => compressor.on('end', resolve));
-    for (let i = 0; i < DECODED / MiB; i++) if (!compressor.write(zeros)) await new Promise((resolve) => compressor.once('drain', resolve));
+    for (let i = 0; i < DECODED / MiB; i++)
+      if (!compressor.write(zeros)) await new Promise((resolve) => compressor.once('drain', resolve));
     compressor.end();
     await done;
     return (bombs.br = Buffer.concat(out));
@@ -217,7 +222,11 @@ describe('1b. a compressed body is bounded by its decoded size', () => {
         },
         { highWaterMark: 0 },
       );
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     };
     return { fetch, pulled: () => pulled };
   }
@@ -254,21 +263,33 @@ describe('1b. a compressed body is bounded by its decoded size', () => {
   /** The `reason` of each error down the cause chain (a token failure keeps the transport's as a cause). */
   function reasons(error: unknown): unknown[] {
     const found: unknown[] = [];
-    for (let current = error; current instanceof Error; current = current.cause) found.push((current as { reason?: unknown }).reason);
+    for (let current = error; current instanceof Error; current = current.cause)
+      found.push((current as { reason?: unknown }).reason);
     return found;
   }
 
   const sides = ['an API call', 'the token request (form)', 'the token request (JSON)', 'a payer payload'] as const;
 
   /** The call on one side against `server`, through `fetch`; the token endpoint is /oauth/token. */
-  function call(side: (typeof sides)[number], server: LoopbackServer, fetch?: typeof globalThis.fetch): Promise<unknown> {
+  function call(
+    side: (typeof sides)[number],
+    server: LoopbackServer,
+    fetch?: typeof globalThis.fetch,
+  ): Promise<unknown> {
     const common = { maxRetries: 0, maxResponseBytes: LIMIT, ...(fetch && { fetch }) };
     if (side === 'a payer payload') {
-      return new PayerClient({ allowPrivateHosts: true, allowUnsignedPayloads: true, ...common }).cobPayload.getCob(`${server.url}/qr/v2/abc`);
+      return new PayerClient({ allowPrivateHosts: true, allowUnsignedPayloads: true, ...common }).cobPayload.getCob(
+        `${server.url}/qr/v2/abc`,
+      );
     }
     if (side === 'an API call') return api(server, common).loc.get(7);
     const tokenRequestFormat = side === 'the token request (form)' ? 'form' : 'json';
-    const auth = { tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: SECRET, tokenRequestFormat } as const;
+    const auth = {
+      tokenUrl: `${server.url}/oauth/token`,
+      clientId: 'c',
+      clientSecret: SECRET,
+      tokenRequestFormat,
+    } as const;
     return new InstantClient({ baseUrl: `${server.url}/v2`, auth, ...common }).loc.get(7);
   }
 
@@ -288,7 +309,8 @@ describe('1b. a compressed body is bounded by its decoded size', () => {
         expect(body.length).toBeLessThan(LIMIT);
         // The same call against a plain body past the limit: the error the bomb must give too.
         const plain = await serve((req, res) => {
-          if (side.startsWith('the token') !== (req.url === '/oauth/token')) return bombOn(side, Buffer.alloc(0), 'identity')(req, res);
+          if (side.startsWith('the token') !== (req.url === '/oauth/token'))
+            return bombOn(side, Buffer.alloc(0), 'identity')(req, res);
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * LIMIT) });
           res.end(Buffer.alloc(2 * LIMIT, 0x20));
         });
@@ -317,10 +339,17 @@ describe('1b. a compressed body is bounded by its decoded size', () => {
   it('an honest compressed answer under the limit is decoded and read as before, on every side', async () => {
     const token = JSON.stringify({ access_token: 't', token_type: 'Bearer', expires_in: 300 });
     // Just under the limit once decoded.
-    const payload = JSON.stringify({ id: 7, txid: 'abc', valor: { original: '1.00' }, padding: 'x'.repeat(LIMIT - 1024) });
+    const payload = JSON.stringify({
+      id: 7,
+      txid: 'abc',
+      valor: { original: '1.00' },
+      padding: 'x'.repeat(LIMIT - 1024),
+    });
     for (const encoding of ['gzip', 'br'] as const) {
       const encode = (text: string) => (encoding === 'gzip' ? gzipSync(text) : brotliCompressSync(text));
-      const server = await serve((req, res) => compressed(res, encoding, encode(req.url === '/oauth/token' ? token : payload)));
+      const server = await serve((req, res) =>
+        compressed(res, encoding, encode(req.url === '/oauth/token' ? token : payload)),
+      );
       for (const side of sides) {
         const result = (await call(side, server)) as { id?: number; txid?: string };
         expect(result, `${side} ${encoding}`).toMatchObject(side === 'a payer payload' ? { txid: 'abc' } : { id: 7 });
@@ -331,7 +360,9 @@ describe('1b. a compressed body is bounded by its decoded size', () => {
 
 describe('2. redirects never leave the configured origin', () => {
   async function foreignAndApi(status = 307) {
-    const foreign = await serve((_req, res) => sendJson(res, 200, { txid: TXID, status: 'ATIVA', accessToken: 'foreign', expires_in: 300 }));
+    const foreign = await serve((_req, res) =>
+      sendJson(res, 200, { txid: TXID, status: 'ATIVA', accessToken: 'foreign', expires_in: 300 }),
+    );
     const server = await serve((_req, res) => {
       res.writeHead(status, { location: `${foreign.url}/steal?token=query-secret` });
       res.end();
@@ -341,7 +372,12 @@ describe('2. redirects never leave the configured origin', () => {
 
   it('a cross-origin 307 on a charge is a typed error; the foreign origin receives nothing (no CPF)', async () => {
     const { foreign, server } = await foreignAndApi();
-    const body = { calendario: { expiracao: 3600 }, devedor: { cpf: CPF, nome: 'Fulano' }, valor: { original: '10.00' }, chave: 'k@example.com' };
+    const body = {
+      calendario: { expiracao: 3600 },
+      devedor: { cpf: CPF, nome: 'Fulano' },
+      valor: { original: '10.00' },
+      chave: 'k@example.com',
+    };
     const error = await failure(api(server).cob.create(TXID, body));
     expect(error).toMatchObject({ name: 'InvalidResponseError', reason: 'redirect', status: 307 });
     expect(error.message).toContain(foreign.url);
@@ -353,7 +389,11 @@ describe('2. redirects never leave the configured origin', () => {
   it('the cash-out order (and its idempotency key) never reaches another origin', async () => {
     const { foreign, server } = await foreignAndApi(308);
     const cashOut = new CashOutClient({ baseUrl: server.url, auth: token, maxRetries: 0 });
-    const order = { instantKey: 'payee@example.com', creditorDocument: '52998224725', payment: { currency: 'BRL' as const, amount: '10.00' } };
+    const order = {
+      instantKey: 'payee@example.com',
+      creditorDocument: '52998224725',
+      payment: { currency: 'BRL' as const, amount: '10.00' },
+    };
     const error = await failure(cashOut.payments.create(order, { idempotencyKey: 'key42' }));
     // A redirect does not prove the order was refused: it is looked up by its key (on the same
     // origin, redirected too), and its fate stays unknown.
@@ -369,7 +409,12 @@ describe('2. redirects never leave the configured origin', () => {
   it('the token requests (form and JSON) never follow a redirect with the secret', async () => {
     for (const tokenRequestFormat of ['form', 'json'] as const) {
       const { foreign, server } = await foreignAndApi();
-      const auth = new ClientCredentialsProvider({ tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: SECRET, tokenRequestFormat });
+      const auth = new ClientCredentialsProvider({
+        tokenUrl: `${server.url}/oauth/token`,
+        clientId: 'c',
+        clientSecret: SECRET,
+        tokenRequestFormat,
+      });
       const error = await failure(auth.getToken());
       expect(error, tokenRequestFormat).toMatchObject({ name: 'AuthenticationError' });
       expect(foreign.requests, tokenRequestFormat).toHaveLength(0);
@@ -381,7 +426,11 @@ describe('2. redirects never leave the configured origin', () => {
 describe('5. no CPF and no secret anywhere an error reaches', () => {
   it('a CPF in a problem title is scrubbed like one in detail', async () => {
     const server = await serve((_req, res) =>
-      sendJson(res, 404, { type: 'https://x/CobNaoEncontrado', title: `Cobranca de ${CPF} nao encontrada`, detail: `cpf ${CPF}` }),
+      sendJson(res, 404, {
+        type: 'https://x/CobNaoEncontrado',
+        title: `Cobranca de ${CPF} nao encontrada`,
+        detail: `cpf ${CPF}`,
+      }),
     );
     const error = await failure(api(server).cob.get(TXID));
     expect(error.name).toBe('CobNaoEncontrado');
@@ -400,7 +449,12 @@ describe('5. no CPF and no secret anywhere an error reaches', () => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(body);
       });
-      const auth = new ClientCredentialsProvider({ tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: SECRET, tokenRequestFormat });
+      const auth = new ClientCredentialsProvider({
+        tokenUrl: `${server.url}/oauth/token`,
+        clientId: 'c',
+        clientSecret: SECRET,
+        tokenRequestFormat,
+      });
       const error = await failure(auth.getToken());
       expect(error, body).toMatchObject({ name: 'AuthenticationError' });
       expect(everywhere(error), body).not.toContain(SECRET);
@@ -412,7 +466,9 @@ describe('5. no CPF and no secret anywhere an error reaches', () => {
 describe('6. error typing', () => {
   it('type "about:blank" is no type: the status/endpoint class, no invented type URI', async () => {
     const server = await serve((req, res) =>
-      req.url?.includes('blank') ? sendJson(res, 404, { type: 'about:blank', title: 'Not Found', status: 404 }) : sendJson(res, 404, { title: 'Not Found' }),
+      req.url?.includes('blank')
+        ? sendJson(res, 404, { type: 'about:blank', title: 'Not Found', status: 404 })
+        : sendJson(res, 404, { title: 'Not Found' }),
     );
     const error = await failure(api(server, { baseUrl: `${server.url}/blank` }).cob.get(TXID));
     expect(error).toMatchObject({ name: 'CobNaoEncontrado', errorType: 'CobNaoEncontrado', status: 404 });
@@ -443,13 +499,22 @@ describe('6. error typing', () => {
 
 describe('7. the payer side requires a signature by default', () => {
   it('refuses an unsigned payload (JSON or text); accepts it only with allowUnsignedPayloads', async () => {
-    const payload = { txid: 'abc', revisao: 0, status: 'ATIVA', chave: 'k', valor: { original: '1.00' }, calendario: {} };
+    const payload = {
+      txid: 'abc',
+      revisao: 0,
+      status: 'ATIVA',
+      chave: 'k',
+      valor: { original: '1.00' },
+      calendario: {},
+    };
     const server = await serve((req, res) => {
       res.writeHead(200, { 'content-type': req.url === '/qr/v2/text' ? 'text/plain' : 'application/json' });
       res.end(JSON.stringify(payload));
     });
     for (const route of ['json', 'text']) {
-      const error = await failure(new PayerClient({ allowPrivateHosts: true }).cobPayload.getCob(`${server.url}/qr/v2/${route}`));
+      const error = await failure(
+        new PayerClient({ allowPrivateHosts: true }).cobPayload.getCob(`${server.url}/qr/v2/${route}`),
+      );
       expect(error).toMatchObject({ name: 'PayloadVerificationError', reason: 'unsigned' });
     }
     const dev = new PayerClient({ allowPrivateHosts: true, allowUnsignedPayloads: true });
@@ -467,14 +532,18 @@ describe('7. the payer side requires a signature by default', () => {
       res.writeHead(200, { 'content-type': 'application/jose' });
       res.end(jws);
     });
-    await expect(new PayerClient({ allowPrivateHosts: true }).cobPayload.getCob(`${server.url}/qr/v2/abc`)).resolves.toMatchObject({ txid: 'abc' });
+    await expect(
+      new PayerClient({ allowPrivateHosts: true }).cobPayload.getCob(`${server.url}/qr/v2/abc`),
+    ).resolves.toMatchObject({ txid: 'abc' });
   });
 });
 
 describe('10. the SDK names itself', () => {
   it('API and token requests carry User-Agent instant-payments/<version>', async () => {
     const server = await serve((req, res) =>
-      req.url === '/oauth/token' ? sendJson(res, 200, { access_token: 't', token_type: 'Bearer', expires_in: 300 }) : sendJson(res, 200, { id: 7 }),
+      req.url === '/oauth/token'
+        ? sendJson(res, 200, { access_token: 't', token_type: 'Bearer', expires_in: 300 })
+        : sendJson(res, 200, { id: 7 }),
     );
     for (const tokenRequestFormat of ['form', 'json'] as const) {
       const client = new InstantClient({
@@ -484,6 +553,7 @@ describe('10. the SDK names itself', () => {
       await client.loc.get(7);
     }
     expect(server.requests).toHaveLength(4);
-    for (const request of server.requests) expect(request.headers['user-agent'], request.url).toBe(`instant-payments/${pkg.version}`);
+    for (const request of server.requests)
+      expect(request.headers['user-agent'], request.url).toBe(`instant-payments/${pkg.version}`);
   });
 });

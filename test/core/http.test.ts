@@ -23,7 +23,12 @@ function core(config: Partial<HttpCoreConfig> = {}): HttpCore {
 }
 
 /** Answers with `statuses` in turn (then 200), recording each request. */
-function sequence(method: 'get' | 'put' | 'post' | 'patch' | 'delete', route: string, statuses: number[], headers: Record<string, string> = {}) {
+function sequence(
+  method: 'get' | 'put' | 'post' | 'patch' | 'delete',
+  route: string,
+  statuses: number[],
+  headers: Record<string, string> = {},
+) {
   const seen: Request[] = [];
   server.use(
     http[method](`${BASE}${route}`, ({ request }) => {
@@ -60,10 +65,14 @@ describe('retries', () => {
 
   it('never retries a POST without an idempotency key, nor a PATCH', async () => {
     const posts = sequence('post', '/cob', [503]);
-    await expect(core().json({ method: 'POST', path: path`/cob`, body: {} })).rejects.toBeInstanceOf(ServicoIndisponivel);
+    await expect(core().json({ method: 'POST', path: path`/cob`, body: {} })).rejects.toBeInstanceOf(
+      ServicoIndisponivel,
+    );
     expect(posts).toHaveLength(1);
     const patches = sequence('patch', '/cob/x', [503]);
-    await expect(core().json({ method: 'PATCH', path: path`/cob/x`, body: {} })).rejects.toBeInstanceOf(ServicoIndisponivel);
+    await expect(core().json({ method: 'PATCH', path: path`/cob/x`, body: {} })).rejects.toBeInstanceOf(
+      ServicoIndisponivel,
+    );
     expect(patches).toHaveLength(1);
   });
 
@@ -90,10 +99,14 @@ describe('retries', () => {
 
   it('stops after maxRetries and throws the last error', async () => {
     const seen = sequence('get', '/cob', [503, 503, 503, 503]);
-    await expect(core({ maxRetries: 1 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(ServicoIndisponivel);
+    await expect(core({ maxRetries: 1 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(
+      ServicoIndisponivel,
+    );
     expect(seen).toHaveLength(2);
     const perCall = sequence('get', '/cob', [503, 503, 503]);
-    await expect(core().json({ method: 'GET', path: path`/cob`, options: { maxRetries: 0 } })).rejects.toBeInstanceOf(ServicoIndisponivel);
+    await expect(core().json({ method: 'GET', path: path`/cob`, options: { maxRetries: 0 } })).rejects.toBeInstanceOf(
+      ServicoIndisponivel,
+    );
     expect(perCall).toHaveLength(1);
   });
 });
@@ -128,22 +141,30 @@ describe('Retry-After', () => {
 
 describe('timeouts and abort', () => {
   it('gives TimeoutError when an attempt takes too long', async () => {
-    server.use(http.get(`${BASE}/cob`, async () => {
-      await delay(2_000);
-      return HttpResponse.json({});
-    }));
+    server.use(
+      http.get(`${BASE}/cob`, async () => {
+        await delay(2_000);
+        return HttpResponse.json({});
+      }),
+    );
     const started = Date.now();
-    await expect(core({ timeout: 100, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(
+      core({ timeout: 100, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` }),
+    ).rejects.toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("a time-out is the SDK's TimeoutError, never ky's class of the same name", async () => {
     const { TimeoutError: KyTimeoutError } = await import('ky');
-    server.use(http.get(`${BASE}/cob`, async () => {
-      await delay(2_000);
-      return HttpResponse.json({});
-    }));
-    const error = await core({ timeout: 50, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` }).catch((e: unknown) => e);
+    server.use(
+      http.get(`${BASE}/cob`, async () => {
+        await delay(2_000);
+        return HttpResponse.json({});
+      }),
+    );
+    const error = await core({ timeout: 50, maxRetries: 0 })
+      .json({ method: 'GET', path: path`/cob` })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(InstantError);
     expect(error).not.toBeInstanceOf(KyTimeoutError);
@@ -152,7 +173,9 @@ describe('timeouts and abort', () => {
 
   it('gives TimeoutError when the overall budget runs out across retries', async () => {
     const seen = sequence('get', '/cob', [503, 503, 503], { 'retry-after': '1' });
-    await expect(core({ totalTimeout: 300 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(core({ totalTimeout: 300 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
     expect(seen).toHaveLength(1);
   });
 
@@ -161,7 +184,9 @@ describe('timeouts and abort', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('user gave up')), 100);
     const started = Date.now();
-    await expect(core().json({ method: 'GET', path: path`/cob`, options: { signal: controller.signal } })).rejects.toThrow('user gave up');
+    await expect(
+      core().json({ method: 'GET', path: path`/cob`, options: { signal: controller.signal } }),
+    ).rejects.toThrow('user gave up');
     expect(Date.now() - started).toBeLessThan(1_000);
     await new Promise((r) => setTimeout(r, 200));
     expect(seen).toHaveLength(1);
@@ -178,7 +203,9 @@ describe('timeouts and abort', () => {
     const seen = sequence('get', '/cob', []);
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stop')), 50);
-    await expect(core({ auth: slowToken }).json({ method: 'GET', path: path`/cob`, options: { signal: controller.signal } })).rejects.toThrow('stop');
+    await expect(
+      core({ auth: slowToken }).json({ method: 'GET', path: path`/cob`, options: { signal: controller.signal } }),
+    ).rejects.toThrow('stop');
     expect(tokenCalls).toBe(1);
     expect(seen).toHaveLength(0);
   });
@@ -189,33 +216,45 @@ describe('authorization', () => {
     const hanging: TokenProvider = { getToken: () => new Promise(() => {}) };
     const seen = sequence('get', '/cob', []);
     const started = Date.now();
-    await expect(core({ auth: hanging, totalTimeout: 150 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(
+      core({ auth: hanging, totalTimeout: 150 }).json({ method: 'GET', path: path`/cob` }),
+    ).rejects.toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(seen).toHaveLength(0);
 
     const slow: TokenProvider = { getToken: () => new Promise((resolve) => setTimeout(() => resolve('late'), 200)) };
-    server.use(http.get(`${BASE}/cob`, async () => {
-      await delay(600);
-      return HttpResponse.json({});
-    }));
+    server.use(
+      http.get(`${BASE}/cob`, async () => {
+        await delay(600);
+        return HttpResponse.json({});
+      }),
+    );
     const begun = Date.now();
-    await expect(core({ auth: slow, totalTimeout: 300, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(
+      core({ auth: slow, totalTimeout: 300, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` }),
+    ).rejects.toBeInstanceOf(TimeoutError);
     // 300 ms in all; a fresh budget after the token would end at 500 ms.
     expect(Date.now() - begun).toBeLessThan(450);
   });
 
-  it("the token wait is part of each attempt: a token slower than timeout fails the attempt, and a safe call is retried", async () => {
+  it('the token wait is part of each attempt: a token slower than timeout fails the attempt, and a safe call is retried', async () => {
     let asked = 0;
     // The first wait outlasts the 100 ms attempt; the retry's token comes at once.
-    const slowFirst: TokenProvider = { getToken: () => new Promise((resolve) => setTimeout(() => resolve('tok'), ++asked === 1 ? 400 : 0)) };
+    const slowFirst: TokenProvider = {
+      getToken: () => new Promise((resolve) => setTimeout(() => resolve('tok'), ++asked === 1 ? 400 : 0)),
+    };
     const seen = sequence('get', '/cob', []);
     const started = Date.now();
-    await expect(core({ auth: slowFirst, timeout: 100, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(
+      core({ auth: slowFirst, timeout: 100, maxRetries: 0 }).json({ method: 'GET', path: path`/cob` }),
+    ).rejects.toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(350);
     expect(seen).toHaveLength(0);
 
     asked = 0;
-    await expect(core({ auth: slowFirst, timeout: 100, maxRetries: 1 }).json({ method: 'GET', path: path`/cob` })).resolves.toEqual({ ok: true, n: 1 });
+    await expect(
+      core({ auth: slowFirst, timeout: 100, maxRetries: 1 }).json({ method: 'GET', path: path`/cob` }),
+    ).resolves.toEqual({ ok: true, n: 1 });
     expect(asked).toBe(2);
     expect(seen.map((r) => r.headers.get('authorization'))).toEqual(['Bearer tok']);
   });
@@ -234,10 +273,14 @@ describe('authorization', () => {
       invalidate: (rejected) => invalidated.push(rejected),
     };
     const seen: string[] = [];
-    server.use(http.post(`${BASE}/cob`, ({ request }) => {
-      seen.push(request.headers.get('authorization') ?? '');
-      return seen.length === 1 ? new HttpResponse(null, { status: 401 }) : HttpResponse.json({ txid: 'a' }, { status: 201 });
-    }));
+    server.use(
+      http.post(`${BASE}/cob`, ({ request }) => {
+        seen.push(request.headers.get('authorization') ?? '');
+        return seen.length === 1
+          ? new HttpResponse(null, { status: 401 })
+          : HttpResponse.json({ txid: 'a' }, { status: 201 });
+      }),
+    );
     const data = await core({ auth: provider }).json({ method: 'POST', path: path`/cob`, body: {} });
     expect(data).toEqual({ txid: 'a' });
     expect(seen).toEqual(['Bearer tok-1', 'Bearer tok-2']);
@@ -247,7 +290,9 @@ describe('authorization', () => {
   it('a second 401 gives UnauthorizedError', async () => {
     const seen = sequence('get', '/cob', [401, 401, 401]);
     const provider: TokenProvider = { getToken: async () => 't', invalidate: () => {} };
-    await expect(core({ auth: provider }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(core({ auth: provider }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(seen).toHaveLength(2);
   });
 });
@@ -273,10 +318,12 @@ describe('transport', () => {
 
   it('percent-encodes keys with +, @ and / as one segment', async () => {
     const urls: string[] = [];
-    server.use(http.get(`${BASE}/webhook/*`, ({ request }) => {
-      urls.push(new URL(request.url).pathname);
-      return HttpResponse.json({});
-    }));
+    server.use(
+      http.get(`${BASE}/webhook/*`, ({ request }) => {
+        urls.push(new URL(request.url).pathname);
+        return HttpResponse.json({});
+      }),
+    );
     for (const key of ['+5561912345678', 'fulano@example.com', 'a/b']) {
       await core().json({ method: 'GET', path: path`/webhook/${key}` });
     }
@@ -290,11 +337,17 @@ describe('transport', () => {
 
   it('serialises query parameters with their wire names and skips undefined ones', async () => {
     let query = '';
-    server.use(http.get(`${BASE}/cob`, ({ request }) => {
-      query = new URL(request.url).search;
-      return HttpResponse.json({});
-    }));
-    await core().json({ method: 'GET', path: path`/cob`, query: { inicio: '2026-01-01T00:00:00Z', cpf: undefined, 'paginacao.paginaAtual': 2 } });
+    server.use(
+      http.get(`${BASE}/cob`, ({ request }) => {
+        query = new URL(request.url).search;
+        return HttpResponse.json({});
+      }),
+    );
+    await core().json({
+      method: 'GET',
+      path: path`/cob`,
+      query: { inicio: '2026-01-01T00:00:00Z', cpf: undefined, 'paginacao.paginaAtual': 2 },
+    });
     expect(query).toBe('?inicio=2026-01-01T00%3A00%3A00Z&paginacao.paginaAtual=2');
   });
 
@@ -331,7 +384,10 @@ describe('what leaves the SDK', () => {
 
   it('logs routes, statuses and timings but no token or parameter value', async () => {
     const lines: string[] = [];
-    const logger = { debug: (m: string, meta?: object) => lines.push(m + JSON.stringify(meta)), warn: (m: string, meta?: object) => lines.push(m + JSON.stringify(meta)) };
+    const logger = {
+      debug: (m: string, meta?: object) => lines.push(m + JSON.stringify(meta)),
+      warn: (m: string, meta?: object) => lines.push(m + JSON.stringify(meta)),
+    };
     sequence('get', '/webhook/*', [503]);
     await core({ logger }).json({ method: 'GET', path: path`/webhook/${'fulano@example.com'}` });
     const text = lines.join('\n');
@@ -343,11 +399,28 @@ describe('what leaves the SDK', () => {
   it('no error carries the token in its message, fields or JSON', async () => {
     const errors: unknown[] = [];
     sequence('get', '/cob', [400]);
-    errors.push(await core().json({ method: 'GET', path: path`/cob` }).catch((e: unknown) => e));
+    errors.push(
+      await core()
+        .json({ method: 'GET', path: path`/cob` })
+        .catch((e: unknown) => e),
+    );
     sequence('get', '/cob', [0, 0, 0]);
-    errors.push(await core({ maxRetries: 0 }).json({ method: 'GET', path: path`/cob` }).catch((e: unknown) => e));
-    server.use(http.get(`${BASE}/slow`, async () => { await delay(1_000); return HttpResponse.json({}); }));
-    errors.push(await core({ timeout: 50, maxRetries: 0 }).json({ method: 'GET', path: path`/slow` }).catch((e: unknown) => e));
+    errors.push(
+      await core({ maxRetries: 0 })
+        .json({ method: 'GET', path: path`/cob` })
+        .catch((e: unknown) => e),
+    );
+    server.use(
+      http.get(`${BASE}/slow`, async () => {
+        await delay(1_000);
+        return HttpResponse.json({});
+      }),
+    );
+    errors.push(
+      await core({ timeout: 50, maxRetries: 0 })
+        .json({ method: 'GET', path: path`/slow` })
+        .catch((e: unknown) => e),
+    );
     for (const error of errors) {
       expect(error).toBeInstanceOf(Error);
       const shown = `${JSON.stringify(error)} ${(error as Error).message} ${(error as Error).stack} ${JSON.stringify(Object.entries(error as object))}`;

@@ -19,8 +19,11 @@ import {
 import { PayerClient } from '../../src/payer.ts';
 import { BASE_URL, useMsw } from '../support/msw.ts';
 import {
-  BY_KEY_URL, CASH_OUT_URL, TOKEN_URL as CASH_OUT_TOKEN_URL, notification as
-  transferNotification, wireTransfer,
+  BY_KEY_URL,
+  CASH_OUT_URL,
+  TOKEN_URL as CASH_OUT_TOKEN_URL,
+  notification as transferNotification,
+  wireTransfer,
 } from '../cash-out/fixtures.ts';
 
 const net = useMsw();
@@ -62,13 +65,23 @@ function tokenEndpoint() {
   net.server.use(
     http.post(TOKEN_URL, () => {
       issued++;
-      return HttpResponse.json({ access_token: issued === 1 ? TOKEN_1 : TOKEN_2, token_type: 'Bearer', expires_in: 300 });
+      return HttpResponse.json({
+        access_token: issued === 1 ? TOKEN_1 : TOKEN_2,
+        token_type: 'Bearer',
+        expires_in: 300,
+      });
     }),
   );
 }
 
 function client(logger: Logger, options: Partial<InstantClientOptions> = {}): InstantClient {
-  return new InstantClient({ baseUrl: BASE_URL, auth: { tokenUrl: TOKEN_URL, clientId: 'client-1', clientSecret: SECRET }, logger, maxRetries: 1, ...options });
+  return new InstantClient({
+    baseUrl: BASE_URL,
+    auth: { tokenUrl: TOKEN_URL, clientId: 'client-1', clientSecret: SECRET },
+    logger,
+    maxRetries: 1,
+    ...options,
+  });
 }
 
 const cobBody = { txid: TXID, status: 'ATIVA', devedor: { cpf: CPF, nome: MARKER }, valor: { original: '10.00' } };
@@ -102,10 +115,17 @@ describe('logging, InstantClient', () => {
     tokenEndpoint();
     let calls = 0;
     net.server.use(
-      http.put(`${BASE_URL}/cob/:txid`, () => (++calls === 1 ? new HttpResponse(null, { status: 401 }) : HttpResponse.json(cobBody, { status: 201 }))),
+      http.put(`${BASE_URL}/cob/:txid`, () =>
+        ++calls === 1 ? new HttpResponse(null, { status: 401 }) : HttpResponse.json(cobBody, { status: 201 }),
+      ),
     );
     const log = capture();
-    await client(log.logger).cob.create(TXID, { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: CPF, devedor: { cpf: CPF, nome: MARKER } });
+    await client(log.logger).cob.create(TXID, {
+      calendario: { expiracao: 3600 },
+      valor: { original: '10.00' },
+      chave: CPF,
+      devedor: { cpf: CPF, nome: MARKER },
+    });
     expect(log.text()).toContain('token fetched');
     expect(log.text()).toContain('401: token dropped, replaying once');
     expect(log.text()).toContain('token refreshed');
@@ -113,14 +133,22 @@ describe('logging, InstantClient', () => {
   });
 
   it('a token endpoint echoing the secret (form and JSON): the failure is logged without it', async () => {
-    const echo = { error: 'invalid_client', error_description: `client secret ${SECRET} for ${CPF} refused ${MARKER}`, title: `secret ${SECRET}` };
+    const echo = {
+      error: 'invalid_client',
+      error_description: `client secret ${SECRET} for ${CPF} refused ${MARKER}`,
+      title: `secret ${SECRET}`,
+    };
     net.server.use(
       http.post(TOKEN_URL, () => HttpResponse.json(echo, { status: 401 })),
       http.post(CASH_OUT_TOKEN_URL, () => HttpResponse.json(echo, { status: 400 })),
     );
     const log = capture();
     await expect(client(log.logger).cob.get(TXID)).rejects.toMatchObject({ name: 'AuthenticationError' });
-    const cashOut = new CashOutClient({ baseUrl: CASH_OUT_URL, auth: { clientId: 'client-1', clientSecret: SECRET }, logger: log.logger });
+    const cashOut = new CashOutClient({
+      baseUrl: CASH_OUT_URL,
+      auth: { clientId: 'client-1', clientSecret: SECRET },
+      logger: log.logger,
+    });
     await expect(cashOut.balance.get()).rejects.toMatchObject({ name: 'AuthenticationError' });
     expect(log.lines.filter((line) => line.startsWith('error token request failed'))).toHaveLength(2);
     expectClean(log.text());
@@ -128,7 +156,11 @@ describe('logging, InstantClient', () => {
 
   it('a 4xx problem document quoting CPFs: status and error name only', async () => {
     tokenEndpoint();
-    net.server.use(http.get(`${BASE_URL}/cob/:txid`, () => HttpResponse.json(problemWithCpf, { status: 400, headers: { 'content-type': 'application/problem+json' } })));
+    net.server.use(
+      http.get(`${BASE_URL}/cob/:txid`, () =>
+        HttpResponse.json(problemWithCpf, { status: 400, headers: { 'content-type': 'application/problem+json' } }),
+      ),
+    );
     const log = capture();
     await expect(client(log.logger).cob.get(TXID)).rejects.toMatchObject({ status: 400 });
     expect(log.text()).toMatch(/debug request .*"status":400,"error":"RequisicaoInvalida"/);
@@ -140,7 +172,9 @@ describe('logging, InstantClient', () => {
     let calls = 0;
     net.server.use(
       http.get(`${BASE_URL}/cob/:txid`, () =>
-        ++calls === 1 ? HttpResponse.json(problemWithCpf, { status: 503, headers: { 'retry-after': '0' } }) : HttpResponse.json(cobBody),
+        ++calls === 1
+          ? HttpResponse.json(problemWithCpf, { status: 503, headers: { 'retry-after': '0' } })
+          : HttpResponse.json(cobBody),
       ),
     );
     const log = capture();
@@ -153,7 +187,9 @@ describe('logging, InstantClient', () => {
     tokenEndpoint();
     net.server.use(http.get(`${BASE_URL}/cob/:txid`, () => HttpResponse.error()));
     const log = capture();
-    await expect(client(log.logger, { maxRetries: 1 }).cob.get(TXID)).rejects.toMatchObject({ name: 'ConnectionError' });
+    await expect(client(log.logger, { maxRetries: 1 }).cob.get(TXID)).rejects.toMatchObject({
+      name: 'ConnectionError',
+    });
     expect(log.text()).toContain('"reason":"network error"');
     expect(log.text()).toMatch(/warn request failed .*"error":"ConnectionError"/);
     expectClean(log.text());
@@ -168,7 +204,9 @@ describe('logging, InstantClient', () => {
       }),
     );
     const log = capture();
-    await expect(client(log.logger, { maxRetries: 0, timeout: 50 }).cob.get(TXID)).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(client(log.logger, { maxRetries: 0, timeout: 50 }).cob.get(TXID)).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
     expect(log.text()).toMatch(/warn request failed .*"error":"TimeoutError"/);
     expectClean(log.text());
   });
@@ -176,7 +214,9 @@ describe('logging, InstantClient', () => {
   it('a redirect pointing at a URL full of personal data: refused and logged without the target', async () => {
     tokenEndpoint();
     const target = `https://elsewhere.example/${CPF}?token=${TOKEN_1}&m=${MARKER}`;
-    net.server.use(http.get(`${BASE_URL}/cob/:txid`, () => new HttpResponse(null, { status: 302, headers: { location: target } })));
+    net.server.use(
+      http.get(`${BASE_URL}/cob/:txid`, () => new HttpResponse(null, { status: 302, headers: { location: target } })),
+    );
     const log = capture();
     await expect(client(log.logger).cob.get(TXID)).rejects.toMatchObject({ reason: 'redirect' });
     expect(log.text()).toMatch(/warn redirect refused .*"status":302/);
@@ -187,7 +227,9 @@ describe('logging, InstantClient', () => {
   it('a body that cannot be serialised: refused before sending, nothing of it logged', async () => {
     const log = capture();
     const api = client(log.logger);
-    await expect(api.http.json({ method: 'POST', path: { url: '/x', route: '/x' }, body: { cpf: CPF, n: 1n } })).rejects.toMatchObject({ sentRequest: false });
+    await expect(
+      api.http.json({ method: 'POST', path: { url: '/x', route: '/x' }, body: { cpf: CPF, n: 1n } }),
+    ).rejects.toMatchObject({ sentRequest: false });
     // Nothing was sent, so nothing is logged (like a request the client-side rules refuse).
     expect(log.lines).toEqual([]);
   });
@@ -204,14 +246,25 @@ describe('logging, InstantClient', () => {
 
 describe('logging, notification handlers', () => {
   const LIST = 'recebidos';
-  const pay = (valor: string, endToEndId = E2E): InstantPayment => ({ endToEndId, txid: TXID, valor, horario: '2026-10-09T20:15:00.358Z', infoPagador: MARKER });
+  const pay = (valor: string, endToEndId = E2E): InstantPayment => ({
+    endToEndId,
+    txid: TXID,
+    valor,
+    horario: '2026-10-09T20:15:00.358Z',
+    infoPagador: MARKER,
+  });
   const post = (body: string) => new Request('https://hooks.example.com/webhook/recebidos', { method: 'POST', body });
 
   it('received payments: received, confirmed, duplicate, unconfirmed, malformed and failed, no payment data', async () => {
     const record = { ...pay('10.00'), pagador: { cpf: CPF, nome: MARKER } };
     net.server.use(http.get(`${BASE_URL}/instant/:e2eid`, () => HttpResponse.json(record)));
     const log = capture();
-    const api = new InstantClient({ baseUrl: BASE_URL, auth: { getToken: async () => TOKEN_1 }, logger: log.logger, maxRetries: 0 });
+    const api = new InstantClient({
+      baseUrl: BASE_URL,
+      auth: { getToken: async () => TOKEN_1 },
+      logger: log.logger,
+      maxRetries: 0,
+    });
     let fail = false;
     const handler = receivedPaymentsHandler(api, {
       onPayment: () => {
@@ -228,7 +281,14 @@ describe('logging, notification handlers', () => {
     net.server.use(http.get(`${BASE_URL}/instant/:e2eid`, () => HttpResponse.json(other)));
     expect((await handler(post(JSON.stringify({ [LIST]: [pay('10.00', E2E_2)] })))).status).toBe(500);
     const text = log.text();
-    for (const event of ['info notification received', 'info payment confirmed', 'info payment duplicate', 'warn payment unconfirmed', 'warn notification refused', 'error notification failed']) {
+    for (const event of [
+      'info notification received',
+      'info payment confirmed',
+      'info payment duplicate',
+      'warn payment unconfirmed',
+      'warn notification refused',
+      'error notification failed',
+    ]) {
       expect(text).toContain(event);
     }
     expect(text).toContain('"reason":"mismatch"');
@@ -237,11 +297,30 @@ describe('logging, notification handlers', () => {
 
   it('recurring notifications: received, confirmed, duplicate, unconfirmed, refused and failed, no recurrence data', async () => {
     const ID_REC = 'RR1234567820261009logging0001';
-    const rec = { idRec: ID_REC, status: 'APROVADA', atualizacao: [{ status: 'APROVADA', data: '2026-10-09T20:15:00.358Z' }], vinculo: { contrato: MARKER, devedor: { cpf: CPF, nome: MARKER } } };
-    const cobr = { idRec: ID_REC, txid: TXID, status: 'ATIVA', atualizacao: [{ status: 'ATIVA', data: '2026-10-09T20:15:00.358Z' }], tentativas: [{ endToEndId: E2E, status: 'AGENDADA', tipo: 'AGND', dataLiquidacao: '2026-11-10' }] };
-    net.server.use(http.get(`${BASE_URL}/rec/:idRec`, () => HttpResponse.json(rec)), http.get(`${BASE_URL}/cobr/:txid`, () => HttpResponse.json(cobr)));
+    const rec = {
+      idRec: ID_REC,
+      status: 'APROVADA',
+      atualizacao: [{ status: 'APROVADA', data: '2026-10-09T20:15:00.358Z' }],
+      vinculo: { contrato: MARKER, devedor: { cpf: CPF, nome: MARKER } },
+    };
+    const cobr = {
+      idRec: ID_REC,
+      txid: TXID,
+      status: 'ATIVA',
+      atualizacao: [{ status: 'ATIVA', data: '2026-10-09T20:15:00.358Z' }],
+      tentativas: [{ endToEndId: E2E, status: 'AGENDADA', tipo: 'AGND', dataLiquidacao: '2026-11-10' }],
+    };
+    net.server.use(
+      http.get(`${BASE_URL}/rec/:idRec`, () => HttpResponse.json(rec)),
+      http.get(`${BASE_URL}/cobr/:txid`, () => HttpResponse.json(cobr)),
+    );
     const log = capture();
-    const api = new InstantClient({ baseUrl: BASE_URL, auth: { getToken: async () => TOKEN_1 }, logger: log.logger, maxRetries: 0 });
+    const api = new InstantClient({
+      baseUrl: BASE_URL,
+      auth: { getToken: async () => TOKEN_1 },
+      logger: log.logger,
+      maxRetries: 0,
+    });
     let fail = false;
     const handler = recurringHandler(api, {
       onRec: () => undefined,
@@ -249,7 +328,13 @@ describe('logging, notification handlers', () => {
         if (fail) throw new Error(`cannot store ${CPF} ${MARKER}`);
       },
     });
-    const send = (body: unknown) => handler(new Request('https://hooks.example.com/hooks/rec', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) }));
+    const send = (body: unknown) =>
+      handler(
+        new Request('https://hooks.example.com/hooks/rec', {
+          method: 'POST',
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      );
     expect((await send({ recs: [rec] })).status).toBe(200);
     expect((await send({ recs: [rec] })).status).toBe(200);
     expect((await send({ recs: [{ ...rec, status: 'CANCELADA' }] })).status).toBe(200);
@@ -257,7 +342,14 @@ describe('logging, notification handlers', () => {
     fail = true;
     expect((await send({ cobsr: [cobr] })).status).toBe(500);
     const text = log.text();
-    for (const event of ['info notification received', 'info recurrence confirmed', 'info recurrence duplicate', 'warn recurrence unconfirmed', 'warn notification refused', 'error notification failed']) {
+    for (const event of [
+      'info notification received',
+      'info recurrence confirmed',
+      'info recurrence duplicate',
+      'warn recurrence unconfirmed',
+      'warn notification refused',
+      'error notification failed',
+    ]) {
       expect(text).toContain(event);
     }
     expect(text).toContain('"reason":"mismatch"');
@@ -269,9 +361,19 @@ describe('logging, notification handlers', () => {
     const wire = wireTransfer({ status: 'LIQUIDATED', creditorAccount: { document: CPF, name: MARKER } });
     net.server.use(http.get(BY_KEY_URL, () => HttpResponse.json({ data: wire })));
     const log = capture();
-    const cashOut = new CashOutClient({ baseUrl: CASH_OUT_URL, auth: { getToken: async () => TOKEN_1 }, logger: log.logger });
+    const cashOut = new CashOutClient({
+      baseUrl: CASH_OUT_URL,
+      auth: { getToken: async () => TOKEN_1 },
+      logger: log.logger,
+    });
     const handler = cashOut.notificationHandler({ onConfirmed: () => undefined, onSuspicious: () => undefined });
-    const send = (body: unknown) => handler(new Request('https://hooks.example.com/webhook/transfer-confirmation', { method: 'POST', body: JSON.stringify(body) }));
+    const send = (body: unknown) =>
+      handler(
+        new Request('https://hooks.example.com/webhook/transfer-confirmation', {
+          method: 'POST',
+          body: JSON.stringify(body),
+        }),
+      );
     expect((await send(transferNotification({ creditorAccount: { document: CPF, name: MARKER } }))).status).toBe(200);
     expect((await send(transferNotification({ status: 'CANCELED', remittanceInformation: MARKER }))).status).toBe(200);
     expect((await send({ data: { cpf: CPF, note: MARKER } })).status).toBe(400);
@@ -295,7 +397,9 @@ describe('logging, PayerClient', () => {
       ),
     );
     const log = capture();
-    await expect(new PayerClient({ logger: log.logger, maxRetries: 1 }).cobPayload.getCob(location)).rejects.toMatchObject({ reason: 'redirect' });
+    await expect(
+      new PayerClient({ logger: log.logger, maxRetries: 1 }).cobPayload.getCob(location),
+    ).rejects.toMatchObject({ reason: 'redirect' });
     expect(log.text()).toMatch(/warn retry .*"reason":"HTTP 503","waitMs":0/);
     expect(log.text()).toContain('warn redirect refused');
     expectClean(log.text());
@@ -311,7 +415,10 @@ describe('INSTANT_PAYMENTS_LOG', () => {
     vi.spyOn(console, 'error').mockImplementation((line: string) => void lines.push(line));
     tokenEndpoint();
     net.server.use(http.get(`${BASE_URL}/cob/:txid`, () => HttpResponse.json(cobBody)));
-    await new InstantClient({ baseUrl: BASE_URL, auth: { tokenUrl: TOKEN_URL, clientId: 'c', clientSecret: SECRET } }).cob.get(TXID);
+    await new InstantClient({
+      baseUrl: BASE_URL,
+      auth: { tokenUrl: TOKEN_URL, clientId: 'c', clientSecret: SECRET },
+    }).cob.get(TXID);
     vi.restoreAllMocks();
     return lines;
   }
@@ -320,7 +427,9 @@ describe('INSTANT_PAYMENTS_LOG', () => {
     const debug = await run('debug');
     expect(debug).toEqual([
       expect.stringMatching(/^\[instant-payments\] info token fetched \{"ms":\d+,"lifetimeS":300\}$/),
-      expect.stringMatching(/^\[instant-payments\] debug request \{"method":"GET","route":"\/cob\/\{\}","status":200,"ms":\d+\}$/),
+      expect.stringMatching(
+        /^\[instant-payments\] debug request \{"method":"GET","route":"\/cob\/\{\}","status":200,"ms":\d+\}$/,
+      ),
     ]);
     expectClean(debug.join('\n'));
     expect(await run('INFO')).toEqual([expect.stringContaining('info token fetched')]);

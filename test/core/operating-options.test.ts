@@ -19,7 +19,8 @@ async function service(options: { refuseFirstRec?: boolean } = {}) {
   let refused = false;
   const server = await startServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    if (url.pathname === '/oauth/token') return sendJson(res, 200, { access_token: `tok-${++tokens}`, token_type: 'Bearer', expires_in: 300 });
+    if (url.pathname === '/oauth/token')
+      return sendJson(res, 200, { access_token: `tok-${++tokens}`, token_type: 'Bearer', expires_in: 300 });
     if (options.refuseFirstRec && !refused && url.pathname.startsWith('/v3/rec/')) {
       refused = true;
       return sendJson(res, 401, undefined);
@@ -27,13 +28,17 @@ async function service(options: { refuseFirstRec?: boolean } = {}) {
     if (url.pathname === '/v3/rec') {
       const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
       return sendJson(res, 200, {
-        parametros: { ...PERIOD, paginacao: { paginaAtual: page, itensPorPagina: 1, quantidadeDePaginas: 2, quantidadeTotalDeItens: 2 } },
+        parametros: {
+          ...PERIOD,
+          paginacao: { paginaAtual: page, itensPorPagina: 1, quantidadeDePaginas: 2, quantidadeTotalDeItens: 2 },
+        },
         recs: [{ idRec: `RR1234567820260101abcdefghij${page}`, status: 'CRIADA' }],
       });
     }
     if (url.pathname.startsWith('/v3/rec/')) return sendJson(res, 200, { idRec: 'x', status: 'CRIADA' });
     if (url.pathname.startsWith('/v2/cob/')) return sendJson(res, 200, { txid: 'x', status: 'ATIVA' });
-    if (url.pathname === '/api/v2/oauth/token') return sendJson(res, 200, { accessToken: 'cash-tok', expiresAt: Date.now() / 1000 + 300 });
+    if (url.pathname === '/api/v2/oauth/token')
+      return sendJson(res, 200, { accessToken: 'cash-tok', expiresAt: Date.now() / 1000 + 300 });
     if (url.pathname === '/api/v2/accounts/balances/') return sendJson(res, 200, { available: 1, blocked: 0 });
     return sendJson(res, 404, { title: 'not here' });
   });
@@ -51,12 +56,17 @@ function client(server: LoopbackServer, extra: Partial<InstantClientOptions> = {
 }
 
 const apiCalls = (server: LoopbackServer): RecordedRequest[] => server.requests.filter((r) => !r.url.includes('oauth'));
-const tokenCalls = (server: LoopbackServer): RecordedRequest[] => server.requests.filter((r) => r.url.includes('oauth'));
+const tokenCalls = (server: LoopbackServer): RecordedRequest[] =>
+  server.requests.filter((r) => r.url.includes('oauth'));
 
 describe('defaultHeaders and defaultQuery', () => {
   it('sends them with every API call, pages included, and not with the token request', async () => {
     const server = await service();
-    const api = client(server, { defaultHeaders: { 'x-application-key': 'app-key-1' }, defaultQuery: { 'gw-app-key': 'k1' }, baseUrls: { rec: `${server.url}/v3` } });
+    const api = client(server, {
+      defaultHeaders: { 'x-application-key': 'app-key-1' },
+      defaultQuery: { 'gw-app-key': 'k1' },
+      baseUrls: { rec: `${server.url}/v3` },
+    });
     await api.cob.get('abcdefghijklmnopqrstuvwxyz1');
     const all = [];
     for await (const rec of api.rec.list(PERIOD)) all.push(rec);
@@ -79,7 +89,10 @@ describe('defaultHeaders and defaultQuery', () => {
 
   it("lets a call's own header and query value win", async () => {
     const server = await service();
-    const api = client(server, { defaultHeaders: { 'x-application-key': 'default' }, defaultQuery: { revisao: 9, extra: true } });
+    const api = client(server, {
+      defaultHeaders: { 'x-application-key': 'default' },
+      defaultQuery: { revisao: 9, extra: true },
+    });
     await api.cob.get('abcdefghijklmnopqrstuvwxyz1', { revisao: 2 }, { headers: { 'X-Application-Key': 'mine' } });
     const [call] = apiCalls(server);
     expect(call!.headers['x-application-key']).toBe('mine');
@@ -141,7 +154,10 @@ describe("clientAuthentication 'tls_client_auth'", () => {
 });
 
 describe('misconfigurations', () => {
-  const base = { baseUrl: 'https://api.psp.example/v2', auth: { tokenUrl: 'https://auth.psp.example/token', clientId: 'a', clientSecret: 's' } };
+  const base = {
+    baseUrl: 'https://api.psp.example/v2',
+    auth: { tokenUrl: 'https://auth.psp.example/token', clientId: 'a', clientSecret: 's' },
+  };
   const refused: Array<[string, Record<string, unknown>, string]> = [
     ['defaultHeaders not an object', { defaultHeaders: 'x' }, 'defaultHeaders'],
     ['a header value that is not a string', { defaultHeaders: { 'x-key': 1 } }, 'defaultHeaders.x-key'],
@@ -155,10 +171,26 @@ describe('misconfigurations', () => {
     ['baseUrls naming no tag', { baseUrls: { cobx: 'https://x.example/v3' } }, 'baseUrls.cobx'],
     ['baseUrls with a URL that does not parse', { baseUrls: { rec: 'not a url' } }, 'baseUrls.rec'],
     ['baseUrls with a non-http URL', { baseUrls: { rec: 'ftp://x.example/v3' } }, 'baseUrls.rec'],
-    ['an unknown clientAuthentication', { auth: { ...base.auth, clientAuthentication: 'private_key_jwt' } }, 'auth.clientAuthentication'],
-    ['tls_client_auth with a secret', { auth: { ...base.auth, clientAuthentication: 'tls_client_auth' }, fetch }, 'auth.clientSecret'],
-    ['tls_client_auth without a certificate', { auth: { tokenUrl: base.auth.tokenUrl, clientId: 'a', clientAuthentication: 'tls_client_auth' } }, 'tls'],
-    ['tls_client_auth without a client id', { auth: { tokenUrl: base.auth.tokenUrl, clientAuthentication: 'tls_client_auth' }, fetch }, 'auth.clientId'],
+    [
+      'an unknown clientAuthentication',
+      { auth: { ...base.auth, clientAuthentication: 'private_key_jwt' } },
+      'auth.clientAuthentication',
+    ],
+    [
+      'tls_client_auth with a secret',
+      { auth: { ...base.auth, clientAuthentication: 'tls_client_auth' }, fetch },
+      'auth.clientSecret',
+    ],
+    [
+      'tls_client_auth without a certificate',
+      { auth: { tokenUrl: base.auth.tokenUrl, clientId: 'a', clientAuthentication: 'tls_client_auth' } },
+      'tls',
+    ],
+    [
+      'tls_client_auth without a client id',
+      { auth: { tokenUrl: base.auth.tokenUrl, clientAuthentication: 'tls_client_auth' }, fetch },
+      'auth.clientId',
+    ],
   ];
   it.each(refused)('refuses %s, naming the option', (_what, extra, option) => {
     let error: unknown;
@@ -173,14 +205,24 @@ describe('misconfigurations', () => {
   });
 
   it('refuses baseUrls on CashOutClient, whose paths are all under baseUrl', () => {
-    expect(() => new CashOutClient({ baseUrl: 'https://p.example', auth: { clientId: 'c', clientSecret: 's' }, baseUrls: {} } as never)).toThrow(
-      expect.objectContaining({ option: 'baseUrls' }),
-    );
+    expect(
+      () =>
+        new CashOutClient({
+          baseUrl: 'https://p.example',
+          auth: { clientId: 'c', clientSecret: 's' },
+          baseUrls: {},
+        } as never),
+    ).toThrow(expect.objectContaining({ option: 'baseUrls' }));
   });
 
   it('refuses a bad defaultHeaders on CashOutClient too', () => {
-    expect(() => new CashOutClient({ baseUrl: 'https://p.example', auth: { clientId: 'c', clientSecret: 's' }, defaultHeaders: { h: 2 } } as never)).toThrow(
-      expect.objectContaining({ option: 'defaultHeaders.h' }),
-    );
+    expect(
+      () =>
+        new CashOutClient({
+          baseUrl: 'https://p.example',
+          auth: { clientId: 'c', clientSecret: 's' },
+          defaultHeaders: { h: 2 },
+        } as never),
+    ).toThrow(expect.objectContaining({ option: 'defaultHeaders.h' }));
   });
 });

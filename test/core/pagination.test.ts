@@ -7,9 +7,21 @@ function service(total: number, size: number) {
   const load = async (paginaAtual: number | undefined): Promise<Page<number, PageParametros>> => {
     asked.push(paginaAtual);
     const current = paginaAtual ?? 0;
-    const items = Array.from({ length: Math.max(0, Math.min(size, total - current * size)) }, (_, i) => current * size + i);
+    const items = Array.from(
+      { length: Math.max(0, Math.min(size, total - current * size)) },
+      (_, i) => current * size + i,
+    );
     const body = {
-      parametros: { inicio: 'a', fim: 'b', paginacao: { paginaAtual: current, itensPorPagina: size, quantidadeDePaginas: Math.max(1, Math.ceil(total / size)), quantidadeTotalDeItens: total } },
+      parametros: {
+        inicio: 'a',
+        fim: 'b',
+        paginacao: {
+          paginaAtual: current,
+          itensPorPagina: size,
+          quantidadeDePaginas: Math.max(1, Math.ceil(total / size)),
+          quantidadeTotalDeItens: total,
+        },
+      },
       cobs: items,
     };
     return toPage<number, PageParametros>(body, 'cobs', load);
@@ -73,9 +85,19 @@ describe('PagePromise', () => {
   });
 
   it('keeps the other fields of the answer on the page', async () => {
-    const page = toPage({ parametros: { paginacao: { paginaAtual: 0, itensPorPagina: 1, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 } }, lotes: [1], extra: 'x' }, 'lotes', async () => {
-      throw new Error('unused');
-    });
+    const page = toPage(
+      {
+        parametros: {
+          paginacao: { paginaAtual: 0, itensPorPagina: 1, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 },
+        },
+        lotes: [1],
+        extra: 'x',
+      },
+      'lotes',
+      async () => {
+        throw new Error('unused');
+      },
+    );
     expect(page.items).toEqual([1]);
     expect((page as unknown as Record<string, unknown>)['extra']).toBe('x');
   });
@@ -84,12 +106,28 @@ describe('PagePromise', () => {
 describe('listQueryParams', () => {
   it('flattens paginacao to the dotted wire names and keeps scalars as they are', () => {
     expect(
-      listQueryParams({ inicio: 'a', fim: 'b', locationPresente: false, loteCobVId: 7, paginacao: { paginaAtual: 1, itensPorPagina: 50 } }),
-    ).toEqual({ inicio: 'a', fim: 'b', locationPresente: false, loteCobVId: 7, 'paginacao.paginaAtual': 1, 'paginacao.itensPorPagina': 50 });
+      listQueryParams({
+        inicio: 'a',
+        fim: 'b',
+        locationPresente: false,
+        loteCobVId: 7,
+        paginacao: { paginaAtual: 1, itensPorPagina: 50 },
+      }),
+    ).toEqual({
+      inicio: 'a',
+      fim: 'b',
+      locationPresente: false,
+      loteCobVId: 7,
+      'paginacao.paginaAtual': 1,
+      'paginacao.itensPorPagina': 50,
+    });
   });
 
   it('a page number overrides the query page', () => {
     expect(listQueryParams({ paginacao: { paginaAtual: 1 } }, 4)['paginacao.paginaAtual']).toBe(4);
-    expect(listQueryParams(undefined, 2)).toEqual({ 'paginacao.paginaAtual': 2, 'paginacao.itensPorPagina': undefined });
+    expect(listQueryParams(undefined, 2)).toEqual({
+      'paginacao.paginaAtual': 2,
+      'paginacao.itensPorPagina': undefined,
+    });
   });
 });

@@ -7,8 +7,18 @@
 import { http, HttpResponse, passthrough } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
-  CobNaoEncontrado, addDays, generateTxid, path, todayInBrasilia, type Balance, type CobCompleta, type CobGerada, type Page,
-  type ParametrosConsultaCob, type RecCompleta, type Transfer,
+  CobNaoEncontrado,
+  addDays,
+  generateTxid,
+  path,
+  todayInBrasilia,
+  type Balance,
+  type CobCompleta,
+  type CobGerada,
+  type Page,
+  type ParametrosConsultaCob,
+  type RecCompleta,
+  type Transfer,
 } from '../../src/index.ts';
 import { aroundNow, useSandbox } from '../e2e/harness.ts';
 import { testClient, useMsw } from '../support/msw.ts';
@@ -19,7 +29,10 @@ const net = useMsw();
 const sandboxPassthrough = () => net.server.use(http.all(/^http:\/\/127\.0\.0\.1/, () => passthrough()));
 
 /** `.withResponse()` of `call()` and a plain `await` of another `call()` give the same data. */
-async function same<T>(call: () => Promise<T> & { withResponse(): Promise<{ data: T; response: Response }> }, status: number) {
+async function same<T>(
+  call: () => Promise<T> & { withResponse(): Promise<{ data: T; response: Response }> },
+  status: number,
+) {
   const { data, response } = await call().withResponse();
   expect(response).toBeInstanceOf(Response);
   expect(response.status).toBe(status);
@@ -47,7 +60,10 @@ describe('.withResponse()', () => {
     net.server.use(
       http.get('https://api.psp.example/v2/cob/:txid', ({ params }) => {
         sent++;
-        return HttpResponse.json({ txid: params['txid'], revisao: 0, status: 'ATIVA' }, { headers: { 'x-correlation-id': 'corr-1' } });
+        return HttpResponse.json(
+          { txid: params['txid'], revisao: 0, status: 'ATIVA' },
+          { headers: { 'x-correlation-id': 'corr-1' } },
+        );
       }),
     );
     const api = testClient();
@@ -68,7 +84,12 @@ describe('.withResponse()', () => {
 
   it("a list's page promise: the first page with its Response, one request for both", async () => {
     sandboxPassthrough();
-    for (let i = 0; i < 3; i++) await s.api.cob.create(generateTxid(), { valor: { original: '1.00' }, chave: s.receiverKey, devedor: { cpf: '11144477735', nome: 'Lista' } });
+    for (let i = 0; i < 3; i++)
+      await s.api.cob.create(generateTxid(), {
+        valor: { original: '1.00' },
+        chave: s.receiverKey,
+        devedor: { cpf: '11144477735', nome: 'Lista' },
+      });
     const before = net.requests.length;
     const pages = s.api.cob.list({ ...aroundNow(), cpf: '11144477735', paginacao: { itensPorPagina: 2 } });
     const raw = await pages.withResponse();
@@ -94,13 +115,21 @@ describe('.withResponse()', () => {
     await same(() => api.cob.remove(txid), 200);
 
     const due = addDays(todayInBrasilia(), 3);
-    const cobv = { calendario: { dataDeVencimento: due }, devedor: { cpf: '12345678909', nome: 'Fulano' }, valor: { original: '7.00' }, chave: s.receiverKey };
+    const cobv = {
+      calendario: { dataDeVencimento: due },
+      devedor: { cpf: '12345678909', nome: 'Fulano' },
+      valor: { original: '7.00' },
+      chave: s.receiverKey,
+    };
     const vtxid = generateTxid();
     await same(() => api.cobv.create(vtxid, cobv), 201);
     await same(() => api.cobv.get(vtxid), 200);
     expect((await api.cobv.list(aroundNow()).withResponse()).response.status).toBe(200);
 
-    const lote = await same(() => api.lotecobv.put(31, { descricao: 'raw', cobsv: [{ txid: generateTxid(), ...cobv }] }), 202);
+    const lote = await same(
+      () => api.lotecobv.put(31, { descricao: 'raw', cobsv: [{ txid: generateTxid(), ...cobv }] }),
+      202,
+    );
     expect(lote.data).toBeUndefined();
     await same(() => api.lotecobv.get(31), 200);
     expect((await api.lotecobv.list(aroundNow()).withResponse()).response.status).toBe(200);
@@ -135,7 +164,11 @@ describe('.withResponse()', () => {
     expectTypeOf(balance.data).toEqualTypeOf<Balance>();
     expect(balance.data.available).toMatch(/^\d+\.\d{2}$/);
 
-    const order = { instantKey: 'someone@example.com', creditorDocument: '12345678909', payment: { currency: 'BRL', amount: '2.00' } } as const;
+    const order = {
+      instantKey: 'someone@example.com',
+      creditorDocument: '12345678909',
+      payment: { currency: 'BRL', amount: '2.00' },
+    } as const;
     const placed = await cashOut.payments.create(order, { idempotencyKey: 'raw0001' }).withResponse();
     expectTypeOf(placed.data).toEqualTypeOf<Transfer>();
     expect(placed.response.status).toBe(202);
@@ -145,11 +178,15 @@ describe('.withResponse()', () => {
     expect(found.data.idempotencyKey).toBe('raw0001');
     await same(() => cashOut.request({ method: 'GET', path: path`/api/v2/accounts/balances/` }), 200);
   });
-  it('the recurring resources too: typed, the answer\'s status kept', async () => {
+  it("the recurring resources too: typed, the answer's status kept", async () => {
     const idRec = 'RR1234567820240115abcdefghijk';
     net.server.use(
-      http.get('https://api.psp.example/v2/rec/:idRec', ({ params }) => HttpResponse.json({ idRec: params['idRec'], status: 'CRIADA' })),
-      http.patch('https://api.psp.example/v2/solicrec/:id', ({ params }) => HttpResponse.json({ idSolicRec: params['id'], status: 'CANCELADA' }, { status: 201 })),
+      http.get('https://api.psp.example/v2/rec/:idRec', ({ params }) =>
+        HttpResponse.json({ idRec: params['idRec'], status: 'CRIADA' }),
+      ),
+      http.patch('https://api.psp.example/v2/solicrec/:id', ({ params }) =>
+        HttpResponse.json({ idSolicRec: params['id'], status: 'CANCELADA' }, { status: 201 }),
+      ),
       http.delete('https://api.psp.example/v2/webhookcobr', () => new HttpResponse(null, { status: 204 })),
     );
     const api = testClient();

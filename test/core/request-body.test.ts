@@ -17,7 +17,7 @@ const token = { getToken: async () => 'tok' };
 
 describe('the request body on the wire', () => {
   it('sends the JSON text as it is on every attempt: its UTF-8 length declared, never chunked', async () => {
-    const server = await startServer((req, res) => {
+    const server = await startServer((_req, res) => {
       if (server.requests.length === 1) {
         res.writeHead(503);
         res.end();
@@ -46,7 +46,11 @@ describe('the request body on the wire', () => {
     try {
       await new HttpCore({ baseUrl: server.url, auth: token }).json({ method: 'GET', path: path`/cob` });
       const [request] = server.requests;
-      expect([request!.body, request!.headers['content-type'], request!.headers['content-length']]).toEqual(['', undefined, undefined]);
+      expect([request!.body, request!.headers['content-type'], request!.headers['content-length']]).toEqual([
+        '',
+        undefined,
+        undefined,
+      ]);
     } finally {
       await server.close();
     }
@@ -79,7 +83,9 @@ describe('the request body on the wire', () => {
   });
 
   it('a fetch option that hands back its Response without a promise still works, with a body and without', async () => {
-    const fetch = (() => Response.json({ own: true })) as unknown as (input: Request | string | URL) => Promise<Response>;
+    const fetch = (() => Response.json({ own: true })) as unknown as (
+      input: Request | string | URL,
+    ) => Promise<Response>;
     const client = new InstantClient({ baseUrl: 'https://api.example.com/v2', auth: token, fetch });
     expect(await client.request({ method: 'PUT', path: path`/cob/${'abc'}`, body: { a: 1 } })).toEqual({ own: true });
     expect(await client.request({ method: 'GET', path: path`/cob/${'abc'}` })).toEqual({ own: true });

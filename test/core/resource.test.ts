@@ -11,7 +11,13 @@ const net = useMsw();
 /** A resource with one read and one list, each judged by the rule it is given. */
 class Probe extends APIResource {
   get(id: string, rule: Rule, options?: RequestOptions): Promise<unknown> {
-    return this.send({ method: 'GET', path: () => path`/probe/${id}`, errors: { 400: CobConsultaInvalida, 404: CobNaoEncontrado }, options, rule });
+    return this.send({
+      method: 'GET',
+      path: () => path`/probe/${id}`,
+      errors: { 400: CobConsultaInvalida, 404: CobNaoEncontrado },
+      options,
+      rule,
+    });
   }
 
   list(rule: Rule, options?: RequestOptions) {
@@ -24,7 +30,9 @@ const broken: Rule = (ctx) => ctx.add('id', 'id is wrong');
 
 describe('APIResource', () => {
   it('refuses with the endpoint 400 class before building the path or sending', async () => {
-    const error = await probe().get('..', broken).catch((e: unknown) => e);
+    const error = await probe()
+      .get('..', broken)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CobConsultaInvalida);
     expect(error).toMatchObject({ sentRequest: false, violacoes: [{ propriedade: 'id', razao: 'id is wrong' }] });
     expect(net.requests).toHaveLength(0);
@@ -52,7 +60,9 @@ describe('APIResource', () => {
     };
     await expect(probe().get('1', counted, { validate: false })).resolves.toEqual({ ok: true });
     await expect(probe(testClient({ validate: false })).get('1', counted)).resolves.toEqual({ ok: true });
-    await expect(probe(testClient({ validate: false })).get('1', counted, { validate: true })).rejects.toBeInstanceOf(CobConsultaInvalida);
+    await expect(probe(testClient({ validate: false })).get('1', counted, { validate: true })).rejects.toBeInstanceOf(
+      CobConsultaInvalida,
+    );
     expect(runs).toBe(1);
     expect(net.requests).toHaveLength(2);
   });
@@ -61,7 +71,12 @@ describe('APIResource', () => {
     net.server.use(
       http.get(`${BASE_URL}/probe`, ({ request }) => {
         const page = Number(new URL(request.url).searchParams.get('paginacao.paginaAtual') ?? 0);
-        return HttpResponse.json({ parametros: { paginacao: { paginaAtual: page, itensPorPagina: 1, quantidadeDePaginas: 3, quantidadeTotalDeItens: 3 } }, probes: [page] });
+        return HttpResponse.json({
+          parametros: {
+            paginacao: { paginaAtual: page, itensPorPagina: 1, quantidadeDePaginas: 3, quantidadeTotalDeItens: 3 },
+          },
+          probes: [page],
+        });
       }),
     );
     let runs = 0;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { bodyText, guardFetch } from '../../src/core/response.ts';
 
-const answer = (status: number, body: string, headers: Record<string, string> = {}) => async () =>
-  new Response(body, { status, headers: { 'content-type': 'application/json', ...headers } });
+const answer =
+  (status: number, body: string, headers: Record<string, string> = {}) =>
+  async () =>
+    new Response(body, { status, headers: { 'content-type': 'application/json', ...headers } });
 
 describe('guardFetch with detachSuccessBody', () => {
   it('hands a success over as fetch gave it, body read, its bytes to bodyText once', async () => {
@@ -20,9 +22,14 @@ describe('guardFetch with detachSuccessBody', () => {
   });
 
   it('keeps the body of an error answer (ky reads it) and without the option', async () => {
-    const error = await guardFetch(() => answer(400, '{"title":"bad"}'), { maxResponseBytes: 1024, detachSuccessBody: true })('https://api.example/x');
+    const error = await guardFetch(() => answer(400, '{"title":"bad"}'), {
+      maxResponseBytes: 1024,
+      detachSuccessBody: true,
+    })('https://api.example/x');
     expect(await error.text()).toBe('{"title":"bad"}');
-    const plain = await guardFetch(() => answer(200, '{"ok":true}'), { maxResponseBytes: 1024 })('https://api.example/x');
+    const plain = await guardFetch(() => answer(200, '{"ok":true}'), { maxResponseBytes: 1024 })(
+      'https://api.example/x',
+    );
     expect(await plain.json()).toEqual({ ok: true });
   });
 

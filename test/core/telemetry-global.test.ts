@@ -18,9 +18,13 @@ afterAll(async () => {
 it('uses the global tracer provider registered before the client was built, and none built before it', async () => {
   const before = new InstantClient(sandbox.clientOptions());
   const spans = new InMemorySpanExporter();
-  expect(trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }))).toBe(true);
+  expect(
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] })),
+  ).toBe(true);
   const after = new InstantClient(sandbox.clientOptions());
   await after.cob.get(generateTxid()).catch(() => undefined);
   await before.cob.get(generateTxid()).catch(() => undefined);
-  expect(spans.getFinishedSpans().map((span) => [span.name, span.attributes['error.type']])).toEqual([['cob.get', 'CobNaoEncontrado']]);
+  expect(spans.getFinishedSpans().map((span) => [span.name, span.attributes['error.type']])).toEqual([
+    ['cob.get', 'CobNaoEncontrado'],
+  ]);
 });

@@ -5,12 +5,32 @@
  * (received payments, recurring, and deliveries the `authenticate` gate refuses),
  * the duration metric; and nothing exported carries an id, key, document, amount, token or secret.
  */
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CashOutClient, ConfigurationError, InstantClient, createMemoryStore, generateIdempotencyKey, generateTxid, receivedPaymentsHandler,
-  recurringHandler, webhookUrl, type RecCompleta, type Store, type TelemetryOptions,
+  CashOutClient,
+  ConfigurationError,
+  InstantClient,
+  createMemoryStore,
+  generateIdempotencyKey,
+  generateTxid,
+  receivedPaymentsHandler,
+  recurringHandler,
+  webhookUrl,
+  type RecCompleta,
+  type Store,
+  type TelemetryOptions,
 } from '../../src/index.ts';
 import { selfSigned, service } from '../notifications/support.ts';
 import { createSandbox } from '../../src/sandbox.ts';
@@ -50,7 +70,12 @@ describe('CLIENT spans', () => {
     const client = api();
     const txid = generateTxid();
     secrets.add(txid).add('7.31').add(CPF).add('Fulana de Tal');
-    await client.cob.create(txid, { calendario: { expiracao: 600 }, devedor: { cpf: CPF, nome: 'Fulana de Tal' }, valor: { original: '7.31' }, chave: sandbox.ownKeys[0]! });
+    await client.cob.create(txid, {
+      calendario: { expiracao: 600 },
+      devedor: { cpf: CPF, nome: 'Fulana de Tal' },
+      valor: { original: '7.31' },
+      chave: sandbox.ownKeys[0]!,
+    });
     await client.cob.get(txid);
     const [create] = byName('cob.create');
     expect(create?.kind).toBe(SPAN_KIND_CLIENT);
@@ -108,8 +133,13 @@ describe('workflows and notifications', () => {
     const memory = createMemoryStore();
     // A store that is not the in-memory default: payments then go through intents.
     const store: Store = {
-      lease: (...a) => memory.lease(...a), renew: (...a) => memory.renew!(...a), unlease: (...a) => memory.unlease(...a),
-      get: (k) => memory.get(k), set: (...a) => memory.set(...a), delete: (...a) => memory.delete(...a), list: (p) => memory.list(p),
+      lease: (...a) => memory.lease(...a),
+      renew: (...a) => memory.renew!(...a),
+      unlease: (...a) => memory.unlease(...a),
+      get: (k) => memory.get(k),
+      set: (...a) => memory.set(...a),
+      delete: (...a) => memory.delete(...a),
+      list: (p) => memory.list(p),
       sealer: createSealer(new Uint8Array(32).fill(7)),
     };
     const options = sandbox.cashOutOptions();
@@ -133,18 +163,33 @@ describe('workflows and notifications', () => {
     const client = api();
     const txid = generateTxid();
     secrets.add(txid).add('4.44');
-    await client.cob.create(txid, { calendario: { expiracao: 600 }, valor: { original: '4.44' }, chave: sandbox.ownKeys[0]! });
+    await client.cob.create(txid, {
+      calendario: { expiracao: 600 },
+      valor: { original: '4.44' },
+      chave: sandbox.ownKeys[0]!,
+    });
     const payment = await sandbox.payCharge(txid);
     secrets.add(payment.endToEndId);
     const handler = receivedPaymentsHandler(client, { onPayment: () => undefined });
-    const deliver = (body: unknown) => handler(new Request('https://hooks.example.com/x', { method: 'POST', body: JSON.stringify(body) }));
+    const deliver = (body: unknown) =>
+      handler(new Request('https://hooks.example.com/x', { method: 'POST', body: JSON.stringify(body) }));
     expect((await deliver({ recebidos: [payment] })).status).toBe(200);
     expect((await deliver({ recebidos: [payment] })).status).toBe(200);
     expect((await deliver({ recebidos: [{ ...payment, valor: '9.99' }] })).status).toBe(200);
     expect((await deliver('not a notification')).status).toBe(400);
     const handled = byName('receivedPayments.notification');
-    expect(handled.map((span) => span.kind)).toEqual([SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER]);
-    expect(handled.map((span) => span.attributes['instant_payments.outcome'])).toEqual(['confirmed', 'duplicate', 'unconfirmed', 'refused']);
+    expect(handled.map((span) => span.kind)).toEqual([
+      SPAN_KIND_SERVER,
+      SPAN_KIND_SERVER,
+      SPAN_KIND_SERVER,
+      SPAN_KIND_SERVER,
+    ]);
+    expect(handled.map((span) => span.attributes['instant_payments.outcome'])).toEqual([
+      'confirmed',
+      'duplicate',
+      'unconfirmed',
+      'refused',
+    ]);
   });
 });
 
@@ -155,16 +200,31 @@ describe('every notification handled has its SERVER span', () => {
     const record = { idRec, status: 'APROVADA', valor: { valorRec: '31.17' } } as unknown as RecCompleta;
     secrets.add(idRec).add('31.17');
     // The client's telemetry, with a service whose records are known to the test.
-    const recurring = { rec: { get: async (id: string) => ({ ...record, idRec: id }) }, cobr: { get: async () => ({}) as never }, telemetry: client.telemetry };
+    const recurring = {
+      rec: { get: async (id: string) => ({ ...record, idRec: id }) },
+      cobr: { get: async () => ({}) as never },
+      telemetry: client.telemetry,
+    };
     const handler = recurringHandler(recurring, { onRec: () => undefined });
-    const deliver = (body: unknown) => handler(new Request('https://hooks.example.com/rec', { method: 'POST', body: JSON.stringify(body) }));
+    const deliver = (body: unknown) =>
+      handler(new Request('https://hooks.example.com/rec', { method: 'POST', body: JSON.stringify(body) }));
     expect((await deliver({ recs: [{ idRec, status: 'APROVADA' }] })).status).toBe(200);
     expect((await deliver({ recs: [{ idRec, status: 'APROVADA' }] })).status).toBe(200);
     expect((await deliver({ recs: [{ idRec, status: 'CANCELADA' }] })).status).toBe(200);
     expect((await deliver({ other: [] })).status).toBe(400);
     const handled = byName('recurring.notification');
-    expect(handled.map((span) => span.kind)).toEqual([SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER]);
-    expect(handled.map((span) => span.attributes['instant_payments.outcome'])).toEqual(['confirmed', 'duplicate', 'unconfirmed', 'refused']);
+    expect(handled.map((span) => span.kind)).toEqual([
+      SPAN_KIND_SERVER,
+      SPAN_KIND_SERVER,
+      SPAN_KIND_SERVER,
+      SPAN_KIND_SERVER,
+    ]);
+    expect(handled.map((span) => span.attributes['instant_payments.outcome'])).toEqual([
+      'confirmed',
+      'duplicate',
+      'unconfirmed',
+      'refused',
+    ]);
   });
 
   it('recurring, given the client itself: its telemetry; the record lookup a CLIENT span of its own', async () => {
@@ -172,7 +232,12 @@ describe('every notification handled has its SERVER span', () => {
     const idRec = 'RR1234567820261126unknownrec1';
     secrets.add(idRec);
     const handler = recurringHandler(client, { onRec: () => undefined, onCobr: () => undefined });
-    const response = await handler(new Request('https://hooks.example.com/rec', { method: 'POST', body: JSON.stringify({ recs: [{ idRec, status: 'APROVADA' }] }) }));
+    const response = await handler(
+      new Request('https://hooks.example.com/rec', {
+        method: 'POST',
+        body: JSON.stringify({ recs: [{ idRec, status: 'APROVADA' }] }),
+      }),
+    );
     expect(response.status).toBe(200);
     const served = byName('recurring.notification').at(-1)!;
     expect(served.kind).toBe(SPAN_KIND_SERVER);
@@ -188,22 +253,39 @@ describe('every notification handled has its SERVER span', () => {
     const client = api();
     const secret = 'whs-telemetry-secret-0123456789';
     const wrong = 'whs-telemetry-wrong-9876543210';
-    secrets.add(secret).add(wrong).add('10.1.2.3').add(selfSigned.cert.replace(/-----[A-Z ]+-----|\s/g, '').slice(0, 64));
+    secrets
+      .add(secret)
+      .add(wrong)
+      .add('10.1.2.3')
+      .add(selfSigned.cert.replace(/-----[A-Z ]+-----|\s/g, '').slice(0, 64));
     const bySecret = receivedPaymentsHandler(client, { onPayment: () => undefined, authenticate: { secret } });
     const byCertificate = receivedPaymentsHandler(client, {
       onPayment: () => undefined,
-      authenticate: { clientCertificate: { ca: service.ca.cert }, trustedProxies: ['10.0.0.0/8'], forwardedCertificateHeader: 'X-Client-Cert' },
+      authenticate: {
+        clientCertificate: { ca: service.ca.cert },
+        trustedProxies: ['10.0.0.0/8'],
+        forwardedCertificateHeader: 'X-Client-Cert',
+      },
     });
-    const post = (url: string, headers: Record<string, string> = {}) => new Request(url, { method: 'POST', headers, body: '{}' });
+    const post = (url: string, headers: Record<string, string> = {}) =>
+      new Request(url, { method: 'POST', headers, body: '{}' });
     const before = byName('receivedPayments.notification').length;
     expect((await bySecret(post(`${webhookUrl('https://hooks.example.com/w', wrong)}/instant`))).status).toBe(403);
     expect((await bySecret(post('https://hooks.example.com/w/instant'))).status).toBe(401);
     const forged = { 'x-client-cert': encodeURIComponent(selfSigned.cert) };
-    expect((await byCertificate(post('https://hooks.example.com/w', forged), { remoteAddress: '10.1.2.3' })).status).toBe(403);
+    expect(
+      (await byCertificate(post('https://hooks.example.com/w', forged), { remoteAddress: '10.1.2.3' })).status,
+    ).toBe(403);
     const refused = byName('receivedPayments.notification').slice(before);
     expect(refused.map((span) => span.kind)).toEqual([SPAN_KIND_SERVER, SPAN_KIND_SERVER, SPAN_KIND_SERVER]);
-    expect(refused.map((span) => span.attributes['instant_payments.outcome'])).toEqual(['refused', 'refused', 'refused']);
-    expect(refused.map((span) => span.events.at(-1)?.attributes?.['http.response.status_code'])).toEqual([403, 401, 403]);
+    expect(refused.map((span) => span.attributes['instant_payments.outcome'])).toEqual([
+      'refused',
+      'refused',
+      'refused',
+    ]);
+    expect(refused.map((span) => span.events.at(-1)?.attributes?.['http.response.status_code'])).toEqual([
+      403, 401, 403,
+    ]);
   });
 });
 
@@ -214,14 +296,28 @@ describe('the duration metric and what nothing exported carries', () => {
     const duration = exported.find((metric) => metric.descriptor.name === 'http.client.request.duration');
     expect(duration?.descriptor.unit).toBe('s');
     const points = duration!.dataPoints.map((point) => point.attributes);
-    expect(points).toContainEqual(expect.objectContaining({ 'http.request.method': 'PUT', 'url.template': '/cob/{}', 'http.response.status_code': 201 }));
-    expect(points).toContainEqual(expect.objectContaining({ 'url.template': '/cob/{}', 'http.response.status_code': 404, 'error.type': 'CobNaoEncontrado' }));
+    expect(points).toContainEqual(
+      expect.objectContaining({
+        'http.request.method': 'PUT',
+        'url.template': '/cob/{}',
+        'http.response.status_code': 201,
+      }),
+    );
+    expect(points).toContainEqual(
+      expect.objectContaining({
+        'url.template': '/cob/{}',
+        'http.response.status_code': 404,
+        'error.type': 'CobNaoEncontrado',
+      }),
+    );
   });
 
   it('never an id, key, document, amount, token or secret in a span, event or metric', async () => {
     await reader.forceFlush();
     const everything = JSON.stringify({
-      spans: spans.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })),
+      spans: spans
+        .getFinishedSpans()
+        .map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })),
       metrics: metrics.getMetrics().flatMap((m) => m.scopeMetrics.flatMap((s) => s.metrics)),
     });
     expect(secrets.size).toBeGreaterThan(10);
@@ -232,7 +328,11 @@ describe('the duration metric and what nothing exported carries', () => {
 
 describe('the telemetry option', () => {
   it('is checked by the constructor', () => {
-    expect(() => new InstantClient({ ...sandbox.clientOptions(), telemetry: { tracerProvider: {} } as never })).toThrow(ConfigurationError);
-    expect(() => new InstantClient({ ...sandbox.clientOptions(), telemetry: 'on' as never })).toThrow(expect.objectContaining({ option: 'telemetry' }));
+    expect(() => new InstantClient({ ...sandbox.clientOptions(), telemetry: { tracerProvider: {} } as never })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => new InstantClient({ ...sandbox.clientOptions(), telemetry: 'on' as never })).toThrow(
+      expect.objectContaining({ option: 'telemetry' }),
+    );
   });
 });

@@ -4,7 +4,11 @@ import { refuse, violation } from '../../src/core/validation.ts';
 
 describe('violation', () => {
   it('keeps a string value and the JSON of any other', () => {
-    expect(violation('cob.valor.original', 'bad', '1,00')).toEqual({ propriedade: 'cob.valor.original', razao: 'bad', valor: '1,00' });
+    expect(violation('cob.valor.original', 'bad', '1,00')).toEqual({
+      propriedade: 'cob.valor.original',
+      razao: 'bad',
+      valor: '1,00',
+    });
     expect(violation('cob.calendario.expiracao', 'bad', -1).valor).toBe('-1');
     expect(violation('cob.loc', 'bad', { id: 'x' }).valor).toBe('{"id":"x"}');
   });

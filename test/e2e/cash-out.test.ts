@@ -8,7 +8,11 @@ import { startReceiver, useSandbox } from './harness.ts';
 const notifications: NotificationVerification[] = [];
 let handler: RequestListener | undefined;
 const receiver = await startReceiver((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
-const s = useSandbox({ balance: '100.00', settle: 'manual', transferNotificationUrl: `${receiver.url}/webhook/transfer-confirmation` });
+const s = useSandbox({
+  balance: '100.00',
+  settle: 'manual',
+  transferNotificationUrl: `${receiver.url}/webhook/transfer-confirmation`,
+});
 
 beforeAll(() => {
   handler = s.cashOut.notificationHandler({
@@ -44,17 +48,24 @@ describe('cash-out', () => {
   });
 
   it('places an order with the lower-level payments.create, and a repeat with its key is the same order', async () => {
-    const body = { instantKey: PAYMENT.key, creditorDocument: PAYMENT.creditorDocument, payment: { currency: 'BRL' as const, amount: '0.50' } };
+    const body = {
+      instantKey: PAYMENT.key,
+      creditorDocument: PAYMENT.creditorDocument,
+      payment: { currency: 'BRL' as const, amount: '0.50' },
+    };
     const first = await s.cashOut.payments.create(body, { idempotencyKey: 'lowlevel1' });
     const again = await s.cashOut.payments.create(body, { idempotencyKey: 'lowlevel1' }).catch((e: unknown) => e);
     // The provider answers the same transfer, or a conflict; never a second order.
-    if (!(again instanceof Error)) expect((again as { idempotencyKey: string }).idempotencyKey).toBe(first.idempotencyKey);
+    if (!(again instanceof Error))
+      expect((again as { idempotencyKey: string }).idempotencyKey).toBe(first.idempotencyKey);
     await s.sandbox.settleTransfer('lowlevel1', 'LIQUIDATED');
     expect((await s.cashOut.payments.getByIdempotencyKey('lowlevel1')).payment?.amount).toBe('0.50');
   });
 
   it('refuses a payment the balance does not cover, with no order placed', async () => {
-    const error = await s.cashOut.pay({ ...PAYMENT, amount: '5000.00', idempotencyKey: 'toolarge1' }).catch((e: unknown) => e);
+    const error = await s.cashOut
+      .pay({ ...PAYMENT, amount: '5000.00', idempotencyKey: 'toolarge1' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientBalanceError);
     await expect(s.cashOut.payments.getByIdempotencyKey('toolarge1')).rejects.toMatchObject({ status: 404 });
   });
@@ -77,6 +88,8 @@ describe('cash-out', () => {
     await s.sandbox.forgeTransferNotification({ idempotencyKey, status: 'CANCELED' });
     await s.sandbox.forgeTransferNotification({ idempotencyKey: 'neverplaced1', status: 'LIQUIDATED' });
     await expect.poll(() => about(idempotencyKey).map((n) => n.verdict)).toEqual(['confirmed', 'suspicious']);
-    await expect.poll(() => about('neverplaced1')[0]).toMatchObject({ verdict: 'suspicious', reason: 'unknown-transfer' });
+    await expect
+      .poll(() => about('neverplaced1')[0])
+      .toMatchObject({ verdict: 'suspicious', reason: 'unknown-transfer' });
   });
 });

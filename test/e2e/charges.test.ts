@@ -26,7 +26,13 @@ describe('cob', () => {
   it('creates by PUT, revises, keeps every revision, removes', async () => {
     const txid = generateTxid();
     const created = await s.api.cob.create(txid, { ...cobBody('10.00'), devedor: DEBTOR, solicitacaoPagador: 'first' });
-    expect(created).toMatchObject({ txid, revisao: 0, status: 'ATIVA', valor: { original: '10.00' }, chave: s.receiverKey });
+    expect(created).toMatchObject({
+      txid,
+      revisao: 0,
+      status: 'ATIVA',
+      valor: { original: '10.00' },
+      chave: s.receiverKey,
+    });
     // The BR Code points at the charge's location.
     expect(brcode.parse(created.instantCopiaECola ?? '').url).toBe(created.location);
 
@@ -34,9 +40,21 @@ describe('cob', () => {
     expect(revised).toMatchObject({ revisao: 1, valor: { original: '12.50' }, solicitacaoPagador: 'first' });
     await s.api.cob.update(txid, { solicitacaoPagador: 'second' });
 
-    expect(await s.api.cob.get(txid)).toMatchObject({ revisao: 2, valor: { original: '12.50' }, solicitacaoPagador: 'second' });
-    expect(await s.api.cob.get(txid, { revisao: 0 })).toMatchObject({ revisao: 0, valor: { original: '10.00' }, solicitacaoPagador: 'first' });
-    expect(await s.api.cob.get(txid, { revisao: 1 })).toMatchObject({ revisao: 1, valor: { original: '12.50' }, solicitacaoPagador: 'first' });
+    expect(await s.api.cob.get(txid)).toMatchObject({
+      revisao: 2,
+      valor: { original: '12.50' },
+      solicitacaoPagador: 'second',
+    });
+    expect(await s.api.cob.get(txid, { revisao: 0 })).toMatchObject({
+      revisao: 0,
+      valor: { original: '10.00' },
+      solicitacaoPagador: 'first',
+    });
+    expect(await s.api.cob.get(txid, { revisao: 1 })).toMatchObject({
+      revisao: 1,
+      valor: { original: '12.50' },
+      solicitacaoPagador: 'first',
+    });
     await expect(s.api.cob.get(txid, { revisao: 3 })).rejects.toBeInstanceOf(CobConsultaInvalida);
 
     expect((await s.api.cob.remove(txid)).status).toBe('REMOVIDA_PELO_USUARIO_RECEBEDOR');
@@ -65,9 +83,15 @@ describe('cob', () => {
     }
     const page = await s.api.cob.list({ ...aroundNow(), cpf, paginacao: { itensPorPagina: 2 } });
     expect(page.items).toHaveLength(2);
-    expect(page.parametros.paginacao).toMatchObject({ paginaAtual: 0, itensPorPagina: 2, quantidadeDePaginas: 3, quantidadeTotalDeItens: 5 });
+    expect(page.parametros.paginacao).toMatchObject({
+      paginaAtual: 0,
+      itensPorPagina: 2,
+      quantidadeDePaginas: 3,
+      quantidadeTotalDeItens: 5,
+    });
     const all: string[] = [];
-    for await (const cob of s.api.cob.list({ ...aroundNow(), cpf, paginacao: { itensPorPagina: 2 } })) all.push(cob.txid);
+    for await (const cob of s.api.cob.list({ ...aroundNow(), cpf, paginacao: { itensPorPagina: 2 } }))
+      all.push(cob.txid);
     expect(new Set(all)).toEqual(mine);
     expect(all).toHaveLength(5);
   });
@@ -75,12 +99,20 @@ describe('cob', () => {
 
 describe('cobv', () => {
   const due = addDays(todayInBrasilia(), 5);
-  const cobvBody = (original: string) => ({ calendario: { dataDeVencimento: due, validadeAposVencimento: 30 }, devedor: DEBTOR, valor: { original }, chave: s.receiverKey });
+  const cobvBody = (original: string) => ({
+    calendario: { dataDeVencimento: due, validadeAposVencimento: 30 },
+    devedor: DEBTOR,
+    valor: { original },
+    chave: s.receiverKey,
+  });
 
   it('creates, revises, reads revisions, lists and removes', async () => {
     const txid = generateTxid();
     expect(await s.api.cobv.create(txid, cobvBody('100.00'))).toMatchObject({ txid, revisao: 0, status: 'ATIVA' });
-    expect(await s.api.cobv.update(txid, { valor: { original: '90.00' } })).toMatchObject({ revisao: 1, valor: { original: '90.00' } });
+    expect(await s.api.cobv.update(txid, { valor: { original: '90.00' } })).toMatchObject({
+      revisao: 1,
+      valor: { original: '90.00' },
+    });
     expect(await s.api.cobv.get(txid, { revisao: 0 })).toMatchObject({ valor: { original: '100.00' } });
     const listed: string[] = [];
     for await (const cobv of s.api.cobv.list(aroundNow())) listed.push(cobv.txid);
@@ -116,8 +148,16 @@ describe('cobv', () => {
     // PATCH some of the batch's charges; a txid outside the batch is refused (client and service).
     await s.api.lotecobv.update(id, { cobsv: [{ txid: cobsv[0]!.txid, valor: { original: '11.00' } }] });
     await expect.poll(async () => (await s.api.cobv.get(cobsv[0]!.txid)).valor.original).toBe('11.00');
-    await expect(s.api.lotecobv.update(id, { cobsv: [{ txid: generateTxid(), valor: { original: '1.00' } }] }, { checkBatch: true })).rejects.toBeInstanceOf(LoteCobVOperacaoInvalida);
-    await expect(s.api.lotecobv.put(id, { descricao: 'March', cobsv: cobsv.slice(0, 1) }, { validate: false })).rejects.toBeInstanceOf(LoteCobVOperacaoInvalida);
+    await expect(
+      s.api.lotecobv.update(
+        id,
+        { cobsv: [{ txid: generateTxid(), valor: { original: '1.00' } }] },
+        { checkBatch: true },
+      ),
+    ).rejects.toBeInstanceOf(LoteCobVOperacaoInvalida);
+    await expect(
+      s.api.lotecobv.put(id, { descricao: 'March', cobsv: cobsv.slice(0, 1) }, { validate: false }),
+    ).rejects.toBeInstanceOf(LoteCobVOperacaoInvalida);
     // alter: the whole batch again (the same set), a later due date for every charge.
     const later = addDays(due, 7);
     const created = cobsv.slice(0, 2).map((c) => ({ ...c, calendario: { ...c.calendario, dataDeVencimento: later } }));
@@ -133,10 +173,16 @@ describe('cobv', () => {
   it('refuses PUT and PATCH on a charge that is still a batch request', async () => {
     const pending = generateTxid();
     // A denied batch item (its debtor has no name) never becomes a charge.
-    await s.api.lotecobv.put(77, { descricao: 'x', cobsv: [{ txid: pending, ...cobvBody('5.00'), devedor: { cpf: '12345678909' } as never }] }, { validate: false });
+    await s.api.lotecobv.put(
+      77,
+      { descricao: 'x', cobsv: [{ txid: pending, ...cobvBody('5.00'), devedor: { cpf: '12345678909' } as never }] },
+      { validate: false },
+    );
     await expect.poll(async () => (await s.api.lotecobv.get(77)).cobsv[0]?.status).toBe('NEGADA');
     await expect(s.api.cobv.get(pending)).rejects.toBeInstanceOf(CobVNaoEncontrada);
-    await expect(s.api.cobv.update(pending, { valor: { original: '6.00' } })).rejects.toBeInstanceOf(CobVOperacaoInvalida);
+    await expect(s.api.cobv.update(pending, { valor: { original: '6.00' } })).rejects.toBeInstanceOf(
+      CobVOperacaoInvalida,
+    );
   });
 });
 
@@ -150,9 +196,13 @@ describe('loc', () => {
     expect(await s.api.loc.get(loc.id)).toMatchObject({ id: loc.id, txid });
 
     // Used by a charge: another charge cannot take it; a cobv location cannot serve a cob.
-    await expect(s.api.cob.create(generateTxid(), { ...cobBody('1.00'), loc: { id: loc.id } })).rejects.toBeInstanceOf(CobOperacaoInvalida);
+    await expect(s.api.cob.create(generateTxid(), { ...cobBody('1.00'), loc: { id: loc.id } })).rejects.toBeInstanceOf(
+      CobOperacaoInvalida,
+    );
     const cobvLoc = await s.api.loc.create({ tipoCob: 'cobv' });
-    await expect(s.api.cob.create(generateTxid(), { ...cobBody('1.00'), loc: { id: cobvLoc.id } })).rejects.toBeInstanceOf(CobOperacaoInvalida);
+    await expect(
+      s.api.cob.create(generateTxid(), { ...cobBody('1.00'), loc: { id: cobvLoc.id } }),
+    ).rejects.toBeInstanceOf(CobOperacaoInvalida);
 
     // A free location can change type; a linked one cannot.
     expect((await s.api.loc.update(cobvLoc.id, { tipoCob: 'cob' })).tipoCob).toBe('cob');

@@ -67,12 +67,21 @@ function plan(next: () => number) {
     const candidates = open();
     if (r < 0.35 || candidates.length === 0) {
       const n = charges.length;
-      const charge: Charge = { txid: `fault${SEED}n${String(n).padStart(4, '0')}`.padEnd(26, 'x'), amount: fromCents(100 + n), ops: [{ kind: 'create' }], revisions: 0 };
+      const charge: Charge = {
+        txid: `fault${SEED}n${String(n).padStart(4, '0')}`.padEnd(26, 'x'),
+        amount: fromCents(100 + n),
+        ops: [{ kind: 'create' }],
+        revisions: 0,
+      };
       charges.push(charge);
       tasks.push({ charge });
     } else if (r < 0.65) {
       const c = pick(candidates);
-      c.ops.push(next() < 0.5 ? { kind: 'revise', valor: fromCents(100 + Math.floor(next() * 10_000)) } : { kind: 'revise', text: `text ${i}` });
+      c.ops.push(
+        next() < 0.5
+          ? { kind: 'revise', valor: fromCents(100 + Math.floor(next() * 10_000)) }
+          : { kind: 'revise', text: `text ${i}` },
+      );
     } else if (r < 0.8) {
       pick(candidates).ops.push({ kind: 'pay' });
     } else {
@@ -84,9 +93,15 @@ function plan(next: () => number) {
   return { charges, orders, tasks };
 }
 
-const contentOf = (cob: CobCompleta): Content => ({ valor: cob.valor.original, text: cob.solicitacaoPagador ?? '', status: cob.status as Content['status'] });
+const contentOf = (cob: CobCompleta): Content => ({
+  valor: cob.valor.original,
+  text: cob.solicitacaoPagador ?? '',
+  status: cob.status as Content['status'],
+});
 
-it('keeps every charge once and every order once under 20% injected faults of every kind', { timeout: 120_000 }, async () => {
+it('keeps every charge once and every order once under 20% injected faults of every kind', {
+  timeout: 120_000,
+}, async () => {
   const { api, cashOut, sandbox, receiverKey } = s;
   const { charges, orders, tasks } = plan(seededRandom(SEED));
   const seen: { op: string; error: unknown }[] = [];
@@ -111,7 +126,12 @@ it('keeps every charge once and every order once under 20% injected faults of ev
       if (c.lost) return;
       counts[op.kind]++;
       if (op.kind === 'create') {
-        const body = { calendario: { expiracao: 86_400 }, valor: { original: c.amount }, chave: receiverKey, solicitacaoPagador: `created ${c.txid}` };
+        const body = {
+          calendario: { expiracao: 86_400 },
+          valor: { original: c.amount },
+          chave: receiverKey,
+          solicitacaoPagador: `created ${c.txid}`,
+        };
         // PUT is idempotent: on failure the caller sends it again, up to 3 times.
         for (let attempt = 0; attempt < 3 && !c.known; attempt++) {
           try {
@@ -124,7 +144,12 @@ it('keeps every charge once and every order once under 20% injected faults of ev
       } else if (op.kind === 'revise' && c.known) {
         const wanted: Content = { ...c.known, ...(op.valor && { valor: op.valor }), ...(op.text && { text: op.text }) };
         try {
-          c.known = contentOf(await api.cob.update(c.txid, { ...(op.valor && { valor: { original: op.valor } }), ...(op.text && { solicitacaoPagador: op.text }) }));
+          c.known = contentOf(
+            await api.cob.update(c.txid, {
+              ...(op.valor && { valor: { original: op.valor } }),
+              ...(op.text && { solicitacaoPagador: op.text }),
+            }),
+          );
           c.revisions++;
         } catch (error) {
           fail('revise', error);
@@ -154,7 +179,12 @@ it('keeps every charge once and every order once under 20% injected faults of ev
   const runOrder = async (amount: string) => {
     counts.order++;
     try {
-      const { idempotencyKey } = await cashOut.pay({ key: '+5561912345678', amount, creditorDocument: '52998224725', description: `fault workload ${amount}` });
+      const { idempotencyKey } = await cashOut.pay({
+        key: '+5561912345678',
+        amount,
+        creditorDocument: '52998224725',
+        description: `fault workload ${amount}`,
+      });
       placed.set(idempotencyKey, amount);
     } catch (error) {
       fail('order', error);
@@ -168,7 +198,8 @@ it('keeps every charge once and every order once under 20% injected faults of ev
   const queue = [...tasks];
   await Promise.all(
     Array.from({ length: PARALLEL }, async () => {
-      for (let task = queue.shift(); task; task = queue.shift()) await ('charge' in task ? runCharge(task.charge) : runOrder(task.order));
+      for (let task = queue.shift(); task; task = queue.shift())
+        await ('charge' in task ? runCharge(task.charge) : runOrder(task.order));
     }),
   );
   const workloadMs = performance.now() - started;
@@ -177,11 +208,16 @@ it('keeps every charge once and every order once under 20% injected faults of ev
 
   // 1. Every failure the caller saw is an InstantError.
   const notInstant = seen.filter(({ error }) => !(error instanceof InstantError));
-  expect(notInstant.map(({ op, error }) => `${op}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)).toEqual([]);
+  expect(
+    notInstant.map(
+      ({ op, error }) => `${op}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+    ),
+  ).toEqual([]);
 
   // 2. Every charge exists exactly once, with the content asked for.
   const listed = new Map<string, number>();
-  for await (const cob of api.cob.list({ ...aroundNow(), paginacao: { itensPorPagina: 1000 } })) listed.set(cob.txid, (listed.get(cob.txid) ?? 0) + 1);
+  for await (const cob of api.cob.list({ ...aroundNow(), paginacao: { itensPorPagina: 1000 } }))
+    listed.set(cob.txid, (listed.get(cob.txid) ?? 0) + 1);
   for (const c of charges) {
     expect(listed.get(c.txid) ?? 0, `charge ${c.txid} listed`).toBeLessThanOrEqual(1);
     if (c.lost) continue;
@@ -200,13 +236,18 @@ it('keeps every charge once and every order once under 20% injected faults of ev
       if (!(error instanceof TransferNotFoundError)) throw error;
     }
   }
-  const final = async () => (await Promise.all([...placed.keys()].map((k) => cashOut.payments.getByIdempotencyKey(k)))).every((t) => t.status === 'LIQUIDATED');
+  const final = async () =>
+    (await Promise.all([...placed.keys()].map((k) => cashOut.payments.getByIdempotencyKey(k)))).every(
+      (t) => t.status === 'LIQUIDATED',
+    );
   await expect.poll(final, { timeout: 10_000 }).toBe(true);
   const debited = [...placed.values()].reduce((sum, amount) => sum + toCents(amount), 0);
   expect(toCents((await cashOut.balance.get()).available)).toBe(toCents(BALANCE) - debited);
 
   const failures: Record<string, number> = {};
-  for (const { op, error } of seen) failures[`${op}: ${error instanceof Error ? error.name : typeof error}`] = (failures[`${op}: ${error instanceof Error ? error.name : typeof error}`] ?? 0) + 1;
+  for (const { op, error } of seen)
+    failures[`${op}: ${error instanceof Error ? error.name : typeof error}`] =
+      (failures[`${op}: ${error instanceof Error ? error.name : typeof error}`] ?? 0) + 1;
   console.log(
     [
       `fault workload, seed ${SEED}: ${OPERATIONS} operations in ${(workloadMs / 1000).toFixed(1)} s`,

@@ -41,5 +41,8 @@ export async function startReceiver(listener: RequestListener): Promise<Receiver
 
 /** A range of creation times that holds everything a test just made (for list queries). */
 export function aroundNow(): { inicio: string; fim: string } {
-  return { inicio: new Date(Date.now() - 3_600_000).toISOString(), fim: new Date(Date.now() + 3_600_000).toISOString() };
+  return {
+    inicio: new Date(Date.now() - 3_600_000).toISOString(),
+    fim: new Date(Date.now() + 3_600_000).toISOString(),
+  };
 }

@@ -22,7 +22,9 @@ const received: InstantPayment[] = [];
 let receiver: Receiver;
 
 beforeAll(async () => {
-  receiver = await startReceiver(toNodeHandler(receivedPaymentsHandler(s.api, { onPayment: (p) => void received.push(p) })));
+  receiver = await startReceiver(
+    toNodeHandler(receivedPaymentsHandler(s.api, { onPayment: (p) => void received.push(p) })),
+  );
 });
 afterAll(() => receiver.close());
 
@@ -66,14 +68,21 @@ describe('payment, notification, refund', () => {
     const first = await s.api.instant.refund(endToEndId, 'R1', { valor: '10.00' });
     expect(first).toMatchObject({ id: 'R1', valor: '10.00' });
     // The same id again is the same refund (a retried PUT), not a second one.
-    expect(await s.api.instant.refund(endToEndId, 'R1', { valor: '10.00' })).toMatchObject({ id: 'R1', rtrId: first.rtrId });
-    await expect(s.api.instant.refund(endToEndId, 'R2', { valor: '25.00' })).rejects.toBeInstanceOf(InstantDevolucaoInvalida);
+    expect(await s.api.instant.refund(endToEndId, 'R1', { valor: '10.00' })).toMatchObject({
+      id: 'R1',
+      rtrId: first.rtrId,
+    });
+    await expect(s.api.instant.refund(endToEndId, 'R2', { valor: '25.00' })).rejects.toBeInstanceOf(
+      InstantDevolucaoInvalida,
+    );
     expect(await s.api.instant.getRefund(endToEndId, 'R1')).toMatchObject({ id: 'R1', valor: '10.00' });
     expect((await s.api.instant.get(endToEndId)).devolucoes?.map((d) => d.id)).toEqual(['R1']);
   });
 
   it('answers InstantNaoEncontrado for an unknown e2eid', async () => {
-    await expect(s.api.instant.get(`E12345678202601011200${'a'.repeat(11)}`)).rejects.toBeInstanceOf(InstantNaoEncontrado);
+    await expect(s.api.instant.get(`E12345678202601011200${'a'.repeat(11)}`)).rejects.toBeInstanceOf(
+      InstantNaoEncontrado,
+    );
   });
 });
 
@@ -104,7 +113,9 @@ describe('payer side', () => {
     const payload = await s.payer.cobPayload.getCobv(url, { codMun: '5300108', DPP: todayInBrasilia() });
     expect(payload).toMatchObject({ txid, valor: { final: '200.00' } });
     // Past the due date plus its validity (moved to a business day): the service refuses.
-    await expect(s.payer.cobPayload.getCobv(url, { DPP: addDays(nextBusinessDay(addDays(due, 5)), 1) })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+    await expect(
+      s.payer.cobPayload.getCobv(url, { DPP: addDays(nextBusinessDay(addDays(due, 5)), 1) }),
+    ).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
   });
 });
 

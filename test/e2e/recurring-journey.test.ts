@@ -32,13 +32,17 @@ const store = createMemoryStore();
 
 /** What the backend recorded, in order: one line per callback run. */
 const recorded: string[] = [];
-const describeCharge = (c: CobRCompleta) => `cobr ${c.txid.slice(0, 6)} ${c.status} ${(c.tentativas ?? []).map((t) => `${t.tipo}-${t.status}`).join('+')}`;
+const describeCharge = (c: CobRCompleta) =>
+  `cobr ${c.txid.slice(0, 6)} ${c.status} ${(c.tentativas ?? []).map((t) => `${t.tipo}-${t.status}`).join('+')}`;
 let failNextRejection = true;
 
 /** One process of the backend: its two handlers on the shared store. */
 function backend(): { payments: NotificationHandler; recurring: NotificationHandler } {
   return {
-    payments: receivedPaymentsHandler(s.api, { store, onPayment: (p: InstantPayment) => void recorded.push(`payment ${p.txid?.slice(0, 6)} ${p.valor}`) }),
+    payments: receivedPaymentsHandler(s.api, {
+      store,
+      onPayment: (p: InstantPayment) => void recorded.push(`payment ${p.txid?.slice(0, 6)} ${p.valor}`),
+    }),
     recurring: recurringHandler(s.api, {
       store,
       onRec: (rec: RecCompleta) => void recorded.push(`rec ${rec.status} ${rec.ativacao?.tipoJornada}`),
@@ -74,16 +78,27 @@ afterAll(() => {
 });
 
 describe('journey 3: a monthly subscription started by paying an immediate charge', () => {
-  it('from the composite code to three paid charges, every notification handled once', { timeout: 15_000 }, async () => {
+  it('from the composite code to three paid charges, every notification handled once', {
+    timeout: 15_000,
+  }, async () => {
     const { api, payer, sandbox } = s;
     // The receiving user: the first month's immediate charge, a recurrence location, and the
     // recurrence naming the charge (journey 3).
     const cobTxid = generateTxid();
-    await api.cob.create(cobTxid, { calendario: { expiracao: 3600 }, valor: { original: '29.90' }, chave: s.receiverKey, solicitacaoPagador: 'Plano mensal, 1º mês' });
+    await api.cob.create(cobTxid, {
+      calendario: { expiracao: 3600 },
+      valor: { original: '29.90' },
+      chave: s.receiverKey,
+      solicitacaoPagador: 'Plano mensal, 1º mês',
+    });
     const loc = await api.locrec.create();
     const start = addDays(todayInBrasilia(), 5);
     const rec = await api.rec.create({
-      vinculo: { contrato: 'ASSINATURA-42', objeto: 'Plano mensal', devedor: { cpf: '12345678909', nome: 'Fulano de Tal' } },
+      vinculo: {
+        contrato: 'ASSINATURA-42',
+        objeto: 'Plano mensal',
+        devedor: { cpf: '12345678909', nome: 'Fulano de Tal' },
+      },
       calendario: { dataInicial: start, periodicidade: 'MENSAL' },
       valor: { valorRec: '29.90' },
       politicaRetentativa: 'PERMITE_3R_7D',
@@ -97,19 +112,32 @@ describe('journey 3: a monthly subscription started by paying an immediate charg
     const code = brcode.parse(dadosQR!.instantCopiaECola);
     expect(code.recurrenceUrl).toBe(loc.location);
     const payload = await payer.recPayload.get(code.recurrenceUrl!);
-    expect(payload).toMatchObject({ idRec: rec.idRec, valor: { valorRec: '29.90' }, calendario: { periodicidade: 'MENSAL' }, politicaRetentativa: 'PERMITE_3R_7D' });
+    expect(payload).toMatchObject({
+      idRec: rec.idRec,
+      valor: { valorRec: '29.90' },
+      calendario: { periodicidade: 'MENSAL' },
+      politicaRetentativa: 'PERMITE_3R_7D',
+    });
     expect((await payer.cobPayload.getCob(code.url!)).valor.original).toBe('29.90');
 
     // The payer pays the immediate charge: the payment is notified, and the recurrence is approved by journey 3.
     await sandbox.payCharge(cobTxid);
-    expect(await api.rec.get(rec.idRec)).toMatchObject({ status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid: cobTxid } } });
+    expect(await api.rec.get(rec.idRec)).toMatchObject({
+      status: 'APROVADA',
+      ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid: cobTxid } },
+    });
 
     // Three monthly charges; each is scheduled (ATIVA, an AGND attempt) before the payer's bank acts.
     const dues = [0, 1, 2].map((month) => addMonths(start, month));
     const txids: string[] = [];
     for (const due of dues) {
       const txid = generateTxid();
-      await api.cobr.create(txid, { idRec: rec.idRec, calendario: { dataDeVencimento: due }, valor: { original: '29.90' }, recebedor: { ...sandbox.ownAccounts[0]! } });
+      await api.cobr.create(txid, {
+        idRec: rec.idRec,
+        calendario: { dataDeVencimento: due },
+        valor: { original: '29.90' },
+        recebedor: { ...sandbox.ownAccounts[0]! },
+      });
       txids.push(txid);
       await expect.poll(() => recorded).toContain(`cobr ${txid.slice(0, 6)} ATIVA AGND-AGENDADA`);
     }
@@ -154,7 +182,13 @@ describe('journey 3: a monthly subscription started by paying an immediate charg
     const second = backend();
     for (const n of sent) {
       const handler = new URL(n.url).pathname.startsWith('/payments/') ? second.payments : second.recurring;
-      const response = await handler(new Request(n.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(n.body) }));
+      const response = await handler(
+        new Request(n.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(n.body),
+        }),
+      );
       expect(response.status).toBe(200);
     }
     expect(recorded).toEqual(expected);

@@ -4,8 +4,14 @@ import * as payer from '../../src/payer.ts';
 import { ApiError, UnauthorizedError } from '../../src/errors/api-error.ts';
 import { AuthenticationError } from '../../src/errors/failures.ts';
 import {
-  CobPayloadNaoEncontrado, CobOperacaoInvalida, ERROR_CATALOGUE, ERROR_CLASSES,
-  GENERAL_BY_STATUS, NaoEncontrado, ServicoIndisponivel, type CatalogueErrorType,
+  CobPayloadNaoEncontrado,
+  CobOperacaoInvalida,
+  ERROR_CATALOGUE,
+  ERROR_CLASSES,
+  GENERAL_BY_STATUS,
+  NaoEncontrado,
+  ServicoIndisponivel,
+  type CatalogueErrorType,
 } from '../../src/errors/catalogue.ts';
 import { InstantError } from '../../src/errors/base.ts';
 import { createApiError } from '../../src/errors/factory.ts';
@@ -14,7 +20,10 @@ const BASE = 'https://api.psp.example/api/v2/error';
 
 function problem(status: number, body: unknown, contentType = 'application/problem+json'): [Response, unknown] {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return [new Response(text, { status, headers: { 'content-type': contentType } }), typeof body === 'string' ? body : body];
+  return [
+    new Response(text, { status, headers: { 'content-type': contentType } }),
+    typeof body === 'string' ? body : body,
+  ];
 }
 
 describe('error catalogue', () => {
@@ -105,7 +114,9 @@ describe('bodies that are not problem documents', () => {
 
   it('uses the per-endpoint fallback before the general class', () => {
     const response = new Response('', { status: 410 });
-    expect(createApiError(response, undefined, { status: { 410: CobPayloadNaoEncontrado } })).toBeInstanceOf(CobPayloadNaoEncontrado);
+    expect(createApiError(response, undefined, { status: { 410: CobPayloadNaoEncontrado } })).toBeInstanceOf(
+      CobPayloadNaoEncontrado,
+    );
     expect(createApiError(new Response('', { status: 404 }), undefined)).toBeInstanceOf(NaoEncontrado);
   });
 
@@ -116,7 +127,12 @@ describe('bodies that are not problem documents', () => {
   });
 
   it("understands the cash-out provider's {type, title, detail, instance}", () => {
-    const body = { type: 'https://accounts.psp.example/errors/LIMIT-0009', title: 'Too many', detail: 'slow down', instance: '/api/v2/instant/payments/dict' };
+    const body = {
+      type: 'https://accounts.psp.example/errors/LIMIT-0009',
+      title: 'Too many',
+      detail: 'slow down',
+      instance: '/api/v2/instant/payments/dict',
+    };
     const error = createApiError(new Response(JSON.stringify(body), { status: 429 }), body);
     expect(error.errorType).toBe('LIMIT-0009');
     expect(error.title).toBe('Too many');
@@ -188,7 +204,11 @@ describe('error hierarchy', () => {
   it("a refusal keeps the SDK's own text; an answer's text is scrubbed", () => {
     const violacoes = [{ razao: 'see 12345678909', propriedade: 'cob.valor.original', valor: '12345678909' }];
     const refused = new CobOperacaoInvalida({ sentRequest: false, title: 'Refused', violacoes });
-    expect(refused.violacoes[0]).toEqual({ razao: 'see 12345678909', propriedade: 'cob.valor.original', valor: '[redacted]' });
+    expect(refused.violacoes[0]).toEqual({
+      razao: 'see 12345678909',
+      propriedade: 'cob.valor.original',
+      valor: '[redacted]',
+    });
     const answered = new CobOperacaoInvalida({ title: 'a@b.io', violacoes });
     expect(answered.title).toBe('[redacted]');
     expect(answered.violacoes[0]?.razao).toBe('see [redacted]');

@@ -8,8 +8,17 @@ import type { AddressInfo } from 'node:net';
 import { http, HttpResponse, passthrough } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
-  AuthenticationError, CashOutClient, CobConsultaInvalida, CobNaoEncontrado, CobOperacaoInvalida, ConfigurationError,
-  InstantClient, LoteCobVConsultaInvalida, LoteCobVOperacaoInvalida, RequisicaoInvalida, path,
+  AuthenticationError,
+  CashOutClient,
+  CobConsultaInvalida,
+  CobNaoEncontrado,
+  CobOperacaoInvalida,
+  ConfigurationError,
+  InstantClient,
+  LoteCobVConsultaInvalida,
+  LoteCobVOperacaoInvalida,
+  RequisicaoInvalida,
+  path,
 } from '../../src/index.ts';
 import { createSandbox } from '../../src/sandbox.ts';
 import { useMsw } from '../support/msw.ts';
@@ -53,23 +62,53 @@ describe('new InstantClient(options): a ConfigurationError naming the option', (
     ['a certificate without its key', { baseUrl: 'https://api.psp.example/v2', tls: { cert: PEM } }, 'tls.key'],
     ['a key without its certificate', { baseUrl: 'https://api.psp.example/v2', tls: { key: PEM } }, 'tls.cert'],
     ['an empty tls', { baseUrl: 'https://api.psp.example/v2', tls: {} }, 'tls'],
-    ['credentials without tokenUrl', { baseUrl: 'https://api.psp.example/v2', auth: { clientId: 'id', clientSecret: SECRET } }, 'auth.tokenUrl'],
-    ['credentials without clientSecret', { baseUrl: 'https://api.psp.example/v2', auth: { ...credentials, clientSecret: undefined } }, 'auth.clientSecret'],
-    ['a token endpoint over plain http', { baseUrl: 'https://api.psp.example/v2', auth: { ...credentials, tokenUrl: 'http://auth.psp.example/token' } }, 'auth.tokenUrl'],
-    ['a tokenUrl that does not parse', { baseUrl: 'https://api.psp.example/v2', auth: { ...credentials, tokenUrl: 'oauth/token' } }, 'auth.tokenUrl'],
-    ['a getToken that is no function', { baseUrl: 'https://api.psp.example/v2', auth: { getToken: 'abc' } }, 'auth.getToken'],
+    [
+      'credentials without tokenUrl',
+      { baseUrl: 'https://api.psp.example/v2', auth: { clientId: 'id', clientSecret: SECRET } },
+      'auth.tokenUrl',
+    ],
+    [
+      'credentials without clientSecret',
+      { baseUrl: 'https://api.psp.example/v2', auth: { ...credentials, clientSecret: undefined } },
+      'auth.clientSecret',
+    ],
+    [
+      'a token endpoint over plain http',
+      { baseUrl: 'https://api.psp.example/v2', auth: { ...credentials, tokenUrl: 'http://auth.psp.example/token' } },
+      'auth.tokenUrl',
+    ],
+    [
+      'a tokenUrl that does not parse',
+      { baseUrl: 'https://api.psp.example/v2', auth: { ...credentials, tokenUrl: 'oauth/token' } },
+      'auth.tokenUrl',
+    ],
+    [
+      'a getToken that is no function',
+      { baseUrl: 'https://api.psp.example/v2', auth: { getToken: 'abc' } },
+      'auth.getToken',
+    ],
     ['a timeout in words', { baseUrl: 'https://api.psp.example/v2', timeout: '30s' }, 'timeout'],
     ['negative retries', { baseUrl: 'https://api.psp.example/v2', maxRetries: -1 }, 'maxRetries'],
     ['a fetch that is no function', { baseUrl: 'https://api.psp.example/v2', fetch: {} }, 'fetch'],
   ])('%s', async (_case, options, option) => {
     const error = await expectConfiguration(() => new InstantClient(js(options)), option);
     // What baseUrl should look like, unless the fault is elsewhere in it.
-    if (option === 'baseUrl' && !error.message.includes('password')) expect(error.message).toMatch(/such as https:\/\/api\.psp\.example\/v2/);
+    if (option === 'baseUrl' && !error.message.includes('password'))
+      expect(error.message).toMatch(/such as https:\/\/api\.psp\.example\/v2/);
   });
 
   it('takes what the README shows, and the sandbox gives', async () => {
-    expect(() => new InstantClient({ baseUrl: 'https://api.psp.example/v2', auth: credentials, tls: { cert: PEM, key: PEM } })).not.toThrow();
-    expect(() => new InstantClient({ baseUrl: 'http://127.0.0.1:8080/v2', auth: { ...credentials, tokenUrl: 'http://127.0.0.1:8080/oauth/token' } })).not.toThrow();
+    expect(
+      () =>
+        new InstantClient({ baseUrl: 'https://api.psp.example/v2', auth: credentials, tls: { cert: PEM, key: PEM } }),
+    ).not.toThrow();
+    expect(
+      () =>
+        new InstantClient({
+          baseUrl: 'http://127.0.0.1:8080/v2',
+          auth: { ...credentials, tokenUrl: 'http://127.0.0.1:8080/oauth/token' },
+        }),
+    ).not.toThrow();
     const sandbox = createSandbox();
     await sandbox.listen({ port: 0 });
     try {
@@ -86,7 +125,11 @@ describe('new CashOutClient(options)', () => {
     ['no options at all', undefined, 'options'],
     ['{}', {}, 'baseUrl'],
     ['no auth', { baseUrl: 'https://accounts.psp.example' }, 'auth'],
-    ['a baseUrl that does not parse', { baseUrl: 'accounts psp', auth: { clientId: 'id', clientSecret: SECRET } }, 'baseUrl'],
+    [
+      'a baseUrl that does not parse',
+      { baseUrl: 'accounts psp', auth: { clientId: 'id', clientSecret: SECRET } },
+      'baseUrl',
+    ],
   ])('%s', async (_case, options, option) => {
     await expectConfiguration(() => new CashOutClient(js(options)), option);
   });
@@ -94,7 +137,10 @@ describe('new CashOutClient(options)', () => {
 
 describe('a call missing its argument in plain JavaScript: the typed error, nothing sent', () => {
   const api = new InstantClient({ baseUrl: 'https://api.psp.example/v2', auth: { getToken: async () => 'token' } });
-  const cashOut = new CashOutClient({ baseUrl: 'https://accounts.psp.example', auth: { getToken: async () => 'token' } });
+  const cashOut = new CashOutClient({
+    baseUrl: 'https://accounts.psp.example',
+    auth: { getToken: async () => 'token' },
+  });
   const loose = js<Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>>(api);
 
   it.each([
@@ -103,7 +149,11 @@ describe('a call missing its argument in plain JavaScript: the typed error, noth
     ['api.cob.list()', () => loose['cob']!['list']!(), CobConsultaInvalida],
     ['api.lotecobv.get()', () => loose['lotecobv']!['get']!(), LoteCobVConsultaInvalida],
     ['api.lotecobv.put()', () => loose['lotecobv']!['put']!(), LoteCobVOperacaoInvalida],
-    ['cashOut.payments.create(body) without its options', () => js<(b: unknown) => Promise<unknown>>(cashOut.payments.create.bind(cashOut.payments))({}), RequisicaoInvalida],
+    [
+      'cashOut.payments.create(body) without its options',
+      () => js<(b: unknown) => Promise<unknown>>(cashOut.payments.create.bind(cashOut.payments))({}),
+      RequisicaoInvalida,
+    ],
   ])('%s', async (_call, call, ErrorClass) => {
     const error = await failure(call);
     expect(error).toBeInstanceOf(ErrorClass);
@@ -121,20 +171,35 @@ describe('a call missing its argument in plain JavaScript: the typed error, noth
     ['no call', undefined, 'call'],
     ['no method', { path: path`/cob` }, 'call.method'],
     ['a plain string path', { method: 'GET', path: '/cob/abc' }, 'call.path'],
-  ])('client.request() with %s: ConfigurationError, a rejection (not a throw), nothing sent', async (_case, call, option) => {
-    const pending = js<(c: unknown) => Promise<unknown>>(api.request.bind(api))(call);
-    expect(pending).toBeInstanceOf(Promise);
-    await expectConfiguration(() => pending, option);
-    await expectConfiguration(() => js<(c: unknown) => Promise<unknown>>(cashOut.request.bind(cashOut))(call), option);
-    expect(net.requests).toHaveLength(0);
-  });
+  ])(
+    'client.request() with %s: ConfigurationError, a rejection (not a throw), nothing sent',
+    async (_case, call, option) => {
+      const pending = js<(c: unknown) => Promise<unknown>>(api.request.bind(api))(call);
+      expect(pending).toBeInstanceOf(Promise);
+      await expectConfiguration(() => pending, option);
+      await expectConfiguration(
+        () => js<(c: unknown) => Promise<unknown>>(cashOut.request.bind(cashOut))(call),
+        option,
+      );
+      expect(net.requests).toHaveLength(0);
+    },
+  );
 });
 
 describe('an error answer names the call: the method and the route template, never a value', () => {
   it('a baseUrl missing its /v2: the 404 says GET /cob/{} (not the txid)', async () => {
     // The host answers its own 404 page for anything outside /v2.
-    net.server.use(http.all('https://api.psp.example/*', () => new HttpResponse('<html>Not Found</html>', { status: 404, headers: { 'content-type': 'text/html' } })));
-    const api = new InstantClient({ baseUrl: 'https://api.psp.example', auth: { getToken: async () => 'token' }, maxRetries: 0 });
+    net.server.use(
+      http.all(
+        'https://api.psp.example/*',
+        () => new HttpResponse('<html>Not Found</html>', { status: 404, headers: { 'content-type': 'text/html' } }),
+      ),
+    );
+    const api = new InstantClient({
+      baseUrl: 'https://api.psp.example',
+      auth: { getToken: async () => 'token' },
+      maxRetries: 0,
+    });
     const txid = 'abcdefghijklmnopqrstuvwxyz123';
     const error = await failure(() => api.cob.get(txid));
     expect(error).toBeInstanceOf(CobNaoEncontrado);
@@ -145,11 +210,21 @@ describe('an error answer names the call: the method and the route template, nev
   it('a problem document keeps its text after the call', async () => {
     net.server.use(
       http.put('https://api.psp.example/v2/cob/:txid', () =>
-        HttpResponse.json({ type: 'https://x/CobOperacaoInvalida', title: 'Cobrança inválida.', status: 400, detail: 'valor.original' }, { status: 400 })),
+        HttpResponse.json(
+          { type: 'https://x/CobOperacaoInvalida', title: 'Cobrança inválida.', status: 400, detail: 'valor.original' },
+          { status: 400 },
+        ),
+      ),
     );
-    const api = new InstantClient({ baseUrl: 'https://api.psp.example/v2', auth: { getToken: async () => 'token' }, validate: false });
+    const api = new InstantClient({
+      baseUrl: 'https://api.psp.example/v2',
+      auth: { getToken: async () => 'token' },
+      validate: false,
+    });
     const error = await failure(() => api.cob.create('abcdefghijklmnopqrstuvwxyz123', js({})));
-    expect((error as Error).message).toBe('PUT /cob/{} answered 400 CobOperacaoInvalida Cobrança inválida.: valor.original');
+    expect((error as Error).message).toBe(
+      'PUT /cob/{} answered 400 CobOperacaoInvalida Cobrança inválida.: valor.original',
+    );
   });
 });
 
@@ -167,12 +242,19 @@ describe('a token endpoint that cannot be reached: what failed, in words, with t
     const port = await closedPort();
     const api = new InstantClient({
       baseUrl: `http://127.0.0.1:${port}/v2`,
-      auth: { tokenUrl: `http://127.0.0.1:${port}/oauth/token`, clientId: 'id', clientSecret: SECRET, tokenRequestFormat: format },
+      auth: {
+        tokenUrl: `http://127.0.0.1:${port}/oauth/token`,
+        clientId: 'id',
+        clientSecret: SECRET,
+        tokenRequestFormat: format,
+      },
       maxRetries: 0,
     });
     const error = await failure(() => api.cob.get('abcdefghijklmnopqrstuvwxyz123'));
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect((error as Error).message).toMatch(/could not reach the token endpoint \(auth\.tokenUrl\): connection refused.*ECONNREFUSED/);
+    expect((error as Error).message).toMatch(
+      /could not reach the token endpoint \(auth\.tokenUrl\): connection refused.*ECONNREFUSED/,
+    );
     expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain(SECRET);
   });
 
@@ -185,6 +267,8 @@ describe('a token endpoint that cannot be reached: what failed, in words, with t
     });
     const error = await failure(() => api.cob.get('abcdefghijklmnopqrstuvwxyz123'));
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect((error as Error).message).toMatch(/could not reach the token endpoint \(auth\.tokenUrl\): .*(ENOTFOUND|EAI_AGAIN)/);
+    expect((error as Error).message).toMatch(
+      /could not reach the token endpoint \(auth\.tokenUrl\): .*(ENOTFOUND|EAI_AGAIN)/,
+    );
   });
 });

@@ -28,11 +28,21 @@ describe('redactViolacao', () => {
   const v = { razao: 'CPF 12345678909 inválido', propriedade: 'cob.devedor.cpf', valor: '12345678909' };
 
   it("scrubs the wire's razao and drops a personal value", () => {
-    expect(redactViolacao(v, false)).toEqual({ razao: 'CPF [redacted] inválido', propriedade: 'cob.devedor.cpf', valor: '[redacted]' });
+    expect(redactViolacao(v, false)).toEqual({
+      razao: 'CPF [redacted] inválido',
+      propriedade: 'cob.devedor.cpf',
+      valor: '[redacted]',
+    });
   });
 
   it("keeps the SDK's own razao as written, still masking the value", () => {
-    expect(redactViolacao(v, true)).toEqual({ razao: 'CPF 12345678909 inválido', propriedade: 'cob.devedor.cpf', valor: '[redacted]' });
-    expect(redactViolacao({ propriedade: 'cob.solicitacaoPagador', valor: 'mail a@b.io' }, true).valor).toBe('mail [redacted]');
+    expect(redactViolacao(v, true)).toEqual({
+      razao: 'CPF 12345678909 inválido',
+      propriedade: 'cob.devedor.cpf',
+      valor: '[redacted]',
+    });
+    expect(redactViolacao({ propriedade: 'cob.solicitacaoPagador', valor: 'mail a@b.io' }, true).valor).toBe(
+      'mail [redacted]',
+    );
   });
 });

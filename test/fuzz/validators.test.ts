@@ -17,32 +17,19 @@ const {
   KEY_TYPES,
   MONEY_PATTERN,
   addDays,
-  addMonths,
   brcode,
   buildBrCode,
   compareCivilDates,
   cpfOrCnpj,
   crc16,
   detectKeyType,
-  fromCents,
-  fromProviderNumber,
-  generateIdempotencyKey,
-  generateTxid,
   isCivilDate,
-  isRfc3339,
-  isValidAmount,
   isValidCnpj,
   isValidCpf,
-  isValidE2eid,
   isValidIdempotencyKey,
-  isValidKey,
-  isValidMunicipalityCode,
-  isValidRefundId,
   isValidTxid,
-  parseAmount,
   parseBrCode,
   toCents,
-  todayInBrasilia,
 } = helpers;
 
 /** A call slower than this on a short input is a hang in the making (a backtracking regex). */
@@ -60,12 +47,19 @@ const validStrings = fc.oneof(
   civilDateArb,
   fc.constantFrom('3550308', '2611606', '5300108'),
   fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/),
-  fc.date({ noInvalidDate: true, min: new Date('1970-01-01Z'), max: new Date('2100-01-01Z') }).map((d) => d.toISOString()),
+  fc
+    .date({ noInvalidDate: true, min: new Date('1970-01-01Z'), max: new Date('2100-01-01Z') })
+    .map((d) => d.toISOString()),
 );
 
 /** A valid value with one small edit: a character changed, inserted, removed, or doubled. */
 const nearMissArb = fc
-  .tuple(validStrings, fc.nat(), fc.constantFrom('replace', 'insert', 'delete', 'double', 'case', 'pad'), fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }))
+  .tuple(
+    validStrings,
+    fc.nat(),
+    fc.constantFrom('replace', 'insert', 'delete', 'double', 'case', 'pad'),
+    fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }),
+  )
   .map(([s, n, edit, c]) => {
     const i = s.length === 0 ? 0 : n % s.length;
     switch (edit) {
@@ -87,13 +81,21 @@ const nearMissArb = fc
 /** Thousands of characters of a short pattern, then a tail that breaks the match at the end. */
 const longArb = fc
   .tuple(
-    fc.oneof(fc.constantFrom('0', 'a', 'A1', '@', '.', '-', '+5', '0.', '1-', 'a@a.', '00'), fc.string({ minLength: 1, maxLength: 3 })),
+    fc.oneof(
+      fc.constantFrom('0', 'a', 'A1', '@', '.', '-', '+5', '0.', '1-', 'a@a.', '00'),
+      fc.string({ minLength: 1, maxLength: 3 }),
+    ),
     fc.integer({ min: 200, max: 5_000 }),
     fc.string({ maxLength: 3 }),
   )
   .map(([unit, n, tail]) => unit.repeat(n) + tail);
 
-const stringArb = fc.oneof({ weight: 3, arbitrary: anyStringArb }, { weight: 3, arbitrary: nearMissArb }, { weight: 3, arbitrary: validStrings }, { weight: 1, arbitrary: longArb });
+const stringArb = fc.oneof(
+  { weight: 3, arbitrary: anyStringArb },
+  { weight: 3, arbitrary: nearMissArb },
+  { weight: 3, arbitrary: validStrings },
+  { weight: 1, arbitrary: longArb },
+);
 
 /** Any JavaScript value a careless caller could pass where a string is typed. */
 const anyValueArb = fc.oneof(
@@ -119,7 +121,9 @@ type Contract = {
   /** Holds for every answer. */
   answer: (value: unknown) => boolean;
   /** Error classes the helper documents; anything else thrown fails. */
-  throws?: readonly (abstract new (...args: never[]) => Error)[];
+  throws?: readonly (abstract new (
+    ...args: never[]
+  ) => Error)[];
 };
 
 const isBoolean = (v: unknown) => typeof v === 'boolean';
@@ -136,21 +140,44 @@ const integers = fc.oneof(
 /** Calendar options: none, local holidays as dates or days of the year (some malformed), or a function of codMun. */
 const holidaysArb = fc.oneof(
   fc.constant(undefined),
-  fc.record({ localHolidays: fc.array(fc.oneof(civilDateArb, civilDateArb.map((d) => d.slice(5)), stringArb), { maxLength: 4 }) }),
-  fc.record({ localHolidays: fc.constant((codMun: string) => [codMun.slice(0, 5)]), codMun: fc.constantFrom('3304557', '01-20') }),
+  fc.record({
+    localHolidays: fc.array(
+      fc.oneof(
+        civilDateArb,
+        civilDateArb.map((d) => d.slice(5)),
+        stringArb,
+      ),
+      { maxLength: 4 },
+    ),
+  }),
+  fc.record({
+    localHolidays: fc.constant((codMun: string) => [codMun.slice(0, 5)]),
+    codMun: fc.constantFrom('3304557', '01-20'),
+  }),
 );
 const percentArb = fc.oneof(amountArb, stringArb);
 /** Due-date charges: every modality (and some out of range), amounts well formed or not. */
 const dueChargeArb = fc.record({
-  calendario: fc.record({ dataDeVencimento: fc.oneof(civilDateArb, stringArb), validadeAposVencimento: fc.oneof(fc.nat(60), integers) }, { requiredKeys: ['dataDeVencimento'] }),
+  calendario: fc.record(
+    { dataDeVencimento: fc.oneof(civilDateArb, stringArb), validadeAposVencimento: fc.oneof(fc.nat(60), integers) },
+    { requiredKeys: ['dataDeVencimento'] },
+  ),
   valor: fc.record(
     {
       original: percentArb,
       multa: fc.record({ modalidade: fc.integer({ min: 0, max: 3 }), valorPerc: percentArb }),
-      juros: fc.record({ modalidade: fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constantFrom('5', 'x')), valorPerc: percentArb }),
+      juros: fc.record({
+        modalidade: fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constantFrom('5', 'x')),
+        valorPerc: percentArb,
+      }),
       abatimento: fc.record({ modalidade: fc.integer({ min: 0, max: 3 }), valorPerc: percentArb }),
       desconto: fc.oneof(
-        fc.record({ modalidade: fc.integer({ min: 1, max: 2 }), descontoDataFixa: fc.array(fc.record({ data: fc.oneof(civilDateArb, stringArb), valorPerc: percentArb }), { maxLength: 3 }) }),
+        fc.record({
+          modalidade: fc.integer({ min: 1, max: 2 }),
+          descontoDataFixa: fc.array(fc.record({ data: fc.oneof(civilDateArb, stringArb), valorPerc: percentArb }), {
+            maxLength: 3,
+          }),
+        }),
         fc.record({ modalidade: fc.integer({ min: 0, max: 7 }), valorPerc: percentArb }),
       ),
     },
@@ -163,8 +190,14 @@ const CONTRACTS: Record<string, Contract> = {
   isValidCpf: { args: one(anyValueArb), answer: isBoolean },
   isValidCnpj: { args: one(anyValueArb), answer: isBoolean },
   cpfOrCnpj: { args: one(anyValueArb), answer: (v) => v === undefined || v === 'cpf' || v === 'cnpj' },
-  detectKeyType: { args: one(anyValueArb), answer: (v) => v === undefined || (KEY_TYPES as readonly unknown[]).includes(v) },
-  isValidKey: { args: fc.tuple(anyValueArb, fc.oneof(fc.constantFrom(undefined, ...KEY_TYPES), anyValueArb)), answer: isBoolean },
+  detectKeyType: {
+    args: one(anyValueArb),
+    answer: (v) => v === undefined || (KEY_TYPES as readonly unknown[]).includes(v),
+  },
+  isValidKey: {
+    args: fc.tuple(anyValueArb, fc.oneof(fc.constantFrom(undefined, ...KEY_TYPES), anyValueArb)),
+    answer: isBoolean,
+  },
   isValidTxid: { args: one(anyValueArb), answer: isBoolean },
   isValidE2eid: { args: one(anyValueArb), answer: isBoolean },
   isValidRefundId: { args: one(anyValueArb), answer: isBoolean },
@@ -202,23 +235,49 @@ const CONTRACTS: Record<string, Contract> = {
   addDays: { args: fc.tuple(fc.oneof(civilDateArb, stringArb), integers), answer: civil, throws: [RangeError] },
   addMonths: { args: fc.tuple(fc.oneof(civilDateArb, stringArb), integers), answer: civil, throws: [RangeError] },
   crc16: { args: one(stringArb), answer: (v) => typeof v === 'string' && /^[0-9A-F]{4}$/.test(v) },
-  isBusinessDay: { args: fc.tuple(fc.oneof(civilDateArb, stringArb), holidaysArb), answer: isBoolean, throws: [RangeError] },
-  nextBusinessDay: { args: fc.tuple(fc.oneof(civilDateArb, stringArb), holidaysArb), answer: civil, throws: [RangeError] },
+  isBusinessDay: {
+    args: fc.tuple(fc.oneof(civilDateArb, stringArb), holidaysArb),
+    answer: isBoolean,
+    throws: [RangeError],
+  },
+  nextBusinessDay: {
+    args: fc.tuple(fc.oneof(civilDateArb, stringArb), holidaysArb),
+    answer: civil,
+    throws: [RangeError],
+  },
   addBusinessDays: {
-    args: fc.tuple(fc.oneof(civilDateArb, stringArb), fc.oneof(integers, fc.integer({ min: -2000, max: 2000 })), holidaysArb),
+    args: fc.tuple(
+      fc.oneof(civilDateArb, stringArb),
+      fc.oneof(integers, fc.integer({ min: -2000, max: 2000 })),
+      holidaysArb,
+    ),
     answer: civil,
     throws: [RangeError],
   },
   amountDue: {
     args: fc.tuple(dueChargeArb, fc.oneof(civilDateArb, stringArb), holidaysArb),
     answer: (v) => {
-      const { payable, dueDate, lastPayableDay, valor } = v as { payable: unknown; dueDate: unknown; lastPayableDay: unknown; valor: Record<string, unknown> };
-      return typeof payable === 'boolean' && civil(dueDate) && civil(lastPayableDay) && Object.values(valor).every(wireAmount);
+      const { payable, dueDate, lastPayableDay, valor } = v as {
+        payable: unknown;
+        dueDate: unknown;
+        lastPayableDay: unknown;
+        valor: Record<string, unknown>;
+      };
+      return (
+        typeof payable === 'boolean' &&
+        civil(dueDate) &&
+        civil(lastPayableDay) &&
+        Object.values(valor).every(wireAmount)
+      );
     },
     throws: [RangeError],
   },
   parseBrCode: { args: one(fc.oneof(stringArb, brCodeNearMiss())), answer: isBrCode, throws: [BrCodeError] },
-  buildBrCode: { args: one(brCodeInputArb()), answer: (v) => typeof v === 'string' && isBrCode(parseBrCode(v)), throws: [BrCodeError] },
+  buildBrCode: {
+    args: one(brCodeInputArb()),
+    answer: (v) => typeof v === 'string' && isBrCode(parseBrCode(v)),
+    throws: [BrCodeError],
+  },
 };
 
 function isBrCode(v: unknown): boolean {
@@ -227,21 +286,25 @@ function isBrCode(v: unknown): boolean {
 
 /** Inputs of buildBrCode: each field valid, missing, or anything at all. */
 function brCodeInputArb(): fc.Arbitrary<unknown> {
-  const maybe = (arb: fc.Arbitrary<unknown>) => fc.oneof({ weight: 3, arbitrary: arb }, { weight: 1, arbitrary: anyValueArb });
+  const maybe = (arb: fc.Arbitrary<unknown>) =>
+    fc.oneof({ weight: 3, arbitrary: arb }, { weight: 1, arbitrary: anyValueArb });
   return fc.oneof(
-    { weight: 8, arbitrary: fc.record(
-      {
-        key: maybe(keyArb),
-        url: maybe(fc.stringMatching(/^[a-z0-9.]{3,20}\/[a-zA-Z0-9/]{1,50}$/)),
-        recurrenceUrl: maybe(fc.stringMatching(/^[a-z0-9.]{3,20}\/rec\/[a-zA-Z0-9]{1,50}$/)),
-        amount: maybe(amountArb),
-        txid: maybe(fc.stringMatching(/^[a-zA-Z0-9]{1,25}$/)),
-        infoAdicional: maybe(fc.string({ maxLength: 80 })),
-        merchantName: maybe(fc.string({ minLength: 1, maxLength: 40 })),
-        merchantCity: maybe(fc.string({ minLength: 1, maxLength: 20 })),
-      },
-      { requiredKeys: [] },
-    ) },
+    {
+      weight: 8,
+      arbitrary: fc.record(
+        {
+          key: maybe(keyArb),
+          url: maybe(fc.stringMatching(/^[a-z0-9.]{3,20}\/[a-zA-Z0-9/]{1,50}$/)),
+          recurrenceUrl: maybe(fc.stringMatching(/^[a-z0-9.]{3,20}\/rec\/[a-zA-Z0-9]{1,50}$/)),
+          amount: maybe(amountArb),
+          txid: maybe(fc.stringMatching(/^[a-zA-Z0-9]{1,25}$/)),
+          infoAdicional: maybe(fc.string({ maxLength: 80 })),
+          merchantName: maybe(fc.string({ minLength: 1, maxLength: 40 })),
+          merchantCity: maybe(fc.string({ minLength: 1, maxLength: 20 })),
+        },
+        { requiredKeys: [] },
+      ),
+    },
     { weight: 1, arbitrary: anyValueArb },
   );
 }
@@ -253,19 +316,27 @@ function brCodeInputArb(): fc.Arbitrary<unknown> {
 function brCodeNearMiss(): fc.Arbitrary<string> {
   const names = { merchantName: fc.constant('LOJA'), merchantCity: fc.constant('RECIFE') };
   const location = fc.stringMatching(/^[a-z0-9.]{3,20}\/[a-zA-Z0-9/]{1,40}$/);
-  const recurrenceUrl = fc.option(location.map((l) => `${l}/rec`), { nil: undefined });
+  const recurrenceUrl = fc.option(
+    location.map((l) => `${l}/rec`),
+    { nil: undefined },
+  );
   const input = fc.oneof(
-    fc.record({ key: keyArb, amount: amountArb.filter((a) => toCents(a) > 0), recurrenceUrl, ...names }, { requiredKeys: ['key', 'merchantName', 'merchantCity'] }),
+    fc.record(
+      { key: keyArb, amount: amountArb.filter((a) => toCents(a) > 0), recurrenceUrl, ...names },
+      { requiredKeys: ['key', 'merchantName', 'merchantCity'] },
+    ),
     fc.record({ url: location, recurrenceUrl, ...names }, { requiredKeys: ['url', 'merchantName', 'merchantCity'] }),
     fc.record({ recurrenceUrl: location, ...names }),
   );
   const code = input.map((value) => buildBrCode(value as BrCodeBuildInput));
-  return fc.tuple(code, fc.nat(), fc.string({ maxLength: 3, unit: 'binary' }), fc.nat({ max: 3 })).map(([text, n, insert, cut]) => {
-    const body = text.slice(0, -4);
-    const i = n % (body.length - 4);
-    const edited = body.slice(0, i) + insert + body.slice(i + cut, -4) + '6304';
-    return edited + crc16(edited);
-  });
+  return fc
+    .tuple(code, fc.nat(), fc.string({ maxLength: 3, unit: 'binary' }), fc.nat({ max: 3 }))
+    .map(([text, n, insert, cut]) => {
+      const body = text.slice(0, -4);
+      const i = n % (body.length - 4);
+      const edited = `${body.slice(0, i) + insert + body.slice(i + cut, -4)}6304`;
+      return edited + crc16(edited);
+    });
 }
 
 function check(name: string, contract: Contract, args: unknown[]): void {
@@ -278,11 +349,14 @@ function check(name: string, contract: Contract, args: unknown[]): void {
   } catch (error) {
     const allowed = contract.throws ?? [];
     if (!allowed.some((Class) => error instanceof Class)) {
-      throw new Error(`${name} threw ${(error as Error)?.name ?? typeof error}: ${(error as Error)?.message}`, { cause: error });
+      throw new Error(`${name} threw ${(error as Error)?.name ?? typeof error}: ${(error as Error)?.message}`, {
+        cause: error,
+      });
     }
     return;
   } finally {
     const ms = performance.now() - started;
+    // biome-ignore lint/correctness/noUnsafeFinally: a slow call fails the case whatever it answered.
     if (ms > SLOW_MS) throw new Error(`${name} took ${ms.toFixed(0)} ms`);
   }
   if (!contract.answer(answer)) throw new Error(`${name} answered ${String(answer)}`);
@@ -295,7 +369,8 @@ describe('fuzz: exported helpers', () => {
       .map(([name]) => name);
     expect(functions.toSorted()).toEqual(Object.keys(CONTRACTS).toSorted());
     // The payer entry re-exports the same functions.
-    for (const name of functions) expect((payer as Record<string, unknown>)[name], name).toBe((helpers as Record<string, unknown>)[name]);
+    for (const name of functions)
+      expect((payer as Record<string, unknown>)[name], name).toBe((helpers as Record<string, unknown>)[name]);
     expect(brcode.parse).toBe(parseBrCode);
     expect(brcode.build).toBe(buildBrCode);
     expect(brcode.crc16).toBe(crc16);
@@ -305,7 +380,10 @@ describe('fuzz: exported helpers', () => {
     it(
       `${name}: only its answer type or its documented errors, never slow`,
       () => {
-        fc.assert(fc.property(contract.args, (args) => check(name, contract, args)), { numRuns: FUZZ_RUNS });
+        fc.assert(
+          fc.property(contract.args, (args) => check(name, contract, args)),
+          { numRuns: FUZZ_RUNS },
+        );
       },
       FUZZ_TIMEOUT,
     );
@@ -329,8 +407,12 @@ describe('fuzz: exported helpers', () => {
   });
 
   it('valid strings of each kind are recognised (the generators produce real values)', () => {
-    fc.assert(fc.property(cpfArb, (cpf) => cpfOrCnpj(cpf) === 'cpf' && detectKeyType(cpf) === 'cpf' && isValidCpf(cpf)));
+    fc.assert(
+      fc.property(cpfArb, (cpf) => cpfOrCnpj(cpf) === 'cpf' && detectKeyType(cpf) === 'cpf' && isValidCpf(cpf)),
+    );
     fc.assert(fc.property(alphanumericCnpjArb, (cnpj) => isValidCnpj(cnpj)));
-    fc.assert(fc.property(civilDateArb, (d) => isCivilDate(d) && compareCivilDates(d, d) === 0 && civil(addDays(d, 0))));
+    fc.assert(
+      fc.property(civilDateArb, (d) => isCivilDate(d) && compareCivilDates(d, d) === 0 && civil(addDays(d, 0))),
+    );
   });
 });

@@ -23,9 +23,18 @@ export function withCnpjDigits(base12: string): string {
 
 const notAllSame = (s: string): boolean => new Set(s).size > 1;
 
-export const cpfArb = fc.stringMatching(/^\d{9}$/).map(withCpfDigits).filter(notAllSame);
-export const numericCnpjArb = fc.stringMatching(/^\d{12}$/).map(withCnpjDigits).filter(notAllSame);
-export const alphanumericCnpjArb = fc.stringMatching(/^[0-9A-Z]{12}$/).map(withCnpjDigits).filter(notAllSame);
+export const cpfArb = fc
+  .stringMatching(/^\d{9}$/)
+  .map(withCpfDigits)
+  .filter(notAllSame);
+export const numericCnpjArb = fc
+  .stringMatching(/^\d{12}$/)
+  .map(withCnpjDigits)
+  .filter(notAllSame);
+export const alphanumericCnpjArb = fc
+  .stringMatching(/^[0-9A-Z]{12}$/)
+  .map(withCnpjDigits)
+  .filter(notAllSame);
 export const phoneArb = fc.stringMatching(/^\+[1-9][0-9]\d{1,14}$/);
 export const evpArb = fc.uuid().map((u) => u.toLowerCase());
 // Kept well inside the directory's pattern: lowercase local part and labels, at most 77 chars.

@@ -18,7 +18,9 @@ interface Entry {
   lint: string[];
 }
 
-const corpus = JSON.parse(readFileSync(new URL('../fixtures/brcode-corpus.json', import.meta.url), 'utf8')) as { codes: Entry[] };
+const corpus = JSON.parse(readFileSync(new URL('../fixtures/brcode-corpus.json', import.meta.url), 'utf8')) as {
+  codes: Entry[];
+};
 const parsed = corpus.codes.filter((c) => c.parseError === undefined);
 const refused = corpus.codes.filter((c) => c.parseError !== undefined);
 
@@ -71,6 +73,7 @@ describe('the corpus of published BR Codes', () => {
       }
     }
     // The ones their own sources call wrong are among them (a CRC test case, an "invalid" fixture).
-    for (const entry of corpus.codes.filter((c) => c.verdict.startsWith('invalid'))) expect(entry.parseError).toBeDefined();
+    for (const entry of corpus.codes.filter((c) => c.verdict.startsWith('invalid')))
+      expect(entry.parseError).toBeDefined();
   });
 });

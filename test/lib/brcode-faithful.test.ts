@@ -31,7 +31,13 @@ describe('parse reads what the standard allows', () => {
   it('reads fields in any order the standard permits (00 first, 63 last) and keeps that order', () => {
     const code = withCrc(`0002015802BR5904LOJA6008BRASILIA${ACCOUNT}53039865204000062070503***6304`);
     const parsed = brcode.parse(code);
-    expect(parsed).toMatchObject({ key: '52998224725', merchantName: 'LOJA', currency: '986', mcc: '0000', country: 'BR' });
+    expect(parsed).toMatchObject({
+      key: '52998224725',
+      merchantName: 'LOJA',
+      currency: '986',
+      mcc: '0000',
+      country: 'BR',
+    });
     expect(brcode.build(parsed)).toBe(code);
   });
 });
@@ -54,9 +60,17 @@ describe('build writes back what parse read, byte for byte', () => {
   });
 
   it('keeps the withdrawal/change facilitator (26-03)', () => {
-    const account = f('26', f('00', 'br.gov.bcb.pix') + f('01', '52998224725') + f('03', '12345678') + f('02', 'SAQUE TROCO'));
+    const account = f(
+      '26',
+      f('00', 'br.gov.bcb.pix') + f('01', '52998224725') + f('03', '12345678') + f('02', 'SAQUE TROCO'),
+    );
     const code = withCrc(`000201${account}52040000530398654045.00${TAIL}`);
-    expect(brcode.parse(code).fields.find((f) => f.id === '26')?.children?.map((c) => c.id)).toEqual(['00', '01', '03', '02']);
+    expect(
+      brcode
+        .parse(code)
+        .fields.find((f) => f.id === '26')
+        ?.children?.map((c) => c.id),
+    ).toEqual(['00', '01', '03', '02']);
     expect(brcode.build(brcode.parse(code))).toBe(code);
   });
 
@@ -73,7 +87,13 @@ describe('build writes back what parse read, byte for byte', () => {
     const code = withCrc(`000201010212${ACCOUNT}520400005303986540510.00${TAIL}`);
     const edited: BrCode = { ...brcode.parse(code), amount: '20.00', txid: 'PEDIDO1', postalCode: '01310100' };
     const again = brcode.parse(brcode.build(edited));
-    expect(again).toMatchObject({ amount: '20.00', txid: 'PEDIDO1', postalCode: '01310100', pointOfInitiation: 'dynamic', key: '52998224725' });
+    expect(again).toMatchObject({
+      amount: '20.00',
+      txid: 'PEDIDO1',
+      postalCode: '01310100',
+      pointOfInitiation: 'dynamic',
+      key: '52998224725',
+    });
     const { postalCode: _, ...withoutPostal } = again;
     const { amount: __, ...bare } = withoutPostal;
     expect(brcode.parse(brcode.build(bare as BrCode))).not.toHaveProperty('postalCode');

@@ -83,7 +83,11 @@ const TRIGGERS: Record<(typeof LINT_RULES)[number]['code'], string> = {
   'amount-decimals': code({ amount: '10.' }),
   'crc-lowercase': lowercaseCrc(),
   'postal-code-format': code({ more: f('61', '01310-100') }),
-  'code-too-long': code({ extra: f('62', f('05', '***') + f('50', 'x'.repeat(80))) + ['80', '81', '82', '83', '84'].map((id) => f(id, f('00', 'br.com.outro') + f('01', 'y'.repeat(70)))).join('') }),
+  'code-too-long': code({
+    extra:
+      f('62', f('05', '***') + f('50', 'x'.repeat(80))) +
+      ['80', '81', '82', '83', '84'].map((id) => f(id, f('00', 'br.com.outro') + f('01', 'y'.repeat(70)))).join(''),
+  }),
 };
 
 describe('brcode.lint', () => {
@@ -91,15 +95,20 @@ describe('brcode.lint', () => {
     expect(brcode.lint(CLEAN)).toEqual({ ok: true, findings: [] });
   });
 
-  it.each(LINT_RULES.map((r) => [r.code, r] as const))('%s: triggers on its code, not on the clean one', (name, rule) => {
-    const triggered = brcode.lint(TRIGGERS[name]);
-    const finding = triggered.findings.find((x) => x.code === name);
-    expect(finding, JSON.stringify(triggered.findings)).toMatchObject({ code: name, severity: rule.severity });
-    expect(typeof finding?.message).toBe('string');
-    expect(rule.field === 'any' || rule.field.split(' ').includes(finding!.field) || rule.field === finding!.field).toBe(true);
-    expect(triggered.ok).toBe(!triggered.findings.some((x) => x.severity === 'error'));
-    expect(brcode.lint(CLEAN).findings.some((x) => x.code === name)).toBe(false);
-  });
+  it.each(LINT_RULES.map((r) => [r.code, r] as const))(
+    '%s: triggers on its code, not on the clean one',
+    (name, rule) => {
+      const triggered = brcode.lint(TRIGGERS[name]);
+      const finding = triggered.findings.find((x) => x.code === name);
+      expect(finding, JSON.stringify(triggered.findings)).toMatchObject({ code: name, severity: rule.severity });
+      expect(typeof finding?.message).toBe('string');
+      expect(
+        rule.field === 'any' || rule.field.split(' ').includes(finding!.field) || rule.field === finding!.field,
+      ).toBe(true);
+      expect(triggered.ok).toBe(!triggered.findings.some((x) => x.severity === 'error'));
+      expect(brcode.lint(CLEAN).findings.some((x) => x.code === name)).toBe(false);
+    },
+  );
 
   it('every rule cites its source', () => {
     for (const rule of LINT_RULES) expect(rule.source, rule.code).toMatch(/\[(MAN|EMV|API|REP)\]/);
@@ -121,7 +130,9 @@ describe('brcode.lint', () => {
   });
 
   it('never throws on any string or value, and is ok only without errors', { timeout: FUZZ_TIMEOUT }, () => {
-    const mutated = fc.tuple(fc.constantFrom(CLEAN, ...Object.values(TRIGGERS)), fc.nat(), anyStringArb).map(([c, at, s]) => c.slice(0, at % c.length) + s + c.slice(at % c.length));
+    const mutated = fc
+      .tuple(fc.constantFrom(CLEAN, ...Object.values(TRIGGERS)), fc.nat(), anyStringArb)
+      .map(([c, at, s]) => c.slice(0, at % c.length) + s + c.slice(at % c.length));
     fc.assert(
       fc.property(fc.oneof(anyStringArb, mutated, fc.anything()), (input) => {
         const result = brcode.lint(input);
@@ -133,8 +144,16 @@ describe('brcode.lint', () => {
   });
 
   it('finds nothing in any code build makes from fields', { timeout: FUZZ_TIMEOUT }, () => {
-    const text = fc.string({ unit: fc.constantFrom('a', 'Z', 'é', 'ç', 'Ã', ' ', '-', '.', '&', '9', '日', '😀'), minLength: 1, maxLength: 40 });
-    const plain = (s: string) => s.normalize('NFD').replace(/[^\x20-\x7E]/g, '').trim();
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'Z', 'é', 'ç', 'Ã', ' ', '-', '.', '&', '9', '日', '😀'),
+      minLength: 1,
+      maxLength: 40,
+    });
+    const plain = (s: string) =>
+      s
+        .normalize('NFD')
+        .replace(/[^\x20-\x7E]/g, '')
+        .trim();
     const location = fc.stringMatching(/^[a-z0-9.-]{1,30}\/[a-zA-Z0-9/_-]{1,45}$/);
     const staticPart = fc.record(
       {
@@ -145,12 +164,21 @@ describe('brcode.lint', () => {
       },
       { requiredKeys: ['key'] },
     );
-    const part = fc.oneof(staticPart, location.map((url) => ({ url })), fc.constant({}));
+    const part = fc.oneof(
+      staticPart,
+      location.map((url) => ({ url })),
+      fc.constant({}),
+    );
     fc.assert(
       fc.property(part, fc.option(location, { nil: undefined }), text, text, (chosen, recurrenceUrl, name, city) => {
         fc.pre(plain(name) !== '' && plain(city) !== '');
         fc.pre('key' in chosen || 'url' in chosen || recurrenceUrl !== undefined);
-        const input = { ...chosen, merchantName: name, merchantCity: city, ...(recurrenceUrl === undefined ? {} : { recurrenceUrl }) } as BrCodeBuildInput;
+        const input = {
+          ...chosen,
+          merchantName: name,
+          merchantCity: city,
+          ...(recurrenceUrl === undefined ? {} : { recurrenceUrl }),
+        } as BrCodeBuildInput;
         let built: string;
         try {
           built = brcode.build(input);
@@ -165,10 +193,16 @@ describe('brcode.lint', () => {
 });
 
 describe('lint rule sources', () => {
-  const reports = (JSON.parse(readFileSync(new URL('../fixtures/brcode-lint-sources.json', import.meta.url), 'utf8')) as { reports: Record<string, string[]> }).reports;
+  const reports = (
+    JSON.parse(readFileSync(new URL('../fixtures/brcode-lint-sources.json', import.meta.url), 'utf8')) as {
+      reports: Record<string, string[]>;
+    }
+  ).reports;
 
   it('lists the issue threads of every rule whose source says [REP], and of no other', () => {
-    const cited = LINT_RULES.filter((r) => r.source.includes('[REP]')).map((r) => r.code).sort();
+    const cited = LINT_RULES.filter((r) => r.source.includes('[REP]'))
+      .map((r) => r.code)
+      .sort();
     expect(Object.keys(reports).sort()).toEqual(cited);
     for (const code of cited) expect(reports[code]!.length, code).toBeGreaterThan(0);
   });

@@ -58,7 +58,8 @@ const TABLE = Array.from({ length: 256 }, (_, n) => {
 });
 function referenceCrc(text: string): string {
   let crc = 0xffff;
-  for (const byte of new TextEncoder().encode(text)) crc = ((crc << 8) & 0xffff) ^ (TABLE[((crc >> 8) ^ byte) & 0xff] ?? 0);
+  for (const byte of new TextEncoder().encode(text))
+    crc = ((crc << 8) & 0xffff) ^ (TABLE[((crc >> 8) ^ byte) & 0xff] ?? 0);
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
 
@@ -83,7 +84,16 @@ describe('crc16', () => {
     expect(crc16('')).toBe('FFFF');
   });
 
-  it.each([MANUAL_STATIC, DYNAMIC_COMPOSITE, DYNAMIC_COBV, STATIC_FULL, GUI_IN_27, UTF8_TEXT, RECURRENCE_ONLY, STATIC_COMPOSITE])('matches the fixture %#', (code) => {
+  it.each([
+    MANUAL_STATIC,
+    DYNAMIC_COMPOSITE,
+    DYNAMIC_COBV,
+    STATIC_FULL,
+    GUI_IN_27,
+    UTF8_TEXT,
+    RECURRENCE_ONLY,
+    STATIC_COMPOSITE,
+  ])('matches the fixture %#', (code) => {
     expect(crc16(code.slice(0, -4))).toBe(code.slice(-4));
   });
 
@@ -154,7 +164,10 @@ describe('parseBrCode', () => {
 
   it('reads a recurrence-only composite code (journey 2): neither key nor url', () => {
     const code = parseBrCode(RECURRENCE_ONLY);
-    expect(code).toMatchObject({ recurrenceUrl: 'instant.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002', crc: 'FABB' });
+    expect(code).toMatchObject({
+      recurrenceUrl: 'instant.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002',
+      crc: 'FABB',
+    });
     expect(code.key).toBeUndefined();
     expect(code.url).toBeUndefined();
     expect(code.amount).toBeUndefined();
@@ -174,7 +187,8 @@ describe('parseBrCode', () => {
   });
 
   it('reads the recurrence only from a template with the GUI and a 25, in 80 to 99', () => {
-    const tail = (template: string) => withCrc(RECURRENCE_ONLY.slice(0, RECURRENCE_ONLY.indexOf('8084')) + template + '6304');
+    const tail = (template: string) =>
+      withCrc(`${RECURRENCE_ONLY.slice(0, RECURRENCE_ONLY.indexOf('8084')) + template}6304`);
     const other = '0017com.example.other2509example/x';
     const gui = `0014${BR_CODE_GUI}`;
     expect(parseBrCode(tail(`80${other.length}${other}`)).recurrenceUrl).toBeUndefined();
@@ -221,7 +235,7 @@ describe('parseBrCode', () => {
   });
 
   it('keeps other point-of-initiation values as they are', () => {
-    const code = parseBrCode(withCrc('000201010213' + MANUAL_STATIC.slice(6, -4)));
+    const code = parseBrCode(withCrc(`000201010213${MANUAL_STATIC.slice(6, -4)}`));
     expect(code.pointOfInitiation).toBe('13');
   });
 
@@ -276,13 +290,19 @@ describe('parseBrCode', () => {
 
   it('rejects repeated fields', () => {
     expectBrCodeError(() => parseBrCode(withCrc(MANUAL_STATIC.slice(0, -4).replace('5802BR', '5802BR5802BR'))), '58');
-    expectBrCodeError(() => parseBrCode(withCrc(MANUAL_STATIC.slice(0, -4).replace('62070503***', '621405030010503***'))), '62-05');
+    expectBrCodeError(
+      () => parseBrCode(withCrc(MANUAL_STATIC.slice(0, -4).replace('62070503***', '621405030010503***'))),
+      '62-05',
+    );
     const twoKeys = MANUAL_STATIC.slice(0, -4).replace('2658', '2665').replace('426655440000', '4266554400000103abc');
     expectBrCodeError(() => parseBrCode(withCrc(twoKeys)), '26-01');
   });
 
   it('rejects a malformed additional data template or amount', () => {
-    expectBrCodeError(() => parseBrCode(withCrc(MANUAL_STATIC.slice(0, -4).replace('62070503***', '62070599***'))), '62');
+    expectBrCodeError(
+      () => parseBrCode(withCrc(MANUAL_STATIC.slice(0, -4).replace('62070503***', '62070599***'))),
+      '62',
+    );
     expectBrCodeError(() => parseBrCode(withCrc(MANUAL_STATIC.slice(0, -4).replace('5802BR', '54041,005802BR'))), '54');
   });
 
@@ -373,10 +393,14 @@ describe('buildBrCode', () => {
   });
 
   it('reduces infoAdicional to plain ASCII, keeping its case, and drops it when empty', () => {
-    expect(parseBrCode(buildBrCode({ key: '52998224725', merchantName: 'A', merchantCity: 'B', infoAdicional: 'Ação nº 5' })).infoAdicional).toBe(
-      'Acao n 5',
-    );
-    expect(parseBrCode(buildBrCode({ key: '52998224725', merchantName: 'A', merchantCity: 'B', infoAdicional: '😀' })).infoAdicional).toBeUndefined();
+    expect(
+      parseBrCode(buildBrCode({ key: '52998224725', merchantName: 'A', merchantCity: 'B', infoAdicional: 'Ação nº 5' }))
+        .infoAdicional,
+    ).toBe('Acao n 5');
+    expect(
+      parseBrCode(buildBrCode({ key: '52998224725', merchantName: 'A', merchantCity: 'B', infoAdicional: '😀' }))
+        .infoAdicional,
+    ).toBeUndefined();
   });
 
   it.each<[string, BrCodeBuildInput, string]>([
@@ -384,44 +408,80 @@ describe('buildBrCode', () => {
     ['a punctuated CPF key', { key: '529.982.247-25', merchantName: 'A', merchantCity: 'B' }, '26-01'],
     ['an amount with one decimal', { key: '52998224725', amount: '10.5', merchantName: 'A', merchantCity: 'B' }, '54'],
     ['a zero amount', { key: '52998224725', amount: '0.00', merchantName: 'A', merchantCity: 'B' }, '54'],
-    ['a 26-character txid', { key: '52998224725', txid: 'a'.repeat(26), merchantName: 'A', merchantCity: 'B' }, '62-05'],
+    [
+      'a 26-character txid',
+      { key: '52998224725', txid: 'a'.repeat(26), merchantName: 'A', merchantCity: 'B' },
+      '62-05',
+    ],
     ['a txid with a hyphen', { key: '52998224725', txid: 'RP-1', merchantName: 'A', merchantCity: 'B' }, '62-05'],
     ['an empty txid', { key: '52998224725', txid: '', merchantName: 'A', merchantCity: 'B' }, '62-05'],
-    ['a 73-character infoAdicional', { key: '52998224725', infoAdicional: 'x'.repeat(73), merchantName: 'A', merchantCity: 'B' }, '26-02'],
+    [
+      'a 73-character infoAdicional',
+      { key: '52998224725', infoAdicional: 'x'.repeat(73), merchantName: 'A', merchantCity: 'B' },
+      '26-02',
+    ],
     ['a merchant name with no ASCII left', { key: '52998224725', merchantName: '日本', merchantCity: 'B' }, '59'],
     ['an empty merchant city', { key: '52998224725', merchantName: 'A', merchantCity: '  ' }, '60'],
-    ['a url with a scheme', { url: 'https://instant.example.com/qr/v2/abc', merchantName: 'A', merchantCity: 'B' }, '26-25'],
+    [
+      'a url with a scheme',
+      { url: 'https://instant.example.com/qr/v2/abc', merchantName: 'A', merchantCity: 'B' },
+      '26-25',
+    ],
     ['a url with spaces', { url: 'instant.example.com/qr v2', merchantName: 'A', merchantCity: 'B' }, '26-25'],
     ['an empty url', { url: '', merchantName: 'A', merchantCity: 'B' }, '26-25'],
-    ['a 78-character url', { url: `instant.example.com/${'a'.repeat(58)}`, merchantName: 'A', merchantCity: 'B' }, '26-25'],
+    [
+      'a 78-character url',
+      { url: `instant.example.com/${'a'.repeat(58)}`, merchantName: 'A', merchantCity: 'B' },
+      '26-25',
+    ],
   ])('rejects %s', (_, input, field) => {
     expectBrCodeError(() => buildBrCode(input), field);
   });
 
   it('accepts a url of 77 characters and a host with a port', () => {
-    expect(parseBrCode(buildBrCode({ url: `instant.example.com/${'a'.repeat(57)}`, merchantName: 'A', merchantCity: 'B' })).url).toHaveLength(77);
-    expect(parseBrCode(buildBrCode({ url: 'localhost:8443/qr/v2/abc', merchantName: 'A', merchantCity: 'B' })).url).toBe('localhost:8443/qr/v2/abc');
+    expect(
+      parseBrCode(buildBrCode({ url: `instant.example.com/${'a'.repeat(57)}`, merchantName: 'A', merchantCity: 'B' }))
+        .url,
+    ).toHaveLength(77);
+    expect(
+      parseBrCode(buildBrCode({ url: 'localhost:8443/qr/v2/abc', merchantName: 'A', merchantCity: 'B' })).url,
+    ).toBe('localhost:8443/qr/v2/abc');
   });
 
   it('rejects what the types forbid, for plain JavaScript callers', () => {
     const url = 'instant.example.com/qr/v2/abc';
     expectBrCodeError(() => buildBrCode({ url, amount: '10.00', merchantName: 'A', merchantCity: 'B' } as never), '54');
     expectBrCodeError(() => buildBrCode({ url, txid: 'ABC', merchantName: 'A', merchantCity: 'B' } as never), '62-05');
-    expectBrCodeError(() => buildBrCode({ url, infoAdicional: 'x', merchantName: 'A', merchantCity: 'B' } as never), '26-02');
-    expectBrCodeError(() => buildBrCode({ url, key: '52998224725', merchantName: 'A', merchantCity: 'B' } as never), '26');
+    expectBrCodeError(
+      () => buildBrCode({ url, infoAdicional: 'x', merchantName: 'A', merchantCity: 'B' } as never),
+      '26-02',
+    );
+    expectBrCodeError(
+      () => buildBrCode({ url, key: '52998224725', merchantName: 'A', merchantCity: 'B' } as never),
+      '26',
+    );
     expectBrCodeError(() => buildBrCode({ merchantName: 'A', merchantCity: 'B' } as never), '26');
     expectBrCodeError(() => buildBrCode({ key: '52998224725', merchantName: 1, merchantCity: 'B' } as never), '59');
     expectBrCodeError(() => buildBrCode(null as never));
-    expect(parseBrCode(buildBrCode({ url, txid: '***', merchantName: 'A', merchantCity: 'B' } as never)).txid).toBeUndefined();
+    expect(
+      parseBrCode(buildBrCode({ url, txid: '***', merchantName: 'A', merchantCity: 'B' } as never)).txid,
+    ).toBeUndefined();
   });
 
   it('builds the composite codes: recurrence only, dynamic and static with field 80 after 62', () => {
     const recurrenceUrl = 'instant.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002';
-    expect(buildBrCode({ recurrenceUrl, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' })).toBe(RECURRENCE_ONLY);
-    const dynamic = parseBrCode(DYNAMIC_COMPOSITE);
-    expect(buildBrCode({ url: dynamic.url!, recurrenceUrl: dynamic.recurrenceUrl!, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' })).toBe(
-      withCrc(DYNAMIC_COMPOSITE.slice(0, -4).replace('Fulano de Tal', 'FULANO DE TAL')),
+    expect(buildBrCode({ recurrenceUrl, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' })).toBe(
+      RECURRENCE_ONLY,
     );
+    const dynamic = parseBrCode(DYNAMIC_COMPOSITE);
+    expect(
+      buildBrCode({
+        url: dynamic.url!,
+        recurrenceUrl: dynamic.recurrenceUrl!,
+        merchantName: 'Fulano de Tal',
+        merchantCity: 'BRASILIA',
+      }),
+    ).toBe(withCrc(DYNAMIC_COMPOSITE.slice(0, -4).replace('Fulano de Tal', 'FULANO DE TAL')));
     const built = buildBrCode({
       key: '5b1e2c7a-93d4-4f0e-8a61-2d7c9e4b3f10',
       infoAdicional: 'Contrato 42',
@@ -447,7 +507,10 @@ describe('buildBrCode', () => {
     expectBrCodeError(() => buildBrCode({ recurrenceUrl, txid: 'ABC', ...names } as never), '62-05');
     expectBrCodeError(() => buildBrCode({ recurrenceUrl, infoAdicional: 'x', ...names } as never), '26-02');
     expectBrCodeError(() => buildBrCode({ recurrenceUrl, key: 'not a key', ...names } as never), '26-01');
-    expectBrCodeError(() => buildBrCode({ recurrenceUrl, key: '52998224725', url: 'x.example/1', ...names } as never), '26');
+    expectBrCodeError(
+      () => buildBrCode({ recurrenceUrl, key: '52998224725', url: 'x.example/1', ...names } as never),
+      '26',
+    );
     // 77 characters is the longest location; the template then holds exactly 99.
     const longest = `example.com/${'r'.repeat(65)}`;
     expect(parseBrCode(buildBrCode({ recurrenceUrl: longest, ...names })).recurrenceUrl).toBe(longest);
@@ -456,20 +519,41 @@ describe('buildBrCode', () => {
   it('keeps the merchant account template within 99 characters', () => {
     const key = `${'a'.repeat(65)}@example.com`; // 77 characters: the template is full
     expect(parseBrCode(buildBrCode({ key, merchantName: 'A', merchantCity: 'B' })).key).toBe(key);
-    const error = expectBrCodeError(() => buildBrCode({ key, infoAdicional: 'x', merchantName: 'A', merchantCity: 'B' }), '26');
+    const error = expectBrCodeError(
+      () => buildBrCode({ key, infoAdicional: 'x', merchantName: 'A', merchantCity: 'B' }),
+      '26',
+    );
     expect(error.message).toContain('99');
     // key 11 + info 62 = 73 fits exactly; one more character does not.
-    expect(() => buildBrCode({ key: '52998224725', infoAdicional: 'x'.repeat(62), merchantName: 'A', merchantCity: 'B' })).not.toThrow();
-    expectBrCodeError(() => buildBrCode({ key: '52998224725', infoAdicional: 'x'.repeat(63), merchantName: 'A', merchantCity: 'B' }), '26');
+    expect(() =>
+      buildBrCode({ key: '52998224725', infoAdicional: 'x'.repeat(62), merchantName: 'A', merchantCity: 'B' }),
+    ).not.toThrow();
+    expectBrCodeError(
+      () => buildBrCode({ key: '52998224725', infoAdicional: 'x'.repeat(63), merchantName: 'A', merchantCity: 'B' }),
+      '26',
+    );
   });
 
   it('round-trips random static inputs through parse', () => {
-    const text = fc.string({ unit: fc.constantFrom('a', 'Z', 'é', 'ç', 'Ã', ' ', '-', '.', '&', '9', '日') , minLength: 1, maxLength: 40 });
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'Z', 'é', 'ç', 'Ã', ' ', '-', '.', '&', '9', '日'),
+      minLength: 1,
+      maxLength: 40,
+    });
     const txid = fc.oneof(fc.constant(undefined), fc.constant('***'), fc.stringMatching(/^[a-zA-Z0-9]{1,25}$/));
-    const amount = fc.option(amountArb.filter((a) => /[1-9]/.test(a)), { nil: undefined });
+    const amount = fc.option(
+      amountArb.filter((a) => /[1-9]/.test(a)),
+      { nil: undefined },
+    );
     fc.assert(
       fc.property(keyArb, amount, txid, text, text, (key, amountValue, txidValue, name, city) => {
-        const plain = (s: string) => s.normalize('NFD').replace(/[^\x20-\x7E]/g, '').replace(/ {2,}/g, ' ').trim().toUpperCase();
+        const plain = (s: string) =>
+          s
+            .normalize('NFD')
+            .replace(/[^\x20-\x7E]/g, '')
+            .replace(/ {2,}/g, ' ')
+            .trim()
+            .toUpperCase();
         fc.pre(plain(name) !== '' && plain(city) !== '');
         const input: BrCodeStaticInput = { key, merchantName: name, merchantCity: city };
         if (amountValue !== undefined) input.amount = amountValue;
@@ -492,7 +576,12 @@ describe('buildBrCode', () => {
     fc.assert(
       fc.property(url, (location) => {
         const code = parseBrCode(buildBrCode({ url: location, merchantName: 'Fulano', merchantCity: 'Recife' }));
-        expect(code).toMatchObject({ url: location, pointOfInitiation: 'dynamic', merchantName: 'FULANO', merchantCity: 'RECIFE' });
+        expect(code).toMatchObject({
+          url: location,
+          pointOfInitiation: 'dynamic',
+          merchantName: 'FULANO',
+          merchantCity: 'RECIFE',
+        });
         expect(code.amount).toBeUndefined();
         expect(code.txid).toBeUndefined();
       }),
@@ -504,7 +593,16 @@ describe('buildBrCode', () => {
     const charge = fc.oneof(
       fc.constant({}),
       location.map((url) => ({ url })),
-      fc.record({ key: keyArb, amount: fc.option(amountArb.filter((a) => /[1-9]/.test(a)), { nil: undefined }) }, { requiredKeys: ['key'] }),
+      fc.record(
+        {
+          key: keyArb,
+          amount: fc.option(
+            amountArb.filter((a) => /[1-9]/.test(a)),
+            { nil: undefined },
+          ),
+        },
+        { requiredKeys: ['key'] },
+      ),
     );
     fc.assert(
       fc.property(location, charge, (recurrenceUrl, part) => {
@@ -555,7 +653,13 @@ describe.skipIf(officialYaml === undefined)('codes from the official OpenAPI 2.9
       const parsed = parseBrCode(code);
       expect(parsed.crc).toBe(code.slice(-4));
       expect(crc16(code.slice(0, -4))).toBe(parsed.crc);
-      expect(parsed).toMatchObject({ merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', mcc: '0000', currency: '986', country: 'BR' });
+      expect(parsed).toMatchObject({
+        merchantName: 'Fulano de Tal',
+        merchantCity: 'BRASILIA',
+        mcc: '0000',
+        currency: '986',
+        country: 'BR',
+      });
       expect(parsed.txid).toBeUndefined();
       const recurrence = parsed.fields.find((f) => f.id === '80');
       expect(recurrence?.children?.[0]?.value).toBe(BR_CODE_GUI);
@@ -590,7 +694,11 @@ describe.skipIf(officialYaml === undefined)('codes from the official OpenAPI 2.9
     for (const code of codes) {
       const { url, recurrenceUrl } = parseBrCode(code);
       const names = { merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' };
-      const built = buildBrCode(url === undefined ? { recurrenceUrl: recurrenceUrl!, ...names } : { url, recurrenceUrl: recurrenceUrl!, ...names });
+      const built = buildBrCode(
+        url === undefined
+          ? { recurrenceUrl: recurrenceUrl!, ...names }
+          : { url, recurrenceUrl: recurrenceUrl!, ...names },
+      );
       expect(built).toBe(withCrc(code.slice(0, -4).replace('Fulano de Tal', 'FULANO DE TAL')));
     }
   });
@@ -600,32 +708,38 @@ describe.skipIf(officialYaml === undefined)('codes from the official OpenAPI 2.9
 // <host>, GUI as <GUI>): rebuilt from that notation, with the example host taken from the
 // OpenAPI's own code, it is a valid code whose CRC is the one the appendix names.
 const recurringSpec = fileURLToPath(new URL('../../../shared/spec/recurring-spec.md', import.meta.url));
-describe.skipIf(officialYaml === undefined || !existsSync(recurringSpec))('the decoded journey-3 code of the recurring spec, appendix A.5', () => {
-  it('parses with CRC 7741, its location in 26-25 and its recurrence in 80-25', () => {
-    const spec = readFileSync(recurringSpec, 'utf8');
-    const block = /Decoded \[API\] L3669[^`]*```\n([\s\S]*?)```/.exec(spec)?.[1] ?? '';
-    const yaml = readFileSync(REFERENCE_DIR + officialYaml, 'utf8');
-    const official = [...yaml.matchAll(/000201.*63047741(?=\s*$)/gm)][0]?.[0] ?? '';
-    const host = parseBrCode(official).url!.split('/')[0]!;
-    // Each segment is "ID LEN VALUE"; a template's header is "ID LEN" before its "[".
-    const text = block
-      .replace(/\[/g, '|')
-      .replace(/\]/g, '')
-      .split(/\s*\|\s*|\n/)
-      .filter((segment) => segment.trim() !== '')
-      .map((segment) => {
-        const [, id, length, value = ''] = /^(\d\d) (\d\d) ?(.*)$/.exec(segment.trim()) ?? [];
-        return `${id}${length}${value.replaceAll('<GUI>', BR_CODE_GUI).replaceAll('<host>', host)}`;
-      })
-      .join('');
-    expect(text).toBe(official);
-    const code = parseBrCode(text);
-    expect(code.crc).toBe('7741');
-    expect(code.url).toBe(`${host}/qr/v2/8b3da2f39a4140d1a91abd93113bd441`);
-    expect(code.recurrenceUrl).toBe(`${host}/qr/v2/rec/94ed2badcbc04c15b0bb7fa353194890`);
-  });
-});
+describe.skipIf(officialYaml === undefined || !existsSync(recurringSpec))(
+  'the decoded journey-3 code of the recurring spec, appendix A.5',
+  () => {
+    it('parses with CRC 7741, its location in 26-25 and its recurrence in 80-25', () => {
+      const spec = readFileSync(recurringSpec, 'utf8');
+      const block = /Decoded \[API\] L3669[^`]*```\n([\s\S]*?)```/.exec(spec)?.[1] ?? '';
+      const yaml = readFileSync(REFERENCE_DIR + officialYaml, 'utf8');
+      const official = [...yaml.matchAll(/000201.*63047741(?=\s*$)/gm)][0]?.[0] ?? '';
+      const host = parseBrCode(official).url!.split('/')[0]!;
+      // Each segment is "ID LEN VALUE"; a template's header is "ID LEN" before its "[".
+      const text = block
+        .replace(/\[/g, '|')
+        .replace(/\]/g, '')
+        .split(/\s*\|\s*|\n/)
+        .filter((segment) => segment.trim() !== '')
+        .map((segment) => {
+          const [, id, length, value = ''] = /^(\d\d) (\d\d) ?(.*)$/.exec(segment.trim()) ?? [];
+          return `${id}${length}${value.replaceAll('<GUI>', BR_CODE_GUI).replaceAll('<host>', host)}`;
+        })
+        .join('');
+      expect(text).toBe(official);
+      const code = parseBrCode(text);
+      expect(code.crc).toBe('7741');
+      expect(code.url).toBe(`${host}/qr/v2/8b3da2f39a4140d1a91abd93113bd441`);
+      expect(code.recurrenceUrl).toBe(`${host}/qr/v2/rec/94ed2badcbc04c15b0bb7fa353194890`);
+    });
+  },
+);
 
-it.runIf(officialYaml === undefined)('skips the official OpenAPI codes: no bcb-*-openapi-2.9.0.yaml in ../shared/reference', () => {
-  expect(officialYaml).toBeUndefined();
-});
+it.runIf(officialYaml === undefined)(
+  'skips the official OpenAPI codes: no bcb-*-openapi-2.9.0.yaml in ../shared/reference',
+  () => {
+    expect(officialYaml).toBeUndefined();
+  },
+);

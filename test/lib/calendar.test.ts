@@ -41,15 +41,18 @@ const ANBIMA: Record<number, string> = {
 const weekday = (date: string) => new Date(`${date}T12:00:00Z`).getUTCDay();
 
 describe('the business-day calendar', () => {
-  it.each(Object.entries(ANBIMA))('%s: every day is a business day unless a weekend or on ANBIMA\'s list', (year, days) => {
-    const holidays = new Set(days.split(' ').map((md) => `${year}-${md}`));
-    const wrong: string[] = [];
-    for (let d = `${year}-01-01`; d.startsWith(year); d = addDays(d, 1)) {
-      const expected = weekday(d) !== 0 && weekday(d) !== 6 && !holidays.has(d);
-      if (isBusinessDay(d) !== expected) wrong.push(d);
-    }
-    expect(wrong).toEqual([]);
-  });
+  it.each(Object.entries(ANBIMA))(
+    "%s: every day is a business day unless a weekend or on ANBIMA's list",
+    (year, days) => {
+      const holidays = new Set(days.split(' ').map((md) => `${year}-${md}`));
+      const wrong: string[] = [];
+      for (let d = `${year}-01-01`; d.startsWith(year); d = addDays(d, 1)) {
+        const expected = weekday(d) !== 0 && weekday(d) !== 6 && !holidays.has(d);
+        if (isBusinessDay(d) !== expected) wrong.push(d);
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
 
   it('keeps computing past any table (Easter by algorithm)', () => {
     // Easter 2100: March 28 (Good Friday the 26th); 2285: March 22, the earliest; 2038: April 25, the latest.

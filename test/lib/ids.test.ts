@@ -16,7 +16,7 @@ import { anyStringArb } from './arbitraries.ts';
 describe('id predicates', () => {
   it('txid: 26 to 35 alphanumerics', () => {
     expect(isValidTxid('a'.repeat(26))).toBe(true);
-    expect(isValidTxid('Z9'.repeat(17) + 'x')).toBe(true);
+    expect(isValidTxid(`${'Z9'.repeat(17)}x`)).toBe(true);
     expect(isValidTxid('a'.repeat(25))).toBe(false);
     expect(isValidTxid('a'.repeat(36))).toBe(false);
     expect(isValidTxid(`${'a'.repeat(30)}-`)).toBe(false);
@@ -65,7 +65,14 @@ describe('id predicates', () => {
   it('never throw on arbitrary strings', () => {
     fc.assert(
       fc.property(anyStringArb, (s) => {
-        for (const check of [isValidTxid, isValidE2eid, isValidRefundId, isValidIdempotencyKey, isValidIdRec, isValidIdSolicRec]) {
+        for (const check of [
+          isValidTxid,
+          isValidE2eid,
+          isValidRefundId,
+          isValidIdempotencyKey,
+          isValidIdRec,
+          isValidIdSolicRec,
+        ]) {
           expect(typeof check(s)).toBe('boolean');
         }
       }),
@@ -107,13 +114,15 @@ describe('generateTxid', () => {
 
   it('discards bytes from 248 up (no modulo bias) and draws again', () => {
     let call = 0;
-    vi.spyOn(globalThis.crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
-      const bytes = array as unknown as Uint8Array;
-      // First call: only rejectable bytes but one; later calls: byte 61 ('z').
-      bytes.fill(call++ === 0 ? 255 : 61);
-      if (call === 1) bytes[0] = 0;
-      return array;
-    });
+    vi.spyOn(globalThis.crypto, 'getRandomValues').mockImplementation(
+      <T extends ArrayBufferView | null>(array: T): T => {
+        const bytes = array as unknown as Uint8Array;
+        // First call: only rejectable bytes but one; later calls: byte 61 ('z').
+        bytes.fill(call++ === 0 ? 255 : 61);
+        if (call === 1) bytes[0] = 0;
+        return array;
+      },
+    );
     expect(generateTxid(26)).toBe(`0${'z'.repeat(25)}`);
     expect(call).toBe(2);
   });

@@ -17,12 +17,23 @@ describe('isValidAmount', () => {
     expect(isValidAmount(s)).toBe(true);
   });
 
-  it.each(['10', '10.0', '10.000', '10,00', '-1.00', '+1.00', ' 1.00', '1.00 ', '1e3.00', '99999999999.00', '.50', '1_000.00', ''])(
-    'rejects %j',
-    (s) => {
-      expect(isValidAmount(s)).toBe(false);
-    },
-  );
+  it.each([
+    '10',
+    '10.0',
+    '10.000',
+    '10,00',
+    '-1.00',
+    '+1.00',
+    ' 1.00',
+    '1.00 ',
+    '1e3.00',
+    '99999999999.00',
+    '.50',
+    '1_000.00',
+    '',
+  ])('rejects %j', (s) => {
+    expect(isValidAmount(s)).toBe(false);
+  });
 
   it('never throws on arbitrary strings', () => {
     fc.assert(fc.property(anyStringArb, (s) => isValidAmount(s) === MONEY_PATTERN.test(s)));
@@ -58,9 +69,7 @@ describe('toCents / fromCents', () => {
   });
 
   it('agrees with BigInt arithmetic on the digits', () => {
-    fc.assert(
-      fc.property(amountArb, (s) => BigInt(toCents(s)) === BigInt(s.replace('.', ''))),
-    );
+    fc.assert(fc.property(amountArb, (s) => BigInt(toCents(s)) === BigInt(s.replace('.', ''))));
   });
 });
 
@@ -90,9 +99,12 @@ describe('parseAmount', () => {
     expect(parseAmount(0)).toBe('0.00');
   });
 
-  it.each(['10.505', '10,50', '-1', '1e3', '', ' 1', '1.', '.5', '12345678901'])('rejects the string %j with RangeError', (s) => {
-    expect(() => parseAmount(s)).toThrow(RangeError);
-  });
+  it.each(['10.505', '10,50', '-1', '1e3', '', ' 1', '1.', '.5', '12345678901'])(
+    'rejects the string %j with RangeError',
+    (s) => {
+      expect(() => parseAmount(s)).toThrow(RangeError);
+    },
+  );
 
   it('rejects fractional or negative numbers with RangeError (no float reais)', () => {
     expect(() => parseAmount(10.5)).toThrow(RangeError);

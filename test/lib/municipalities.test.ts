@@ -45,7 +45,9 @@ describe('isValidMunicipalityCode', () => {
   it('decodes to a strictly ascending list of 7-digit codes', () => {
     const codes = municipalityCodes();
     expect(codes).toHaveLength(MUNICIPALITY_COUNT);
-    expect(codes.every((code, i) => code >= 1_000_000 && code <= 9_999_999 && (i === 0 || code > (codes[i - 1] ?? 0)))).toBe(true);
+    expect(
+      codes.every((code, i) => code >= 1_000_000 && code <= 9_999_999 && (i === 0 || code > (codes[i - 1] ?? 0))),
+    ).toBe(true);
   });
 
   it('never throws on arbitrary strings', () => {

@@ -11,7 +11,9 @@ vi.mock('../../src/node/listener.ts', () => {
 });
 
 const closers: Array<() => void> = [];
-afterEach(() => closers.splice(0).forEach((close) => close()));
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
 
 it('answers 500 and never rejects when the listener cannot load', async () => {
   const { toNodeHandler } = await import('../../src/node/adapter.ts');

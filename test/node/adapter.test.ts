@@ -1,5 +1,9 @@
 import {
-  createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,15 +68,23 @@ describe('toNodeHandler', () => {
     expect(response.headers.get('x-answer')).toBe('yes');
     expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
     expect(await response.json()).toEqual({ ok: true });
-    expect(seen).toEqual({ method: 'POST', url: `${base}/webhook/instant?x=1`, type: 'application/json', custom: 'v', body: '{"a":1}' });
+    expect(seen).toEqual({
+      method: 'POST',
+      url: `${base}/webhook/instant?x=1`,
+      type: 'application/json',
+      custom: 'v',
+      body: '{"a":1}',
+    });
   });
 
   it('passes a GET without a body', async () => {
     let body: string | undefined;
-    const base = await serve(toNodeHandler(async (request) => {
-      body = await request.text();
-      return new Response('pong');
-    }));
+    const base = await serve(
+      toNodeHandler(async (request) => {
+        body = await request.text();
+        return new Response('pong');
+      }),
+    );
     const response = await fetch(`${base}/ping`);
     expect(await response.text()).toBe('pong');
     expect(body).toBe('');
@@ -80,10 +92,15 @@ describe('toNodeHandler', () => {
 
   it('answers 413 without calling the handler when content-length is over maxBodyBytes', async () => {
     let called = false;
-    const base = await serve(toNodeHandler(async () => {
-      called = true;
-      return new Response('ok');
-    }, { maxBodyBytes: 16 }));
+    const base = await serve(
+      toNodeHandler(
+        async () => {
+          called = true;
+          return new Response('ok');
+        },
+        { maxBodyBytes: 16 },
+      ),
+    );
     const response = await fetch(base, { method: 'POST', body: 'x'.repeat(17) });
     expect(response.status).toBe(413);
     expect(called).toBe(false);
@@ -91,25 +108,36 @@ describe('toNodeHandler', () => {
 
   it('answers 413 when a chunked body grows past maxBodyBytes, without keeping it', async () => {
     let called = false;
-    const base = await serve(toNodeHandler(async () => {
-      called = true;
-      return new Response('ok');
-    }, { maxBodyBytes: 1024 }));
+    const base = await serve(
+      toNodeHandler(
+        async () => {
+          called = true;
+          return new Response('ok');
+        },
+        { maxBodyBytes: 1024 },
+      ),
+    );
     const answer = await sendChunked(base, [Buffer.alloc(600, 97), Buffer.alloc(600, 98)]);
     expect(answer.status).toBe(413);
     expect(called).toBe(false);
   });
 
   it('accepts a body exactly maxBodyBytes long', async () => {
-    const base = await serve(toNodeHandler(async (request) => new Response(String((await request.arrayBuffer()).byteLength)), { maxBodyBytes: 16 }));
+    const base = await serve(
+      toNodeHandler(async (request) => new Response(String((await request.arrayBuffer()).byteLength)), {
+        maxBodyBytes: 16,
+      }),
+    );
     const response = await fetch(base, { method: 'POST', body: 'x'.repeat(16) });
     expect(await response.text()).toBe('16');
   });
 
   it('answers a bare 500 when the handler throws, with nothing of the error in it', async () => {
-    const base = await serve(toNodeHandler(async () => {
-      throw new Error('secret detail');
-    }));
+    const base = await serve(
+      toNodeHandler(async () => {
+        throw new Error('secret detail');
+      }),
+    );
     const response = await fetch(base, { method: 'POST', body: '{}' });
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('secret');
@@ -128,7 +156,11 @@ describe('toNodeHandler', () => {
       (req as IncomingMessage & { body?: unknown }).body = JSON.parse(raw) as unknown;
       await adapter(req, res);
     });
-    const response = await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"k":[1,2]}' });
+    const response = await fetch(base, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"k":[1,2]}',
+    });
     expect(response.status).toBe(204);
     expect(JSON.parse(body ?? '')).toEqual({ k: [1, 2] });
   });
@@ -191,15 +223,17 @@ describe('toNodeHandler', () => {
   });
 
   it('streams a Response body', async () => {
-    const base = await serve(toNodeHandler(async () => {
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (const part of ['a', 'b', 'c']) controller.enqueue(new TextEncoder().encode(part));
-          controller.close();
-        },
-      });
-      return new Response(stream, { headers: { 'content-type': 'text/plain' } });
-    }));
+    const base = await serve(
+      toNodeHandler(async () => {
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const part of ['a', 'b', 'c']) controller.enqueue(new TextEncoder().encode(part));
+            controller.close();
+          },
+        });
+        return new Response(stream, { headers: { 'content-type': 'text/plain' } });
+      }),
+    );
     expect(await (await fetch(base)).text()).toBe('abc');
   });
 });

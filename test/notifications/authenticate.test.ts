@@ -9,10 +9,27 @@ import type { AddressInfo } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  ConfigurationError, WebhookAuthenticationError, createTransferNotificationHandler, receivedPaymentsHandler, recurringHandler,
-  toNodeHandler, webhookUrl, type NotificationHandler, type WebhookAuthentication,
+  ConfigurationError,
+  WebhookAuthenticationError,
+  createTransferNotificationHandler,
+  receivedPaymentsHandler,
+  recurringHandler,
+  toNodeHandler,
+  webhookUrl,
+  type NotificationHandler,
+  type WebhookAuthentication,
 } from '../../src/index.ts';
-import { countingApi, expired, otherCa, paymentBody, post, receiver, selfSigned, service, watchedBody } from './support.ts';
+import {
+  countingApi,
+  expired,
+  otherCa,
+  paymentBody,
+  post,
+  receiver,
+  selfSigned,
+  service,
+  watchedBody,
+} from './support.ts';
 
 const SECRET = 'k7Qm2vXw9Lp4Rt8Zs3Nb';
 
@@ -35,12 +52,24 @@ function setup(authenticate: WebhookAuthentication): Setup {
 }
 
 /** Sends to the web-standard handler with a watched body; checks nothing was read or asked on a refusal. */
-async function deliver(s: Setup, url: string, options: { remoteAddress?: string; headers?: Record<string, string> } = {}): Promise<number> {
+async function deliver(
+  s: Setup,
+  url: string,
+  options: { remoteAddress?: string; headers?: Record<string, string> } = {},
+): Promise<number> {
   const { body, pulled } = watchedBody(paymentBody());
-  const request = new Request(url, { method: 'POST', body, headers: options.headers ?? {}, duplex: 'half' } as RequestInit);
+  const request = new Request(url, {
+    method: 'POST',
+    body,
+    headers: options.headers ?? {},
+    duplex: 'half',
+  } as RequestInit);
   const calls = s.api.calls;
   const paid = s.paid;
-  const response = await s.handler(request, options.remoteAddress === undefined ? undefined : { remoteAddress: options.remoteAddress });
+  const response = await s.handler(
+    request,
+    options.remoteAddress === undefined ? undefined : { remoteAddress: options.remoteAddress },
+  );
   if (response.status !== 200) {
     expect(pulled(), 'body read on a refusal').toBe(false);
     expect(s.api.calls - calls, 'service called on a refusal').toBe(0);
@@ -62,14 +91,17 @@ describe('clientCertificate on the TLS socket (.node on an https server)', () =>
   /** An https server asking for (not demanding) a client certificate, recording whether the body was read before the answer. */
   async function serve(s: Setup, listener = s.handler.node): Promise<{ url: string; bodyRead: boolean[] }> {
     const bodyRead: boolean[] = [];
-    server = createServer({ cert: receiver.server.cert, key: receiver.server.key, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
-      res.writeHead = ((...args: unknown[]) => {
-        bodyRead.push(req.readableDidRead);
-        return writeHead(...args);
-      }) as typeof res.writeHead;
-      void listener(req, res);
-    });
+    server = createServer(
+      { cert: receiver.server.cert, key: receiver.server.key, requestCert: true, rejectUnauthorized: false },
+      (req, res) => {
+        const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
+        res.writeHead = ((...args: unknown[]) => {
+          bodyRead.push(req.readableDidRead);
+          return writeHead(...args);
+        }) as typeof res.writeHead;
+        void listener(req, res);
+      },
+    );
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/instant`, bodyRead };
   }
@@ -108,7 +140,9 @@ describe('clientCertificate on the TLS socket (.node on an https server)', () =>
     expect(lastError(pinnedElsewhere).reason).toMatch(/fingerprint/);
     expect(pinnedElsewhere.api.calls).toBe(0);
     await new Promise<void>((resolve) => server!.close(() => resolve()));
-    const pinned = setup({ clientCertificate: { ca: service.ca.cert, fingerprints: [own.replace(/:/g, '').toLowerCase()] } });
+    const pinned = setup({
+      clientCertificate: { ca: service.ca.cert, fingerprints: [own.replace(/:/g, '').toLowerCase()] },
+    });
     ({ url } = await serve(pinned));
     expect(await post(url, paymentBody(), { client: service.client })).toBe(200);
     expect(pinned.paid).toBe(1);
@@ -127,28 +161,47 @@ describe('clientCertificate on the TLS socket (.node on an https server)', () =>
   it('bad options throw ConfigurationError when the handler is built', () => {
     const attempts: Array<[string, WebhookAuthentication]> = [
       ['authenticate.clientCertificate.ca', { clientCertificate: { ca: 'not a certificate' } }],
-      ['authenticate.clientCertificate.fingerprints', { clientCertificate: { ca: service.ca.cert, fingerprints: ['AB:CD'] } }],
+      [
+        'authenticate.clientCertificate.fingerprints',
+        { clientCertificate: { ca: service.ca.cert, fingerprints: ['AB:CD'] } },
+      ],
       ['authenticate.secret', { secret: 'short' }],
       ['authenticate.allowIps', { allowIps: ['203.0.113.0/33'] }],
       ['authenticate.trustedProxies', { trustedProxies: ['nowhere'] }],
     ];
     for (const [option, authenticate] of attempts) {
-      expect(() => setup(authenticate), option).toThrow(expect.objectContaining({ name: 'ConfigurationError', option }));
+      expect(() => setup(authenticate), option).toThrow(
+        expect.objectContaining({ name: 'ConfigurationError', option }),
+      );
     }
   });
 });
 
 describe('a certificate forwarded by a proxy', () => {
   const forwarded = (pem: string) => ({ 'x-client-cert': encodeURIComponent(pem) });
-  const options: WebhookAuthentication = { clientCertificate: { ca: service.ca.cert }, trustedProxies: ['10.0.0.0/8', 'fd00::/8'], forwardedCertificateHeader: 'X-Client-Cert' };
+  const options: WebhookAuthentication = {
+    clientCertificate: { ca: service.ca.cert },
+    trustedProxies: ['10.0.0.0/8', 'fd00::/8'],
+    forwardedCertificateHeader: 'X-Client-Cert',
+  };
 
   it('from a trusted hop (IPv4, IPv4-mapped, IPv6): verified like a direct one', async () => {
     const s = setup(options);
     for (const remoteAddress of ['10.1.2.3', '::ffff:10.1.2.3', 'fd00::7']) {
-      expect(await deliver(s, 'https://shop.example/webhook/instant', { remoteAddress, headers: forwarded(service.client.cert) })).toBe(200);
+      expect(
+        await deliver(s, 'https://shop.example/webhook/instant', {
+          remoteAddress,
+          headers: forwarded(service.client.cert),
+        }),
+      ).toBe(200);
     }
     for (const client of [selfSigned, otherCa, expired]) {
-      expect(await deliver(s, 'https://shop.example/webhook/instant', { remoteAddress: '10.1.2.3', headers: forwarded(client.cert) })).toBe(403);
+      expect(
+        await deliver(s, 'https://shop.example/webhook/instant', {
+          remoteAddress: '10.1.2.3',
+          headers: forwarded(client.cert),
+        }),
+      ).toBe(403);
     }
     expect(await deliver(s, 'https://shop.example/webhook/instant', { remoteAddress: '10.1.2.3' })).toBe(401);
     expect(s.paid).toBe(1);
@@ -156,18 +209,36 @@ describe('a certificate forwarded by a proxy', () => {
 
   it('from an untrusted hop, or with no address known: refused, even the genuine certificate', async () => {
     const s = setup(options);
-    expect(await deliver(s, 'https://shop.example/webhook/instant', { remoteAddress: '192.0.2.1', headers: forwarded(service.client.cert) })).toBe(403);
+    expect(
+      await deliver(s, 'https://shop.example/webhook/instant', {
+        remoteAddress: '192.0.2.1',
+        headers: forwarded(service.client.cert),
+      }),
+    ).toBe(403);
     expect(lastError(s).reason).toMatch(/trustedProxies/);
-    expect(await deliver(s, 'https://shop.example/webhook/instant', { headers: forwarded(service.client.cert) })).toBe(403);
+    expect(await deliver(s, 'https://shop.example/webhook/instant', { headers: forwarded(service.client.cert) })).toBe(
+      403,
+    );
     expect(s.api.calls).toBe(0);
   });
 
   it("Envoy's x-forwarded-client-cert: the element the nearest hop appended (the last) counts", async () => {
     const s = setup({ ...options, forwardedCertificateHeader: 'x-forwarded-client-cert' });
-    const element = (pem: string) => `By=spiffe://shop/hook;Hash=ab12;Cert="${encodeURIComponent(pem)}";Subject="CN=service client,O=x";URI=`;
+    const element = (pem: string) =>
+      `By=spiffe://shop/hook;Hash=ab12;Cert="${encodeURIComponent(pem)}";Subject="CN=service client,O=x";URI=`;
     const xfcc = (...pems: string[]) => ({ 'x-forwarded-client-cert': pems.map(element).join(',') });
-    expect(await deliver(s, 'https://shop.example/hook', { remoteAddress: '10.0.0.1', headers: xfcc(selfSigned.cert, service.client.cert) })).toBe(200);
-    expect(await deliver(s, 'https://shop.example/hook', { remoteAddress: '10.0.0.1', headers: xfcc(service.client.cert, selfSigned.cert) })).toBe(403);
+    expect(
+      await deliver(s, 'https://shop.example/hook', {
+        remoteAddress: '10.0.0.1',
+        headers: xfcc(selfSigned.cert, service.client.cert),
+      }),
+    ).toBe(200);
+    expect(
+      await deliver(s, 'https://shop.example/hook', {
+        remoteAddress: '10.0.0.1',
+        headers: xfcc(service.client.cert, selfSigned.cert),
+      }),
+    ).toBe(403);
     expect(s.paid).toBe(1);
   });
 
@@ -181,7 +252,9 @@ describe('a certificate forwarded by a proxy', () => {
 describe('secret in the registered URL', () => {
   it('webhookUrl puts it in a last path segment, after which the service appends the list name', () => {
     expect(webhookUrl('https://shop.example/webhook/', SECRET)).toBe(`https://shop.example/webhook/whs_${SECRET}`);
-    expect(webhookUrl('https://shop.example/hook?tenant=1', 'a b/c?d%e&f=g#h-long-enough')).toBe('https://shop.example/hook/whs_a%20b%2Fc%3Fd%25e%26f%3Dg%23h-long-enough?tenant=1');
+    expect(webhookUrl('https://shop.example/hook?tenant=1', 'a b/c?d%e&f=g#h-long-enough')).toBe(
+      'https://shop.example/hook/whs_a%20b%2Fc%3Fd%25e%26f%3Dg%23h-long-enough?tenant=1',
+    );
     expect(() => webhookUrl('https://shop.example/webhook', 'short')).toThrow(ConfigurationError);
   });
 
@@ -191,7 +264,9 @@ describe('secret in the registered URL', () => {
     expect(await deliver(s, `${registered}/instant`)).toBe(200);
     expect(await deliver(s, `${webhookUrl('https://shop.example/webhook', `${SECRET}x`)}/instant`)).toBe(403);
     expect(lastError(s)).toMatchObject({ check: 'secret', status: 403 });
-    expect(await deliver(s, `${webhookUrl('https://shop.example/webhook', SECRET.slice(0, -1) + 'Y')}/instant`)).toBe(403);
+    expect(await deliver(s, `${webhookUrl('https://shop.example/webhook', `${SECRET.slice(0, -1)}Y`)}/instant`)).toBe(
+      403,
+    );
     expect(await deliver(s, 'https://shop.example/webhook/instant')).toBe(401);
     expect(lastError(s)).toMatchObject({ check: 'secret', status: 401 });
     expect(s.paid).toBe(1);
@@ -222,10 +297,21 @@ describe('allowIps', () => {
   it("behind trusted hops: the rightmost X-Forwarded-For address that is not a hop; an untrusted peer's header is ignored", async () => {
     const s = setup({ allowIps: ['203.0.113.0/24'], trustedProxies: ['10.0.0.0/8'] });
     const xff = (value: string) => ({ 'x-forwarded-for': value });
-    expect(await deliver(s, 'https://shop.example/w', { remoteAddress: '10.0.0.1', headers: xff('203.0.113.9, 10.0.0.5') })).toBe(200);
-    expect(await deliver(s, 'https://shop.example/w', { remoteAddress: '10.0.0.1', headers: xff('203.0.113.9, 198.51.100.7') })).toBe(403);
-    expect(await deliver(s, 'https://shop.example/w', { remoteAddress: '198.51.100.7', headers: xff('203.0.113.9') })).toBe(403);
-    expect(await deliver(s, 'https://shop.example/w', { remoteAddress: '10.0.0.1', headers: xff('garbage') })).toBe(403);
+    expect(
+      await deliver(s, 'https://shop.example/w', { remoteAddress: '10.0.0.1', headers: xff('203.0.113.9, 10.0.0.5') }),
+    ).toBe(200);
+    expect(
+      await deliver(s, 'https://shop.example/w', {
+        remoteAddress: '10.0.0.1',
+        headers: xff('203.0.113.9, 198.51.100.7'),
+      }),
+    ).toBe(403);
+    expect(
+      await deliver(s, 'https://shop.example/w', { remoteAddress: '198.51.100.7', headers: xff('203.0.113.9') }),
+    ).toBe(403);
+    expect(await deliver(s, 'https://shop.example/w', { remoteAddress: '10.0.0.1', headers: xff('garbage') })).toBe(
+      403,
+    );
   });
 
   it('the web-standard handler without { remoteAddress }: 500 and a ConfigurationError', async () => {
@@ -248,15 +334,36 @@ describe('every handler takes authenticate', () => {
     throw new Error('the service must not be called');
   };
   const built: Array<[string, (ran: () => void) => NotificationHandler]> = [
-    ['received payments', (ran) => receivedPaymentsHandler({ instant: { get: fail } }, { authenticate: { secret: SECRET }, onPayment: ran })],
-    ['recurring', (ran) => recurringHandler({ rec: { get: fail }, cobr: { get: fail } }, { authenticate: { secret: SECRET }, onRec: ran, onCobr: ran })],
-    ['transfer confirmations', (ran) =>
-      createTransferNotificationHandler({ payments: { getByIdempotencyKey: fail } } as never, { authenticate: { secret: SECRET }, onConfirmed: ran, onSuspicious: ran })],
+    [
+      'received payments',
+      (ran) =>
+        receivedPaymentsHandler({ instant: { get: fail } }, { authenticate: { secret: SECRET }, onPayment: ran }),
+    ],
+    [
+      'recurring',
+      (ran) =>
+        recurringHandler(
+          { rec: { get: fail }, cobr: { get: fail } },
+          { authenticate: { secret: SECRET }, onRec: ran, onCobr: ran },
+        ),
+    ],
+    [
+      'transfer confirmations',
+      (ran) =>
+        createTransferNotificationHandler({ payments: { getByIdempotencyKey: fail } } as never, {
+          authenticate: { secret: SECRET },
+          onConfirmed: ran,
+          onSuspicious: ran,
+        }),
+    ],
   ];
   it.each(built)('%s: no secret 401, a wrong one 403, nothing read, asked or called', async (_name, make) => {
     let ran = 0;
     const handler = make(() => void ran++);
-    for (const [url, status] of [['https://shop.example/w/x', 401], [`${webhookUrl('https://shop.example/w', `${SECRET}!`)}/x`, 403]] as const) {
+    for (const [url, status] of [
+      ['https://shop.example/w/x', 401],
+      [`${webhookUrl('https://shop.example/w', `${SECRET}!`)}/x`, 403],
+    ] as const) {
       const { body, pulled } = watchedBody('{}');
       const response = await handler(new Request(url, { method: 'POST', body, duplex: 'half' } as RequestInit));
       expect(response.status).toBe(status);

@@ -7,7 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import {
-  DEFAULT_MAX_CONCURRENT_CONFIRMATIONS, createTransferNotificationHandler, parseTransferNotification, receivedPaymentsHandler, webhookUrl,
+  DEFAULT_MAX_CONCURRENT_CONFIRMATIONS,
+  createTransferNotificationHandler,
+  parseTransferNotification,
+  receivedPaymentsHandler,
+  webhookUrl,
 } from '../../src/index.ts';
 import { notification } from '../cash-out/fixtures.ts';
 import { countingApi, paymentBody, post } from './support.ts';
@@ -17,7 +21,9 @@ let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 // 2,000 connections: seconds on an idle machine, more on a loaded one.
-it('2,000 forged deliveries at concurrency 50: all refused, no call to the service; a genuine one in the middle is handled', { timeout: 90_000 }, async () => {
+it('2,000 forged deliveries at concurrency 50: all refused, no call to the service; a genuine one in the middle is handled', {
+  timeout: 90_000,
+}, async () => {
   const api = countingApi();
   const paid: string[] = [];
   const refusals: number[] = [];
@@ -36,8 +42,14 @@ it('2,000 forged deliveries at concurrency 50: all refused, no call to the servi
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < 2000; i = next++) {
-      if (i === 1000) genuine = await post(`${webhookUrl(`${origin}/webhook`, SECRET)}/instant`, paymentBody('E00000000202611261200genuine0001'));
-      statuses.push(await post(forged[i % 2]!, paymentBody(`E00000000202611261200forged${String(i).padStart(5, '0')}`)));
+      if (i === 1000)
+        genuine = await post(
+          `${webhookUrl(`${origin}/webhook`, SECRET)}/instant`,
+          paymentBody('E00000000202611261200genuine0001'),
+        );
+      statuses.push(
+        await post(forged[i % 2]!, paymentBody(`E00000000202611261200forged${String(i).padStart(5, '0')}`)),
+      );
     }
   };
   await Promise.all(Array.from({ length: 50 }, worker));
@@ -55,7 +67,8 @@ it('one genuine notification replayed 200 times at once: one GET, the callback o
   const api = countingApi(20);
   let paid = 0;
   const handler = receivedPaymentsHandler(api, { onPayment: () => void paid++ });
-  const deliver = () => handler(new Request('https://shop.example/webhook/instant', { method: 'POST', body: paymentBody() }));
+  const deliver = () =>
+    handler(new Request('https://shop.example/webhook/instant', { method: 'POST', body: paymentBody() }));
   const statuses = await Promise.all(Array.from({ length: 200 }, deliver).map(async (r) => (await r).status));
   expect(statuses.every((s) => s === 200)).toBe(true);
   expect(api.calls).toBe(1);
@@ -75,8 +88,12 @@ it('one transfer confirmation replayed 200 times at once: one status query, onCo
     },
   };
   let confirmed = 0;
-  const handler = createTransferNotificationHandler(api as never, { onConfirmed: () => void confirmed++, onSuspicious: () => undefined });
-  const deliver = () => handler(new Request('https://shop.example/webhook/transfer-confirmation', { method: 'POST', body }));
+  const handler = createTransferNotificationHandler(api as never, {
+    onConfirmed: () => void confirmed++,
+    onSuspicious: () => undefined,
+  });
+  const deliver = () =>
+    handler(new Request('https://shop.example/webhook/transfer-confirmation', { method: 'POST', body }));
   const statuses = await Promise.all(Array.from({ length: 200 }, deliver).map(async (r) => (await r).status));
   expect(statuses.every((s) => s === 200)).toBe(true);
   expect(calls).toBe(1);
@@ -84,29 +101,48 @@ it('one transfer confirmation replayed 200 times at once: one status query, onCo
 });
 
 it(`different notifications at once: at most maxConcurrentConfirmations GETs in flight (default ${DEFAULT_MAX_CONCURRENT_CONFIRMATIONS}), the rest queued, all handled`, async () => {
-  for (const [max, expected] of [[3, 3], [undefined, DEFAULT_MAX_CONCURRENT_CONFIRMATIONS]] as const) {
+  for (const [max, expected] of [
+    [3, 3],
+    [undefined, DEFAULT_MAX_CONCURRENT_CONFIRMATIONS],
+  ] as const) {
     const api = countingApi(10);
     let paid = 0;
-    const handler = receivedPaymentsHandler(api, { onPayment: () => void paid++, ...(max !== undefined && { maxConcurrentConfirmations: max }) });
+    const handler = receivedPaymentsHandler(api, {
+      onPayment: () => void paid++,
+      ...(max !== undefined && { maxConcurrentConfirmations: max }),
+    });
     const deliver = (i: number) =>
-      handler(new Request('https://shop.example/webhook/instant', { method: 'POST', body: paymentBody(`E00000000202611261200distinct${String(i).padStart(3, '0')}`) }));
+      handler(
+        new Request('https://shop.example/webhook/instant', {
+          method: 'POST',
+          body: paymentBody(`E00000000202611261200distinct${String(i).padStart(3, '0')}`),
+        }),
+      );
     const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => deliver(i).then((r) => r.status)));
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect(api.calls).toBe(40);
     expect(paid).toBe(40);
     expect(api.maxInFlight).toBe(expected);
   }
-  expect(() => receivedPaymentsHandler(countingApi(), { onPayment: () => undefined, maxConcurrentConfirmations: 0 })).toThrow(
-    expect.objectContaining({ option: 'maxConcurrentConfirmations' }),
-  );
+  expect(() =>
+    receivedPaymentsHandler(countingApi(), { onPayment: () => undefined, maxConcurrentConfirmations: 0 }),
+  ).toThrow(expect.objectContaining({ option: 'maxConcurrentConfirmations' }));
 });
 
 it('a delivery waiting for its turn gives up when its sender goes away', async () => {
   const api = countingApi(50);
   const handler = receivedPaymentsHandler(api, { onPayment: () => undefined, maxConcurrentConfirmations: 1 });
-  const first = handler(new Request('https://shop.example/w', { method: 'POST', body: paymentBody('E00000000202611261200first000001') }));
+  const first = handler(
+    new Request('https://shop.example/w', { method: 'POST', body: paymentBody('E00000000202611261200first000001') }),
+  );
   const gone = new AbortController();
-  const second = handler(new Request('https://shop.example/w', { method: 'POST', body: paymentBody('E00000000202611261200second00001'), signal: gone.signal }));
+  const second = handler(
+    new Request('https://shop.example/w', {
+      method: 'POST',
+      body: paymentBody('E00000000202611261200second00001'),
+      signal: gone.signal,
+    }),
+  );
   await new Promise((resolve) => setTimeout(resolve, 5));
   gone.abort();
   expect((await second).status).toBe(500);

@@ -14,8 +14,12 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  CashOutClient, InstantClient, InvalidNotificationError, generateTxid, receivedPaymentsHandler, type
-  NotificationHandler,
+  CashOutClient,
+  InstantClient,
+  InvalidNotificationError,
+  generateTxid,
+  receivedPaymentsHandler,
+  type NotificationHandler,
 } from '../../src/index.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts';
 
@@ -196,7 +200,11 @@ describe.each(FRAMEWORKS)('%s', (_name, mount) => {
 
   it('receives a transfer confirmation: onConfirmed once, answered 200', async () => {
     const w = await world(mount);
-    const { idempotencyKey } = await w.cashOut.pay({ key: 'someone@example.com', amount: '12.34', creditorDocument: '12345678909' });
+    const { idempotencyKey } = await w.cashOut.pay({
+      key: 'someone@example.com',
+      amount: '12.34',
+      creditorDocument: '12345678909',
+    });
 
     const started = Date.now();
     await w.sandbox.settleTransfer(idempotencyKey, 'LIQUIDATED');
@@ -260,7 +268,11 @@ describe('a body the framework already read, with nothing parsed to take', () =>
     expect((w.errors[0] as Error).message).toMatch(/already read/);
 
     // The transfer route, which reads nothing first, still works behind the same middleware.
-    const { idempotencyKey } = await w.cashOut.pay({ key: 'someone@example.com', amount: '1.00', creditorDocument: '12345678909' });
+    const { idempotencyKey } = await w.cashOut.pay({
+      key: 'someone@example.com',
+      amount: '1.00',
+      creditorDocument: '12345678909',
+    });
     await w.sandbox.settleTransfer(idempotencyKey, 'LIQUIDATED');
     await expect.poll(() => w.confirmed).toEqual([`${idempotencyKey} LIQUIDATED`]);
   });

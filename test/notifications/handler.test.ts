@@ -7,22 +7,50 @@ import type { AddressInfo } from 'node:net';
 import { passthrough, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  InvalidNotificationError, MalformedNotificationError, receivedPaymentsHandler, recurringHandler, type
-  NotificationHandler,
+  InvalidNotificationError,
+  MalformedNotificationError,
+  receivedPaymentsHandler,
+  recurringHandler,
+  type NotificationHandler,
 } from '../../src/index.ts';
 import { cashOutClient } from '../cash-out/fixtures.ts';
 import { testClient, useMsw } from '../support/msw.ts';
 
 const net = useMsw();
 
-function handlers(): Array<[string, (onError: (error: unknown, status: number) => void, maxBodyBytes?: number) => NotificationHandler]> {
+function handlers(): Array<
+  [string, (onError: (error: unknown, status: number) => void, maxBodyBytes?: number) => NotificationHandler]
+> {
   return [
-    ['received payments', (onError, maxBodyBytes) =>
-      receivedPaymentsHandler(testClient({ maxRetries: 0 }), { onPayment: () => undefined, onError, ...(maxBodyBytes && { maxBodyBytes }) })],
-    ['transfer confirmations', (onError, maxBodyBytes) =>
-      cashOutClient().notificationHandler({ onConfirmed: () => undefined, onSuspicious: () => undefined, onError, ...(maxBodyBytes && { maxBodyBytes }) })],
-    ['recurring', (onError, maxBodyBytes) =>
-      recurringHandler(testClient({ maxRetries: 0 }), { onRec: () => undefined, onCobr: () => undefined, onError, ...(maxBodyBytes && { maxBodyBytes }) })],
+    [
+      'received payments',
+      (onError, maxBodyBytes) =>
+        receivedPaymentsHandler(testClient({ maxRetries: 0 }), {
+          onPayment: () => undefined,
+          onError,
+          ...(maxBodyBytes && { maxBodyBytes }),
+        }),
+    ],
+    [
+      'transfer confirmations',
+      (onError, maxBodyBytes) =>
+        cashOutClient().notificationHandler({
+          onConfirmed: () => undefined,
+          onSuspicious: () => undefined,
+          onError,
+          ...(maxBodyBytes && { maxBodyBytes }),
+        }),
+    ],
+    [
+      'recurring',
+      (onError, maxBodyBytes) =>
+        recurringHandler(testClient({ maxRetries: 0 }), {
+          onRec: () => undefined,
+          onCobr: () => undefined,
+          onError,
+          ...(maxBodyBytes && { maxBodyBytes }),
+        }),
+    ],
   ];
 }
 

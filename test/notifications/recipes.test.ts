@@ -44,17 +44,27 @@ describe('behind nginx: the forwarded certificate, believed from the trusted hop
     const backend = await listen(createHttpServer((req, res) => void handler.node(req, res)));
     backendUrl = `http://127.0.0.1:${backend}`;
     // The proxy: `ssl_verify_client optional_no_ca; proxy_set_header X-Client-Cert $ssl_client_escaped_cert;`
-    const proxy = createHttpsServer({ cert: receiver.server.cert, key: receiver.server.key, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      const peer = (req.socket as TLSSocket).getPeerCertificate();
-      const pem = peer.raw ? new X509Certificate(peer.raw).toString() : '';
-      const headers = { ...req.headers, 'x-client-cert': encodeURIComponent(pem), 'x-forwarded-for': req.socket.remoteAddress ?? '' };
-      const upstream = request({ host: '127.0.0.1', port: backend, path: req.url, method: req.method, headers, localAddress: '127.0.0.2' }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      upstream.on('error', () => res.writeHead(502).end());
-      req.pipe(upstream);
-    });
+    const proxy = createHttpsServer(
+      { cert: receiver.server.cert, key: receiver.server.key, requestCert: true, rejectUnauthorized: false },
+      (req, res) => {
+        const peer = (req.socket as TLSSocket).getPeerCertificate();
+        const pem = peer.raw ? new X509Certificate(peer.raw).toString() : '';
+        const headers = {
+          ...req.headers,
+          'x-client-cert': encodeURIComponent(pem),
+          'x-forwarded-for': req.socket.remoteAddress ?? '',
+        };
+        const upstream = request(
+          { host: '127.0.0.1', port: backend, path: req.url, method: req.method, headers, localAddress: '127.0.0.2' },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.on('error', () => res.writeHead(502).end());
+        req.pipe(upstream);
+      },
+    );
     proxyUrl = `https://127.0.0.1:${await listen(proxy)}`;
   });
 
@@ -76,7 +86,7 @@ describe('behind nginx: the forwarded certificate, believed from the trusted hop
   });
 });
 
-describe('serverless: the secret in the URL and the service\'s addresses', () => {
+describe("serverless: the secret in the URL and the service's addresses", () => {
   it('the handler as the recipe writes it: the platform gives the source address', async () => {
     const secret = 'serverless-recipe-secret-1234';
     const api = countingApi();

@@ -21,7 +21,12 @@ export const expired = createCertificate({
 export const otherCa = generateCertificates({ caName: 'other CA', clientName: 'service client' }).client;
 export const selfSigned = createCertificate({ commonName: 'service client' });
 
-export const PAYMENT: InstantPayment = { endToEndId: 'E12345678202611261200abcdefghijk', txid: 'tx1234567890abcdefghijklmnop', valor: '10.00', horario: '2026-11-26T12:00:00Z' };
+export const PAYMENT: InstantPayment = {
+  endToEndId: 'E12345678202611261200abcdefghijk',
+  txid: 'tx1234567890abcdefghijklmnop',
+  valor: '10.00',
+  horario: '2026-11-26T12:00:00Z',
+};
 
 /** A received-payments API whose `instant.get` confirms `PAYMENT` and counts every call. */
 export function countingApi(delayMs = 0): ReceivedPaymentsApi & { calls: number; maxInFlight: number } {
@@ -80,7 +85,10 @@ export function post(
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...options.headers },
-        ...(target.protocol === 'https:' && { ca: receiver.ca.cert, ...(options.client && { cert: options.client.cert, key: options.client.key }) }),
+        ...(target.protocol === 'https:' && {
+          ca: receiver.ca.cert,
+          ...(options.client && { cert: options.client.cert, key: options.client.key }),
+        }),
         ...(options.localAddress && { localAddress: options.localAddress }),
         agent: false,
       },

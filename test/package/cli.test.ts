@@ -13,7 +13,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const MANUAL_STATIC =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 /** Accented name and city, uppercase GUI, and a CRC that does not match. */
-const BROKEN = '00020126330014BR.GOV.BCB.PIX0111529982247255204000053039865802BR5904José6009São Paulo62070503***6304D31D';
+const BROKEN =
+  '00020126330014BR.GOV.BCB.PIX0111529982247255204000053039865802BR5904José6009São Paulo62070503***6304D31D';
 
 let work: string;
 let cli: string;
@@ -22,10 +23,14 @@ beforeAll(() => {
   // A fresh install has no node_modules/.cache yet.
   mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
   work = mkdtempSync(join(root, 'node_modules/.cache/cli-test-'));
-  execFileSync(process.execPath, [join(root, 'node_modules/tsup/dist/cli-default.js'), '--silent', '--out-dir', join(work, 'dist')], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/tsup/dist/cli-default.js'), '--silent', '--out-dir', join(work, 'dist')],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'ignore'],
+    },
+  );
   cli = join(work, 'dist/cli.js');
 }, 180_000);
 
@@ -33,12 +38,16 @@ afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 
-const run = (args: string[], input?: string) => spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', timeout: 20_000 });
+const run = (args: string[], input?: string) =>
+  spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', timeout: 20_000 });
 
 describe('instant-payments (built bin)', () => {
   it('is the package bin, beside the sandbox alias', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
-    expect(pkg.bin).toEqual({ 'instant-payments': './dist/cli.js', 'instant-payments-sandbox': './dist/sandbox-cli.js' });
+    expect(pkg.bin).toEqual({
+      'instant-payments': './dist/cli.js',
+      'instant-payments-sandbox': './dist/sandbox-cli.js',
+    });
   });
 
   it('brcode prints the decoded fields, then no findings, exit 0', () => {
@@ -91,7 +100,9 @@ describe('instant-payments (built bin)', () => {
   });
 
   it('sandbox runs the sandbox command', async () => {
-    const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--seed', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--seed', '7'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const banner = await new Promise<string>((resolve, reject) => {
         let text = '';

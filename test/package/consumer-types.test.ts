@@ -43,7 +43,10 @@ function buildAndPack(): string {
     for (const file of globSync(entry, { cwd: root })) cpSync(join(root, file), join(staging, file));
   }
   cpSync(join(root, 'package.json'), join(staging, 'package.json'));
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: staging, encoding: 'utf8' });
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: staging,
+    encoding: 'utf8',
+  });
   const [{ filename }] = JSON.parse(out) as [{ filename: string }];
   return join(work, filename);
 }
@@ -59,7 +62,10 @@ function install(consumer: Consumer): string {
     symlinkSync(join(root, 'node_modules', name), join(modules, name), 'dir');
   }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: consumer.name, private: true, type: consumer.type }));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: consumer.compilerOptions, include: ['*.ts'] }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: consumer.compilerOptions, include: ['*.ts'] }),
+  );
   for (const [file, text] of Object.entries(consumer.files)) writeFileSync(join(dir, file), text);
   return dir;
 }
@@ -68,17 +74,22 @@ const sourceFiles = new Map<string, ts.SourceFile | undefined>();
 
 /** The project's diagnostics, as `tsc -p <dir>` prints them. */
 function typeCheck(dir: string): string[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(dir, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(dir, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error(`no tsconfig in ${dir}`);
   const host = ts.createCompilerHost(parsed.options);
   const read = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, language, onError, fresh) => {
-    const { languageVersion, impliedNodeFormat } = typeof language === 'object' ? language : { languageVersion: language, impliedNodeFormat: undefined };
+    const { languageVersion, impliedNodeFormat } =
+      typeof language === 'object' ? language : { languageVersion: language, impliedNodeFormat: undefined };
     // Only files outside the project are shared: the TypeScript libs and the linked packages.
     if (fileName.startsWith(dir)) return read(fileName, language, onError, fresh);
     const key = `${fileName}|${languageVersion}|${impliedNodeFormat}`;
@@ -86,7 +97,11 @@ function typeCheck(dir: string): string[] {
     return sourceFiles.get(key);
   };
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host });
-  const format: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => '\n' };
+  const format: ts.FormatDiagnosticsHost = {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => dir,
+    getNewLine: () => '\n',
+  };
   return [...parsed.errors, ...ts.getPreEmitDiagnostics(program)].map((d) => ts.formatDiagnostic(d, format).trim());
 }
 
@@ -100,9 +115,13 @@ afterAll(() => {
 });
 
 describe('the packed package compiles in a consumer project (strict, skipLibCheck false)', () => {
-  it.each(CONSUMERS.map((c) => [c.name, c] as const))('%s', (_, consumer) => {
-    expect(typeCheck(install(consumer))).toEqual([]);
-  }, 60_000);
+  it.each(CONSUMERS.map((c) => [c.name, c] as const))(
+    '%s',
+    (_, consumer) => {
+      expect(typeCheck(install(consumer))).toEqual([]);
+    },
+    60_000,
+  );
 
   it('is built as `npm run build` builds it: tsup, then the optional peers marked', () => {
     expect(pkg.scripts['build']).toBe('tsup && node scripts/mark-optional-peer-types.ts');

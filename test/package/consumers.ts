@@ -20,7 +20,13 @@ export interface Consumer {
 
 const STRICT = { strict: true, noEmit: true, skipLibCheck: false, target: 'es2023' };
 const NODE = { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext' };
-const BROWSER = { ...STRICT, module: 'esnext', moduleResolution: 'bundler', lib: ['es2023', 'dom', 'dom.iterable'], types: [] };
+const BROWSER = {
+  ...STRICT,
+  module: 'esnext',
+  moduleResolution: 'bundler',
+  lib: ['es2023', 'dom', 'dom.iterable'],
+  types: [],
+};
 
 /** A merchant's backend: a client, typed errors, the store, the notification handler, Node's http. */
 const BACKEND = `
@@ -143,7 +149,13 @@ export const CONSUMERS: readonly Consumer[] = [
   {
     name: 'backend-esm-node-lib',
     type: 'module',
-    compilerOptions: { ...NODE, lib: ['es2023'], types: ['node'], exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true },
+    compilerOptions: {
+      ...NODE,
+      lib: ['es2023'],
+      types: ['node'],
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+    },
     devDependencies: ['@types/node'],
     files: { 'index.ts': BACKEND },
   },

@@ -32,7 +32,9 @@ const entries = Object.keys(pkg.exports)
 /** The source file of each import path, from the tsup entries (`payer: 'src/payer.ts'`). */
 const sources: Record<string, string> = {
   [pkg.name]: 'src/index.ts',
-  ...Object.fromEntries(entries.filter((e) => e !== pkg.name).map((e) => [e, `src/${e.slice(pkg.name.length + 1)}.ts`])),
+  ...Object.fromEntries(
+    entries.filter((e) => e !== pkg.name).map((e) => [e, `src/${e.slice(pkg.name.length + 1)}.ts`]),
+  ),
 };
 
 interface Reflection {
@@ -82,14 +84,21 @@ describe('the API reference (npm run docs)', () => {
       expect(existsSync(join(out, `html/documents/${name}.html`)), guide).toBe(true);
       expect(index, guide).toContain(`href="documents/${name}.html`);
     }
-    expect(readFileSync(join(out, 'html/documents/sandbox-and-testing.html'), 'utf8')).toContain('Testing your integration');
+    expect(readFileSync(join(out, 'html/documents/sandbox-and-testing.html'), 'utf8')).toContain(
+      'Testing your integration',
+    );
   });
 
   it.each(entries)('lists every error class %s exports as a class', async (entry) => {
     const module = project.children?.find((c) => c.name === entry);
     const kinds = new Map(project.children?.flatMap((m) => m.children ?? []).map((c) => [c.id, c.kind]));
     // A re-export of what another module documents is a reference to it: its target's kind.
-    const docs = new Map((module?.children ?? []).map((c) => [c.name, c.kind === ReflectionKind.Reference ? kinds.get(c.target!) : c.kind]));
+    const docs = new Map(
+      (module?.children ?? []).map((c) => [
+        c.name,
+        c.kind === ReflectionKind.Reference ? kinds.get(c.target!) : c.kind,
+      ]),
+    );
     const exported = (await import(join(root, sources[entry]!))) as Record<string, unknown>;
     const errorClasses = Object.entries(exported)
       .filter(([, value]) => typeof value === 'function' && value.prototype instanceof Error)
@@ -103,7 +112,9 @@ describe('the API reference (npm run docs)', () => {
   });
 
   it('describes each catalogue class from its row of ERROR_CATALOGUE', () => {
-    const cob = project.children?.find((c) => c.name === pkg.name)?.children?.find((c) => c.name === 'CobNaoEncontrado');
+    const cob = project.children
+      ?.find((c) => c.name === pkg.name)
+      ?.children?.find((c) => c.name === 'CobNaoEncontrado');
     expect(cob?.kind).toBe(ReflectionKind.Class);
     expect(cob?.comment?.summary.map((p) => p.text).join('')).toContain('(HTTP 404): No immediate charge for the txid');
   });
@@ -120,7 +131,11 @@ describe('README and guide links', () => {
   );
   /** Whether the package ships `path`: named in `files`, or matched by a `dir/*.ext` entry there. */
   const ships = (path: string) =>
-    pkg.files.some((entry) => entry === path || (entry.includes('*') && new RegExp(`^${entry.replace('.', '\\.').replace('*', '[^/]+')}$`).test(path)));
+    pkg.files.some(
+      (entry) =>
+        entry === path ||
+        (entry.includes('*') && new RegExp(`^${entry.replace('.', '\\.').replace('*', '[^/]+')}$`).test(path)),
+    );
   const repository = (pkg.repository?.url ?? '').replace(/^git\+/, '').replace(/\.git$/, '');
 
   it('have a repository to point to (package.json `repository`)', () => {

@@ -29,15 +29,27 @@ const afterImport = [...globalThis.resolved];
 ${script}
 process.stdout.write(JSON.stringify({ afterImport, afterScript: globalThis.resolved }));
 `;
-  const out = execFileSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, '--input-type=module', '-e', main], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, '--input-type=module', '-e', main],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  );
   return JSON.parse(out) as { afterImport: string[]; afterScript: string[] };
 }
 
-const LAZY = [/\/dist\/ky-/, /\/dist\/listener-/, /\/dist\/oidc-/, /\/dist\/jose-/, /\/dist\/schema-/, /^node:stream$/, /\/node_modules\/(ky|undici|openid-client|jose|zod|msw|pg)\//];
+const LAZY = [
+  /\/dist\/ky-/,
+  /\/dist\/listener-/,
+  /\/dist\/oidc-/,
+  /\/dist\/jose-/,
+  /\/dist\/schema-/,
+  /^node:stream$/,
+  /\/node_modules\/(ky|undici|openid-client|jose|zod|msw|pg)\//,
+];
 const lazyIn = (urls: string[]) => urls.filter((url) => LAZY.some((pattern) => pattern.test(url)));
 
 describe('the main entry loads what only some users need on first use', () => {
@@ -63,14 +75,22 @@ server.close();
 `);
     expect(afterImport.some((url) => url.endsWith('/dist/index.js'))).toBe(true);
     // The entry and its two shared chunks: each file is about a millisecond of a cold start.
-    expect([...new Set(afterImport.filter((url) => url.includes('/dist/')).map((url) => url.replace(/.*\/dist\//, '')))]).toEqual([
+    expect([
+      ...new Set(afterImport.filter((url) => url.includes('/dist/')).map((url) => url.replace(/.*\/dist\//, ''))),
+    ]).toEqual([
       'index.js',
       expect.stringMatching(/^chunk-(shared|base)-.+\.js$/),
       expect.stringMatching(/^chunk-(shared|base)-.+\.js$/),
     ]);
     expect(lazyIn(afterImport)).toEqual([]);
     // The hook sees what loads later: the same check would catch an eager import.
-    expect(lazyIn(afterScript)).toEqual(expect.arrayContaining([expect.stringMatching(/\/dist\/ky-/), expect.stringMatching(/\/dist\/listener-/), 'node:stream']));
+    expect(lazyIn(afterScript)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\/dist\/ky-/),
+        expect.stringMatching(/\/dist\/listener-/),
+        'node:stream',
+      ]),
+    );
   });
 });
 
@@ -86,11 +106,11 @@ describe('the shared chunks of the ESM entries', () => {
   it('give each class once: an error class is the same through the main, payer and qr entries', async () => {
     // The built entries, as a user imports them (typed from the sources: dist/ is built after the type check).
     const built = (specifier: string) => import(specifier) as Promise<unknown>;
-    const [main, payer, qr] = (await Promise.all([built('instant-payments'), built('instant-payments/payer'), built('instant-payments/qr')])) as [
-      typeof import('../../src/index.ts'),
-      typeof import('../../src/payer.ts'),
-      typeof import('../../src/qr.ts'),
-    ];
+    const [main, payer, qr] = (await Promise.all([
+      built('instant-payments'),
+      built('instant-payments/payer'),
+      built('instant-payments/qr'),
+    ])) as [typeof import('../../src/index.ts'), typeof import('../../src/payer.ts'), typeof import('../../src/qr.ts')];
     expect(payer.InstantError).toBe(main.InstantError);
     expect(payer.BrCodeError).toBe(main.BrCodeError);
     expect(payer.CobPayloadNaoEncontrado).toBe(main.CobPayloadNaoEncontrado);
@@ -125,7 +145,12 @@ await api.cob.get('a'.repeat(26));
 `;
     let stderr = '';
     try {
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000, stdio: 'pipe' });
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 30_000,
+        stdio: 'pipe',
+      });
     } catch (error) {
       stderr = String((error as { stderr?: unknown }).stderr);
     }

@@ -10,7 +10,12 @@ describe('payer entry', () => {
     expect(size.gzipped).toBeLessThanOrEqual(PAYER_GZIP_BUDGET);
     // The backend's HTTP stack stays out of the payer bundle.
     const inputs = size.inputs.map((i) => i.path);
-    for (const banned of ['node_modules/ky/', 'node_modules/zod/', 'node_modules/undici/', 'node_modules/openid-client/']) {
+    for (const banned of [
+      'node_modules/ky/',
+      'node_modules/zod/',
+      'node_modules/undici/',
+      'node_modules/openid-client/',
+    ]) {
       expect(inputs.some((p) => p.includes(banned))).toBe(false);
     }
     // QR images only when the page imports instant-payments/qr.
@@ -24,7 +29,10 @@ describe('payer entry', () => {
     expect(inputs.some((p) => p.includes('node_modules/qr/'))).toBe(true);
     // Neither the payer client nor the backend's stack comes with it.
     for (const banned of ['node_modules/jose/', 'node_modules/ky/', 'node_modules/zod/', 'src/payer/', 'src/core/']) {
-      expect(inputs.some((p) => p.includes(banned)), banned).toBe(false);
+      expect(
+        inputs.some((p) => p.includes(banned)),
+        banned,
+      ).toBe(false);
     }
   });
 
@@ -32,7 +40,9 @@ describe('payer entry', () => {
     const dir = new URL(`../../src/${part}/`, import.meta.url);
     for (const file of readdirSync(dir)) {
       const text = readFileSync(new URL(file, dir), 'utf8');
-      expect(text, file).not.toMatch(/from ['"]node:|\bBuffer\b|\bprocess\.|from ['"](?:undici|zod|openid-client|ky)['"]/);
+      expect(text, file).not.toMatch(
+        /from ['"]node:|\bBuffer\b|\bprocess\.|from ['"](?:undici|zod|openid-client|ky)['"]/,
+      );
     }
   });
 
@@ -40,7 +50,10 @@ describe('payer entry', () => {
     const dir = mkdtempSync(join(tmpdir(), 'payer-size-'));
     try {
       const entry = join(dir, 'entry.ts');
-      writeFileSync(entry, "import { gzipSync } from 'node:zlib';\nimport { readFile } from 'fs';\nexport { gzipSync, readFile };\n");
+      writeFileSync(
+        entry,
+        "import { gzipSync } from 'node:zlib';\nimport { readFile } from 'fs';\nexport { gzipSync, readFile };\n",
+      );
       await expect(measureBundle(entry)).rejects.toThrow(/node:zlib[\s\S]*fs/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

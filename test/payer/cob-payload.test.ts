@@ -38,7 +38,12 @@ const cobvPayload = {
   txid: '7978c0c97ea847e78e8849634473c1f1',
   revisao: 0,
   status: 'ATIVA',
-  calendario: { criacao: '2026-10-09T20:15:00.358Z', apresentacao: '2026-10-09T20:20:00.358Z', dataDeVencimento: '2026-12-31', validadeAposVencimento: 30 },
+  calendario: {
+    criacao: '2026-10-09T20:15:00.358Z',
+    apresentacao: '2026-10-09T20:20:00.358Z',
+    dataDeVencimento: '2026-12-31',
+    validadeAposVencimento: 30,
+  },
   devedor: { nome: 'Comprador' },
   recebedor: { nome: 'Loja', logradouro: 'Rua 1', cidade: 'Cidade', uf: 'DF', cep: '70000000' },
   valor: { original: '123.45', final: '140.45' },
@@ -137,10 +142,16 @@ describe('getCob', () => {
 
   it('reads the key set again once when the kid is unknown (key rotation) and finds the new key', async () => {
     const payer = new PayerClient();
-    serve(() => rs.sign(cobPayload), () => [rs.publicJwk]);
+    serve(
+      () => rs.sign(cobPayload),
+      () => [rs.publicJwk],
+    );
     await payer.cobPayload.getCob(LOCATION);
     net.server.resetHandlers();
-    const rotated = serve(() => ps.sign(cobPayload), () => [rs.publicJwk, ps.publicJwk]);
+    const rotated = serve(
+      () => ps.sign(cobPayload),
+      () => [rs.publicJwk, ps.publicJwk],
+    );
     // Right after a read the set is not read again, however unknown the kid.
     await expect(payer.cobPayload.getCob(LOCATION)).rejects.toMatchObject({ reason: 'key-not-found' });
     expect(rotated.jwks).toBe(0);
@@ -172,15 +183,23 @@ describe('getCob', () => {
     const error = await new PayerClient().cobPayload.getCob('http://qr.psp.example/qr/abc').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidLocationError);
     expect((error as InvalidLocationError).reason).toBe('scheme');
-    await expect(new PayerClient().cobPayload.getCob('169.254.169.254/latest')).rejects.toMatchObject({ reason: 'private-host' });
+    await expect(new PayerClient().cobPayload.getCob('169.254.169.254/latest')).rejects.toMatchObject({
+      reason: 'private-host',
+    });
     expect(net.requests).toHaveLength(0);
   });
 
   it('does not follow a redirect from the payload host', async () => {
     net.server.use(
-      http.get(`https://${LOCATION}`, () => new HttpResponse(null, { status: 302, headers: { location: 'http://127.0.0.1/admin' } })),
+      http.get(
+        `https://${LOCATION}`,
+        () => new HttpResponse(null, { status: 302, headers: { location: 'http://127.0.0.1/admin' } }),
+      ),
     );
-    await expect(new PayerClient().cobPayload.getCob(LOCATION)).rejects.toMatchObject({ name: 'InvalidLocationError', reason: 'redirect' });
+    await expect(new PayerClient().cobPayload.getCob(LOCATION)).rejects.toMatchObject({
+      name: 'InvalidLocationError',
+      reason: 'redirect',
+    });
     expect(net.requests.map((r) => r.url)).toEqual([`https://${LOCATION}`]);
   });
 
@@ -199,13 +218,20 @@ describe('getCob', () => {
         problem({ type: 'https://psp.example/api/v2/error/CobPayloadNaoEncontrado', title: 'Gone', status: 410 }),
       ),
     );
-    await expect(new PayerClient().cobPayload.getCob(LOCATION)).rejects.toMatchObject({ name: 'CobPayloadNaoEncontrado', status: 410 });
+    await expect(new PayerClient().cobPayload.getCob(LOCATION)).rejects.toMatchObject({
+      name: 'CobPayloadNaoEncontrado',
+      status: 410,
+    });
   });
 
   it('retries a 503 and then succeeds', async () => {
     let calls = 0;
     net.server.use(
-      http.get(`https://${LOCATION}`, () => (++calls === 1 ? new HttpResponse(null, { status: 503, headers: { 'retry-after': '0' } }) : HttpResponse.json(cobPayload))),
+      http.get(`https://${LOCATION}`, () =>
+        ++calls === 1
+          ? new HttpResponse(null, { status: 503, headers: { 'retry-after': '0' } })
+          : HttpResponse.json(cobPayload),
+      ),
     );
     await expect(new PayerClient(UNSIGNED_OK).cobPayload.getCob(LOCATION)).resolves.toEqual(cobPayload);
     expect(calls).toBe(2);
@@ -221,7 +247,9 @@ describe('getCob', () => {
 
   it('gives a TimeoutError when an attempt runs out of time', async () => {
     net.server.use(http.get(`https://${LOCATION}`, () => new Promise<Response>(() => undefined)));
-    const error = await new PayerClient({ timeout: 50, maxRetries: 0 }).cobPayload.getCob(LOCATION).catch((e: unknown) => e);
+    const error = await new PayerClient({ timeout: 50, maxRetries: 0 }).cobPayload
+      .getCob(LOCATION)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toBe('GET https://qr.psp.example/… timed out after 50 ms');
   });
@@ -240,7 +268,9 @@ describe('getCob', () => {
     expect(await reasonOf(new PayerClient().cobPayload.getCob(LOCATION))).toBe('unsigned');
     net.server.use(http.get(`https://${LOCATION}`, () => HttpResponse.text(JSON.stringify(cobPayload))));
     expect(await reasonOf(new PayerClient().cobPayload.getCob(LOCATION))).toBe('unsigned');
-    await expect(new PayerClient(UNSIGNED_OK).cobPayload.getCob(LOCATION)).resolves.toMatchObject({ txid: cobPayload.txid });
+    await expect(new PayerClient(UNSIGNED_OK).cobPayload.getCob(LOCATION)).resolves.toMatchObject({
+      txid: cobPayload.txid,
+    });
   });
 });
 
@@ -287,7 +317,9 @@ describe('JWS verification failures', () => {
   it('bad-signature (payload swapped after signing)', async () => {
     serve(async () => {
       const [h, , s] = (await rs.sign(cobPayload)).split('.');
-      const tampered = Buffer.from(JSON.stringify({ ...cobPayload, valor: { original: '0.01' } })).toString('base64url');
+      const tampered = Buffer.from(JSON.stringify({ ...cobPayload, valor: { original: '0.01' } })).toString(
+        'base64url',
+      );
       return `${h}.${tampered}.${s}`;
     });
     expect(await reasonOf(payer().cobPayload.getCob(LOCATION))).toBe('bad-signature');
@@ -312,11 +344,20 @@ describe('getCobv', () => {
     net.server.use(
       http.get(`https://${COBV_LOCATION}`, async ({ request }) => {
         query = new URL(request.url).searchParams;
-        return jose(await rs.sign({ ...cobvPayload, valor: { original: '123.45', final: '140,45' }, calendario: { ...cobvPayload.calendario, validadeAposVencimento: '30' } }));
+        return jose(
+          await rs.sign({
+            ...cobvPayload,
+            valor: { original: '123.45', final: '140,45' },
+            calendario: { ...cobvPayload.calendario, validadeAposVencimento: '30' },
+          }),
+        );
       }),
       http.get(JKU, () => HttpResponse.json({ keys: [rs.publicJwk] })),
     );
-    const payload = await new PayerClient(UNSIGNED_OK).cobPayload.getCobv(COBV_LOCATION, { codMun: '5300108', DPP: dpp });
+    const payload = await new PayerClient(UNSIGNED_OK).cobPayload.getCobv(COBV_LOCATION, {
+      codMun: '5300108',
+      DPP: dpp,
+    });
     expect(query?.get('codMun')).toBe('5300108');
     expect(query?.get('DPP')).toBe(dpp);
     expect(payload.valor.final).toBe('140.45');
@@ -325,7 +366,9 @@ describe('getCobv', () => {
 
   it('accepts today (Brasília) as DPP', async () => {
     net.server.use(http.get(`https://${COBV_LOCATION}`, () => HttpResponse.json(cobvPayload)));
-    await expect(new PayerClient(UNSIGNED_OK).cobPayload.getCobv(COBV_LOCATION, { DPP: todayInBrasilia() })).resolves.toMatchObject({ txid: cobvPayload.txid });
+    await expect(
+      new PayerClient(UNSIGNED_OK).cobPayload.getCobv(COBV_LOCATION, { DPP: todayInBrasilia() }),
+    ).resolves.toMatchObject({ txid: cobvPayload.txid });
   });
 
   it.each([
@@ -352,6 +395,8 @@ describe('getCobv', () => {
 
   it('maps a bare 400 to CobPayloadOperacaoInvalida', async () => {
     net.server.use(http.get(`https://${COBV_LOCATION}`, () => new HttpResponse(null, { status: 400 })));
-    await expect(new PayerClient().cobPayload.getCobv(COBV_LOCATION)).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+    await expect(new PayerClient().cobPayload.getCobv(COBV_LOCATION)).rejects.toBeInstanceOf(
+      CobPayloadOperacaoInvalida,
+    );
   });
 });

@@ -19,7 +19,9 @@ describe('resolveLocation', () => {
   });
 
   it('accepts a location that already starts with https://', () => {
-    expect(resolveLocation('https://qr.psp.example/qr/v2/cobv/abc', false).url.href).toBe('https://qr.psp.example/qr/v2/cobv/abc');
+    expect(resolveLocation('https://qr.psp.example/qr/v2/cobv/abc', false).url.href).toBe(
+      'https://qr.psp.example/qr/v2/cobv/abc',
+    );
   });
 
   it.each([

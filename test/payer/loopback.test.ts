@@ -12,7 +12,14 @@ beforeAll(async () => {
   const jwk = { ...(await exportJWK(publicKey)), kid: 'k1' };
   server = await startServer((req, res) => {
     if (req.url === '/jwks.json') return sendJson(res, 200, { keys: [jwk] });
-    return sign({ txid: 'abc', revisao: 0, status: 'ATIVA', chave: 'k', valor: { original: '1.00' }, calendario: {} }).then((jws) => {
+    return sign({
+      txid: 'abc',
+      revisao: 0,
+      status: 'ATIVA',
+      chave: 'k',
+      valor: { original: '1.00' },
+      calendario: {},
+    }).then((jws) => {
       res.writeHead(200, { 'content-type': 'application/jose' });
       res.end(jws);
     });
@@ -34,7 +41,7 @@ describe('PayerClient on loopback (allowPrivateHosts)', () => {
 
   it('refuses the same location without allowPrivateHosts, sending nothing', async () => {
     const before = server.requests.length;
-    const location = server.url.replace('http://', '') + '/qr/v2/abc';
+    const location = `${server.url.replace('http://', '')}/qr/v2/abc`;
     await expect(new PayerClient().cobPayload.getCob(location)).rejects.toBeInstanceOf(InvalidLocationError);
     expect(server.requests.length).toBe(before);
   });

@@ -12,17 +12,34 @@ describe('examples/payer-app.ts', () => {
   it('summarizes a dynamic code from its verified payload, ignoring nothing but the code', async () => {
     const { publicKey, privateKey } = await generateKeyPair('PS256');
     const jwk = { ...(await exportJWK(publicKey)), kid: 'k' };
-    const payload = { txid: 'a'.repeat(26), revisao: 0, status: 'ATIVA', chave: 'k@example.com', valor: { original: '25.90' }, calendario: {}, solicitacaoPagador: 'Pedido 42' };
+    const payload = {
+      txid: 'a'.repeat(26),
+      revisao: 0,
+      status: 'ATIVA',
+      chave: 'k@example.com',
+      valor: { original: '25.90' },
+      calendario: {},
+      solicitacaoPagador: 'Pedido 42',
+    };
     const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
       .setProtectedHeader({ alg: 'PS256', kid: 'k', jku: `https://${HOST}/keys` })
       .sign(privateKey);
     net.server.use(
-      http.get(`https://${HOST}/qr/v2/:token`, () => new HttpResponse(jws, { headers: { 'content-type': 'application/jose' } })),
+      http.get(
+        `https://${HOST}/qr/v2/:token`,
+        () => new HttpResponse(jws, { headers: { 'content-type': 'application/jose' } }),
+      ),
       http.get(`https://${HOST}/keys`, () => HttpResponse.json({ keys: [jwk] })),
     );
     const code = brcode.build({ url: `${HOST}/qr/v2/abc123`, merchantName: 'LOJA', merchantCity: 'BRASILIA' });
     const summary = await summarize(code, new PayerClient());
-    expect(summary).toEqual({ kind: 'cob', amount: '25.90', txid: 'a'.repeat(26), key: 'k@example.com', message: 'Pedido 42' });
+    expect(summary).toEqual({
+      kind: 'cob',
+      amount: '25.90',
+      txid: 'a'.repeat(26),
+      key: 'k@example.com',
+      message: 'Pedido 42',
+    });
   });
 
   it('explains an unsafe location without fetching it', async () => {
@@ -34,7 +51,11 @@ describe('examples/payer-app.ts', () => {
 
   it('reads a static code without any request', async () => {
     const code = brcode.build({ key: 'k@example.com', amount: '5.00', merchantName: 'LOJA', merchantCity: 'BRASILIA' });
-    expect(await summarize(code, new PayerClient())).toMatchObject({ kind: 'static', amount: '5.00', key: 'k@example.com' });
+    expect(await summarize(code, new PayerClient())).toMatchObject({
+      kind: 'static',
+      amount: '5.00',
+      key: 'k@example.com',
+    });
     expect(net.requests).toHaveLength(0);
   });
 });

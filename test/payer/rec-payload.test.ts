@@ -26,7 +26,11 @@ const net = useMsw();
 /** The official example payload (recPayload1), documents as written there. */
 const recPayload: RecPayload = {
   idRec: 'RN123456782024011577825445612',
-  vinculo: { contrato: '5582610', devedor: { cpf: '45164632481', nome: 'Fulano de Tal' }, objeto: 'Serviço de Streamming de Música.' },
+  vinculo: {
+    contrato: '5582610',
+    devedor: { cpf: '45164632481', nome: 'Fulano de Tal' },
+    objeto: 'Serviço de Streamming de Música.',
+  },
   calendario: { dataFinal: '2025-04-01', dataInicial: '2024-04-01', periodicidade: 'MENSAL' },
   politicaRetentativa: 'NAO_PERMITE',
   valor: { valorRec: '35.00' },
@@ -75,9 +79,22 @@ describe('payer.recPayload.get', () => {
 
   it.each<[string, () => Promise<string> | string, (() => JWK[]) | undefined, string]>([
     ['signed by another key', () => sign(recPayload), () => [otherJwk], 'bad-signature'],
-    ['with its key set on another host', () => sign(recPayload, { jku: 'https://keys.elsewhere.example/jwks.json' }), undefined, 'jku-host-mismatch'],
+    [
+      'with its key set on another host',
+      () => sign(recPayload, { jku: 'https://keys.elsewhere.example/jwks.json' }),
+      undefined,
+      'jku-host-mismatch',
+    ],
     ['with no jku', () => sign(recPayload, { jku: undefined }), undefined, 'jku-missing'],
-    ['HS256', () => new CompactSign(new TextEncoder().encode('{}')).setProtectedHeader({ alg: 'HS256', jku: JKU }).sign(new Uint8Array(32)), undefined, 'algorithm-not-allowed'],
+    [
+      'HS256',
+      () =>
+        new CompactSign(new TextEncoder().encode('{}'))
+          .setProtectedHeader({ alg: 'HS256', jku: JKU })
+          .sign(new Uint8Array(32)),
+      undefined,
+      'algorithm-not-allowed',
+    ],
     ['not a JWS at all', () => 'not.a.jws!', undefined, 'malformed'],
   ])('fails closed on a payload %s', async (_case, body, keys, reason) => {
     serve(body, keys);
@@ -88,8 +105,13 @@ describe('payer.recPayload.get', () => {
 
   it('refuses an unsigned payload unless allowUnsignedPayloads (development only)', async () => {
     net.server.use(http.get(`https://${LOCATION}`, () => HttpResponse.json(recPayload)));
-    await expect(new PayerClient().recPayload.get(LOCATION)).rejects.toMatchObject({ name: 'PayloadVerificationError', reason: 'unsigned' });
-    await expect(new PayerClient({ allowUnsignedPayloads: true }).recPayload.get(LOCATION)).resolves.toEqual(recPayload);
+    await expect(new PayerClient().recPayload.get(LOCATION)).rejects.toMatchObject({
+      name: 'PayloadVerificationError',
+      reason: 'unsigned',
+    });
+    await expect(new PayerClient({ allowUnsignedPayloads: true }).recPayload.get(LOCATION)).resolves.toEqual(
+      recPayload,
+    );
   });
 
   it('refuses a bad location before any request', async () => {
@@ -117,21 +139,40 @@ describe('payer.recPayload.get', () => {
     await expect(new PayerClient().recPayload.get(LOCATION)).rejects.toBeInstanceOf(RecPayloadOperacaoInvalida);
     net.server.use(
       http.get(`https://${LOCATION}`, () =>
-        problem({ type: 'https://psp.example/api/v2/error/RecPayloadOperacaoInvalida', title: 'Recorrência não encontrada.', status: 400, detail: 'A recorrência em questão encontra-se expirada, cancelada ou rejeitada.' }),
+        problem({
+          type: 'https://psp.example/api/v2/error/RecPayloadOperacaoInvalida',
+          title: 'Recorrência não encontrada.',
+          status: 400,
+          detail: 'A recorrência em questão encontra-se expirada, cancelada ou rejeitada.',
+        }),
       ),
     );
-    await expect(new PayerClient().recPayload.get(LOCATION)).rejects.toMatchObject({ name: 'RecPayloadOperacaoInvalida', detail: expect.stringContaining('expirada') });
+    await expect(new PayerClient().recPayload.get(LOCATION)).rejects.toMatchObject({
+      name: 'RecPayloadOperacaoInvalida',
+      detail: expect.stringContaining('expirada'),
+    });
   });
 
   it('retries a 503 (a GET), then gives ServicoIndisponivel', async () => {
-    net.server.use(http.get(`https://${LOCATION}`, () => new HttpResponse(null, { status: 503, headers: { 'retry-after': '0' } })));
-    await expect(new PayerClient({ maxRetries: 1 }).recPayload.get(LOCATION)).rejects.toBeInstanceOf(ServicoIndisponivel);
+    net.server.use(
+      http.get(`https://${LOCATION}`, () => new HttpResponse(null, { status: 503, headers: { 'retry-after': '0' } })),
+    );
+    await expect(new PayerClient({ maxRetries: 1 }).recPayload.get(LOCATION)).rejects.toBeInstanceOf(
+      ServicoIndisponivel,
+    );
     expect(net.requests).toHaveLength(2);
   });
 
   it('reads the payload leniently: the misspelt peridiocidade of the official example, amounts with a comma, unknown fields', async () => {
     const { periodicidade: _, ...calendario } = recPayload.calendario;
-    serve(() => sign({ ...recPayload, calendario: { ...calendario, peridiocidade: 'MENSAL' }, valor: { valorRec: '35,5' }, novo: true }));
+    serve(() =>
+      sign({
+        ...recPayload,
+        calendario: { ...calendario, peridiocidade: 'MENSAL' },
+        valor: { valorRec: '35,5' },
+        novo: true,
+      }),
+    );
     const payload = await new PayerClient().recPayload.get(LOCATION);
     expect(payload.calendario.periodicidade).toBe('MENSAL');
     expect(payload.valor?.valorRec).toBe('35.50');

@@ -16,7 +16,13 @@ import { zlibRows } from '../../src/qr/deflate.ts';
 import { keyArb } from '../lib/arbitraries.ts';
 import { FUZZ_RUNS, FUZZ_TIMEOUT } from '../fuzz/settings.ts';
 
-const STATIC = brcode.build({ key: '+5561912345678', amount: '10.00', txid: 'ORDER123', merchantName: 'Loja', merchantCity: 'Brasilia' });
+const STATIC = brcode.build({
+  key: '+5561912345678',
+  amount: '10.00',
+  txid: 'ORDER123',
+  merchantName: 'Loja',
+  merchantCity: 'Brasilia',
+});
 const DYNAMIC = brcode.build({
   url: 'psp.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca25',
   merchantName: 'Empresa de Serviços SA',
@@ -52,7 +58,8 @@ function readPng(png: Uint8Array): Pixels {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       let value: number;
-      if (image.depth === 1 && image.channels === 1) value = (image.data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+      if (image.depth === 1 && image.channels === 1)
+        value = (image.data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
       else value = image.data[(y * width + x) * image.channels]!;
       rgba.set([value, value, value, 255], (y * width + x) * 4);
     }
@@ -82,19 +89,25 @@ describe('qrPng', () => {
     expect(brcode.parse(LONGEST).amount).toBe('9999999999.99');
   });
 
-  it.each(Object.entries(CODES))('gives the %s BR Code back, exactly, through an independent PNG reader and QR decoder', async (_, text) => {
-    const png = await qrPng(text);
-    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect(readQr(readPng(png))).toBe(text);
-  });
+  it.each(Object.entries(CODES))(
+    'gives the %s BR Code back, exactly, through an independent PNG reader and QR decoder',
+    async (_, text) => {
+      const png = await qrPng(text);
+      expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      expect(readQr(readPng(png))).toBe(text);
+    },
+  );
 
   // Versions 10, 11, 13 and 16 for 236 bytes: ISO/IEC 18004's capacities in byte mode.
-  it.each(['L', 'M', 'Q', 'H'] as const)('reads back at error correction %s; higher levels make a larger symbol', async (level) => {
-    const image = readPng(await qrPng(LONGEST, { errorCorrection: level, scale: 2 }));
-    expect(readQr(image)).toBe(LONGEST);
-    const modules = image.width / 2 - 8;
-    expect(modules).toBe({ L: 57, M: 61, Q: 69, H: 81 }[level]);
-  });
+  it.each(['L', 'M', 'Q', 'H'] as const)(
+    'reads back at error correction %s; higher levels make a larger symbol',
+    async (level) => {
+      const image = readPng(await qrPng(LONGEST, { errorCorrection: level, scale: 2 }));
+      expect(readQr(image)).toBe(LONGEST);
+      const modules = image.width / 2 - 8;
+      expect(modules).toBe({ L: 57, M: 61, Q: 69, H: 81 }[level]);
+    },
+  );
 
   it('draws margin modules of white around the symbol, scale pixels per module', async () => {
     const image = readPng(await qrPng(STATIC, { margin: 4, scale: 8 }));
@@ -132,11 +145,18 @@ describe('qrPng', () => {
 
   it('deflates without CompressionStream into zlib that inflates to the same bytes, whatever the bytes', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 1, max: 400 }), fc.boolean(), (bytes, row, repeat) => {
-        // Repeated rows and runs, as in an image, or arbitrary bytes.
-        const data = repeat ? Uint8Array.from({ length: bytes.length * 3 }, (_, i) => bytes[i % Math.max(1, bytes.length)] ?? 0) : bytes;
-        expect(new Uint8Array(inflateSync(zlibRows(data, row)))).toEqual(data);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.boolean(),
+        (bytes, row, repeat) => {
+          // Repeated rows and runs, as in an image, or arbitrary bytes.
+          const data = repeat
+            ? Uint8Array.from({ length: bytes.length * 3 }, (_, i) => bytes[i % Math.max(1, bytes.length)] ?? 0)
+            : bytes;
+          expect(new Uint8Array(inflateSync(zlibRows(data, row)))).toEqual(data);
+        },
+      ),
       { numRuns: Math.min(FUZZ_RUNS, 200) },
     );
     const long = Uint8Array.from({ length: 100_000 }, (_, i) => (i % 40_000 < 20_000 ? 0xff : i & 0xff));
@@ -177,12 +197,18 @@ describe('qrSvg', () => {
   });
 
   it('draws the same modules as the PNG', async () => {
-    for (const options of [{}, { margin: 0, scale: 3 }, { margin: 2, scale: 5, errorCorrection: 'H' }] satisfies QrOptions[]) {
+    for (const options of [
+      {},
+      { margin: 0, scale: 3 },
+      { margin: 2, scale: 5, errorCorrection: 'H' },
+    ] satisfies QrOptions[]) {
       const svg = rasteriseSvg(qrSvg(DYNAMIC, options));
       const png = readPng(await qrPng(DYNAMIC, options));
       expect([svg.width, svg.height]).toEqual([png.width, png.height]);
       const rows = (image: Pixels) =>
-        Array.from({ length: image.height }, (_, y) => Array.from({ length: image.width }, (_, x) => (dark(image, x, y) ? '#' : '.')).join(''));
+        Array.from({ length: image.height }, (_, y) =>
+          Array.from({ length: image.width }, (_, x) => (dark(image, x, y) ? '#' : '.')).join(''),
+        );
       expect(rows(svg)).toEqual(rows(png));
     }
   });
@@ -226,7 +252,9 @@ describe('bad input', () => {
   });
 
   it('says the text does not fit, at which level', () => {
-    expect(() => qrSvg('A'.repeat(3000), { errorCorrection: 'H' })).toThrow(/longer than a QR code holds at error correction H/);
+    expect(() => qrSvg('A'.repeat(3000), { errorCorrection: 'H' })).toThrow(
+      /longer than a QR code holds at error correction H/,
+    );
     // The same text fits at L: the limit is the encoder's, not ours.
     expect(() => qrSvg('A'.repeat(3000), { errorCorrection: 'L' })).not.toThrow();
   });

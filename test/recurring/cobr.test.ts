@@ -22,13 +22,29 @@ const SERVICE_TXID = 'fc9a4366ff3d4964b5dbc6c91a8722d3';
 
 beforeEach(() => {
   net.server.use(
-    http.put(`${BASE_URL}/cobr/:txid`, async ({ request, params }) => HttpResponse.json(cobRGerada(String(params['txid']), (await request.json()) as object), { status: 201 })),
-    http.post(`${BASE_URL}/cobr`, async ({ request }) => HttpResponse.json(cobRGerada(SERVICE_TXID, (await request.json()) as object), { status: 201 })),
+    http.put(`${BASE_URL}/cobr/:txid`, async ({ request, params }) =>
+      HttpResponse.json(cobRGerada(String(params['txid']), (await request.json()) as object), { status: 201 }),
+    ),
+    http.post(`${BASE_URL}/cobr`, async ({ request }) =>
+      HttpResponse.json(cobRGerada(SERVICE_TXID, (await request.json()) as object), { status: 201 }),
+    ),
     http.patch(`${BASE_URL}/cobr/:txid`, () => HttpResponse.json({ ...cobRGerada(), status: 'CANCELADA' })),
-    http.get(`${BASE_URL}/cobr/:txid`, () => HttpResponse.json({ ...cobRGerada(), politicaRetentativa: 'PERMITE_3R_7D', tentativas: [] })),
+    http.get(`${BASE_URL}/cobr/:txid`, () =>
+      HttpResponse.json({ ...cobRGerada(), politicaRetentativa: 'PERMITE_3R_7D', tentativas: [] }),
+    ),
     http.post(`${BASE_URL}/cobr/:txid/retentativa/:data`, ({ params }) =>
       HttpResponse.json(
-        { ...cobRGerada(), tentativas: [{ dataLiquidacao: String(params['data']), tipo: 'NTAG', status: 'AGENDADA', endToEndId: 'E12345678202406201221abcdef12345' }] },
+        {
+          ...cobRGerada(),
+          tentativas: [
+            {
+              dataLiquidacao: String(params['data']),
+              tipo: 'NTAG',
+              status: 'AGENDADA',
+              endToEndId: 'E12345678202406201221abcdef12345',
+            },
+          ],
+        },
         { status: 201 },
       ),
     ),
@@ -48,7 +64,7 @@ describe('cobr.create', () => {
     expect(net.requests.map((r) => `${r.method} ${r.url}`)).toEqual([`POST ${BASE_URL}/cobr`]);
   });
 
-  it('sends the schema form: a hyphenated cep as its 8 digits, an absent ajusteDiaUtil as true; the caller\'s object untouched', async () => {
+  it("sends the schema form: a hyphenated cep as its 8 digits, an absent ajusteDiaUtil as true; the caller's object untouched", async () => {
     const { ajusteDiaUtil: _left, ...rest } = cobRBody();
     const body: CobRSolicitada = { ...rest, devedor: { ...rest.devedor, cep: '89256-140' } };
     const before = JSON.stringify(body);
@@ -71,7 +87,11 @@ describe('cobr.create', () => {
   it('PUT /cobr/{txid} is retried on a 503 (it creates only: no retry makes a second charge)', async () => {
     let calls = 0;
     net.server.use(
-      http.put(`${BASE_URL}/cobr/:txid`, async ({ request }) => (++calls === 1 ? bare(503) : HttpResponse.json(cobRGerada(TXID, (await request.json()) as object), { status: 201 }))),
+      http.put(`${BASE_URL}/cobr/:txid`, async ({ request }) =>
+        ++calls === 1
+          ? bare(503)
+          : HttpResponse.json(cobRGerada(TXID, (await request.json()) as object), { status: 201 }),
+      ),
     );
     await expect(api.cobr.create(TXID, cobRBody())).resolves.toMatchObject({ txid: TXID });
     expect(net.requests).toHaveLength(2);
@@ -83,7 +103,12 @@ describe('cobr.create', () => {
       http.put(`${BASE_URL}/cobr/:txid`, async ({ request, params }) => {
         const txid = String(params['txid']);
         if (created.has(txid)) {
-          return problem({ type: 'https://instant.example.com/api/v2/error/CobROperacaoInvalida', title: 'Operação inválida.', status: 400, violacoes: [{ razao: 'txid em uso', propriedade: 'cobr.txid' }] });
+          return problem({
+            type: 'https://instant.example.com/api/v2/error/CobROperacaoInvalida',
+            title: 'Operação inválida.',
+            status: 400,
+            violacoes: [{ razao: 'txid em uso', propriedade: 'cobr.txid' }],
+          });
         }
         created.set(txid, cobRGerada(txid, (await request.json()) as object));
         return HttpResponse.error(); // the charge exists, its answer never arrives
@@ -111,24 +136,104 @@ describe('cobr.create', () => {
   const valid = cobRBody();
   const rows: { rule: string; bad: unknown; good: CobRSolicitada; propriedade: string }[] = [
     { rule: 'idRec missing', bad: { ...valid, idRec: undefined }, good: valid, propriedade: 'cobr.idRec' },
-    { rule: 'idRec of 30 characters', bad: { ...valid, idRec: 'RR12345abc20240115abcdefghijkl' }, good: valid, propriedade: 'cobr.idRec' },
-    { rule: 'infoAdicional over 140', bad: { ...valid, infoAdicional: 'x'.repeat(141) }, good: { ...valid, infoAdicional: 'x'.repeat(140) }, propriedade: 'cobr.infoAdicional' },
-    { rule: 'status outside the charge statuses', bad: { ...valid, status: 'PENDENTE' }, good: valid, propriedade: 'cobr.status' },
-    { rule: 'calendario missing', bad: { ...valid, calendario: undefined }, good: valid, propriedade: 'cobr.calendario' },
-    { rule: 'dataDeVencimento not a real day', bad: { ...valid, calendario: { dataDeVencimento: '2031-13-01' } }, good: valid, propriedade: 'cobr.calendario' },
-    { rule: 'dataDeVencimento before today', bad: { ...valid, calendario: { dataDeVencimento: inDays(-1) } }, good: { ...valid, calendario: { dataDeVencimento: inDays(0) } }, propriedade: 'cobr.calendario.dataDeVencimento' },
+    {
+      rule: 'idRec of 30 characters',
+      bad: { ...valid, idRec: 'RR12345abc20240115abcdefghijkl' },
+      good: valid,
+      propriedade: 'cobr.idRec',
+    },
+    {
+      rule: 'infoAdicional over 140',
+      bad: { ...valid, infoAdicional: 'x'.repeat(141) },
+      good: { ...valid, infoAdicional: 'x'.repeat(140) },
+      propriedade: 'cobr.infoAdicional',
+    },
+    {
+      rule: 'status outside the charge statuses',
+      bad: { ...valid, status: 'PENDENTE' },
+      good: valid,
+      propriedade: 'cobr.status',
+    },
+    {
+      rule: 'calendario missing',
+      bad: { ...valid, calendario: undefined },
+      good: valid,
+      propriedade: 'cobr.calendario',
+    },
+    {
+      rule: 'dataDeVencimento not a real day',
+      bad: { ...valid, calendario: { dataDeVencimento: '2031-13-01' } },
+      good: valid,
+      propriedade: 'cobr.calendario',
+    },
+    {
+      rule: 'dataDeVencimento before today',
+      bad: { ...valid, calendario: { dataDeVencimento: inDays(-1) } },
+      good: { ...valid, calendario: { dataDeVencimento: inDays(0) } },
+      propriedade: 'cobr.calendario.dataDeVencimento',
+    },
     { rule: 'valor missing', bad: { ...valid, valor: undefined }, good: valid, propriedade: 'cobr.valor' },
-    { rule: 'original as a float', bad: { ...valid, valor: { original: 106.07 } }, good: valid, propriedade: 'cobr.valor' },
-    { rule: 'original with three decimals', bad: { ...valid, valor: { original: '106.070' } }, good: valid, propriedade: 'cobr.valor' },
-    { rule: 'ajusteDiaUtil a string', bad: { ...valid, ajusteDiaUtil: 'true' }, good: valid, propriedade: 'cobr.ajusteDiaUtil' },
+    {
+      rule: 'original as a float',
+      bad: { ...valid, valor: { original: 106.07 } },
+      good: valid,
+      propriedade: 'cobr.valor',
+    },
+    {
+      rule: 'original with three decimals',
+      bad: { ...valid, valor: { original: '106.070' } },
+      good: valid,
+      propriedade: 'cobr.valor',
+    },
+    {
+      rule: 'ajusteDiaUtil a string',
+      bad: { ...valid, ajusteDiaUtil: 'true' },
+      good: valid,
+      propriedade: 'cobr.ajusteDiaUtil',
+    },
     { rule: 'recebedor missing', bad: { ...valid, recebedor: undefined }, good: valid, propriedade: 'cobr.recebedor' },
-    { rule: 'tipoConta with a cedilla', bad: { ...valid, recebedor: { ...valid.recebedor, tipoConta: 'POUPANÇA' } }, good: { ...valid, recebedor: { ...valid.recebedor, tipoConta: 'POUPANCA' } }, propriedade: 'cobr.recebedor' },
-    { rule: 'conta over 20', bad: { ...valid, recebedor: { ...valid.recebedor, conta: '1'.repeat(21) } }, good: { ...valid, recebedor: { ...valid.recebedor, conta: '1'.repeat(20) } }, propriedade: 'cobr.recebedor' },
-    { rule: 'agencia over 4', bad: { ...valid, recebedor: { ...valid.recebedor, agencia: '97080' } }, good: valid, propriedade: 'cobr.recebedor' },
-    { rule: 'devedor uf over 2', bad: { ...valid, devedor: { uf: 'MGX' } }, good: { ...valid, devedor: { uf: 'MG' } }, propriedade: 'cobr.devedor' },
-    { rule: 'devedor cep of 9 digits', bad: { ...valid, devedor: { cep: '892561400' } }, good: { ...valid, devedor: { cep: '89256-140' } }, propriedade: 'cobr.devedor' },
-    { rule: 'devedor email a number', bad: { ...valid, devedor: { email: 5 } }, good: valid, propriedade: 'cobr.devedor' },
-    { rule: 'devedor not an object', bad: { ...valid, devedor: 'Fulano' }, good: { ...valid, devedor: {} }, propriedade: 'cobr.devedor' },
+    {
+      rule: 'tipoConta with a cedilla',
+      bad: { ...valid, recebedor: { ...valid.recebedor, tipoConta: 'POUPANÇA' } },
+      good: { ...valid, recebedor: { ...valid.recebedor, tipoConta: 'POUPANCA' } },
+      propriedade: 'cobr.recebedor',
+    },
+    {
+      rule: 'conta over 20',
+      bad: { ...valid, recebedor: { ...valid.recebedor, conta: '1'.repeat(21) } },
+      good: { ...valid, recebedor: { ...valid.recebedor, conta: '1'.repeat(20) } },
+      propriedade: 'cobr.recebedor',
+    },
+    {
+      rule: 'agencia over 4',
+      bad: { ...valid, recebedor: { ...valid.recebedor, agencia: '97080' } },
+      good: valid,
+      propriedade: 'cobr.recebedor',
+    },
+    {
+      rule: 'devedor uf over 2',
+      bad: { ...valid, devedor: { uf: 'MGX' } },
+      good: { ...valid, devedor: { uf: 'MG' } },
+      propriedade: 'cobr.devedor',
+    },
+    {
+      rule: 'devedor cep of 9 digits',
+      bad: { ...valid, devedor: { cep: '892561400' } },
+      good: { ...valid, devedor: { cep: '89256-140' } },
+      propriedade: 'cobr.devedor',
+    },
+    {
+      rule: 'devedor email a number',
+      bad: { ...valid, devedor: { email: 5 } },
+      good: valid,
+      propriedade: 'cobr.devedor',
+    },
+    {
+      rule: 'devedor not an object',
+      bad: { ...valid, devedor: 'Fulano' },
+      good: { ...valid, devedor: {} },
+      propriedade: 'cobr.devedor',
+    },
   ];
 
   it.each(rows)('$rule → $propriedade', async ({ bad, good, propriedade }) => {
@@ -152,7 +257,12 @@ describe('cobr.create', () => {
 });
 
 describe('cobr.create with ownAccounts', () => {
-  const own = testClient({ ownAccounts: [{ conta: '012682', agencia: '9708', tipoConta: 'CORRENTE' }, { conta: '997182', tipoConta: 'PAGAMENTO' }] });
+  const own = testClient({
+    ownAccounts: [
+      { conta: '012682', agencia: '9708', tipoConta: 'CORRENTE' },
+      { conta: '997182', tipoConta: 'PAGAMENTO' },
+    ],
+  });
   const withAccount = (recebedor: CobRSolicitada['recebedor']) => ({ ...cobRBody(), recebedor });
 
   it('sends a charge to one of the accounts (agencia matched when both sides give one)', async () => {
@@ -163,8 +273,18 @@ describe('cobr.create with ownAccounts', () => {
   });
 
   it('refuses another account, or the right account at another branch, with CobROperacaoInvalida', async () => {
-    await expectRefused(net, own.cobr.create(TXID, withAccount({ conta: '555', tipoConta: 'CORRENTE' })), CobROperacaoInvalida, 'cobr.recebedor.conta');
-    const error = await expectRefused(net, own.cobr.create(withAccount({ conta: '012682', agencia: '0001', tipoConta: 'CORRENTE' })), CobROperacaoInvalida, 'cobr.recebedor.conta');
+    await expectRefused(
+      net,
+      own.cobr.create(TXID, withAccount({ conta: '555', tipoConta: 'CORRENTE' })),
+      CobROperacaoInvalida,
+      'cobr.recebedor.conta',
+    );
+    const error = await expectRefused(
+      net,
+      own.cobr.create(withAccount({ conta: '012682', agencia: '0001', tipoConta: 'CORRENTE' })),
+      CobROperacaoInvalida,
+      'cobr.recebedor.conta',
+    );
     expect(JSON.stringify(error)).not.toContain('012682');
   });
 
@@ -174,7 +294,9 @@ describe('cobr.create with ownAccounts', () => {
   });
 
   it('an ownAccounts entry without conta is a ConfigurationError at construction', () => {
-    expect(() => new InstantClient({ baseUrl: BASE_URL, ownAccounts: [{ agencia: '1' }] as never })).toThrow(ConfigurationError);
+    expect(() => new InstantClient({ baseUrl: BASE_URL, ownAccounts: [{ agencia: '1' }] as never })).toThrow(
+      ConfigurationError,
+    );
     expect(() => new InstantClient({ baseUrl: BASE_URL, ownAccounts: 'x' as never })).toThrow(ConfigurationError);
     const client = new InstantClient({ baseUrl: BASE_URL, ownAccounts: [{ conta: '1', tipoConta: 'CORRENTE' }] });
     expect(Object.isFrozen(client.ownAccounts)).toBe(true);
@@ -195,10 +317,16 @@ describe('cobr.update, cancel and get', () => {
     expect(net.requests).toHaveLength(1);
   });
 
-  it('a late cancellation is the service\'s call, and keeps its class', async () => {
+  it("a late cancellation is the service's call, and keeps its class", async () => {
     net.server.use(
       http.patch(`${BASE_URL}/cobr/:txid`, () =>
-        problem({ type: 'https://instant.example.com/api/v2/error/CobROperacaoInvalida', title: 'Operação inválida.', status: 400, detail: 'Não é possível cancelar uma cobrança em uma data igual ou maior que a data prevista da primeira tentativa de liquidação.' }),
+        problem({
+          type: 'https://instant.example.com/api/v2/error/CobROperacaoInvalida',
+          title: 'Operação inválida.',
+          status: 400,
+          detail:
+            'Não é possível cancelar uma cobrança em uma data igual ou maior que a data prevista da primeira tentativa de liquidação.',
+        }),
       ),
     );
     await expect(api.cobr.cancel(TXID)).rejects.toMatchObject({ name: 'CobROperacaoInvalida', sentRequest: true });
@@ -219,8 +347,23 @@ describe('cobr.update, cancel and get', () => {
         HttpResponse.json({
           ...cobRGerada(),
           recebedor: { conta: '107262', tipoConta: 'POUPANÇA', cnpj: CNPJ },
-          tentativas: [{ dataLiquidacao: '2024-20-08', tipo: 'AGND', status: 'SOLICITADA', endToEndId: 'E12345678202406201221abcdef12345' }],
-          instant: [{ endToEndId: 'E12345678202406201221abcdef12345', txid: TXID, valor: '106.07', horario: '2026-01-01T00:00:00Z', devolucoes: [] }],
+          tentativas: [
+            {
+              dataLiquidacao: '2024-20-08',
+              tipo: 'AGND',
+              status: 'SOLICITADA',
+              endToEndId: 'E12345678202406201221abcdef12345',
+            },
+          ],
+          instant: [
+            {
+              endToEndId: 'E12345678202406201221abcdef12345',
+              txid: TXID,
+              valor: '106.07',
+              horario: '2026-01-01T00:00:00Z',
+              devolucoes: [],
+            },
+          ],
         }),
       ),
     );
@@ -261,7 +404,9 @@ describe('cobr.retry', () => {
     const data = inDays(2);
     const charge = await api.cobr.retry(TXID, data);
     expect(charge.tentativas).toEqual([expect.objectContaining({ dataLiquidacao: data, status: 'AGENDADA' })]);
-    expect(net.requests.map((r) => `${r.method} ${r.url}`)).toEqual([`POST ${BASE_URL}/cobr/${TXID}/retentativa/${data}`]);
+    expect(net.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `POST ${BASE_URL}/cobr/${TXID}/retentativa/${data}`,
+    ]);
   });
 
   it('is never retried on a 503 (it creates an attempt)', async () => {
@@ -285,9 +430,18 @@ describe('cobr.retry', () => {
     await expect(api.cobr.retry(TXID, inDays(2))).rejects.toBeInstanceOf(CobRNaoEncontrado);
     net.server.use(
       http.post(`${BASE_URL}/cobr/:txid/retentativa/:data`, () =>
-        problem({ type: 'https://instant.example.com/api/v2/error/CobROperacaoInvalida', title: 'Cobrança não encontrada.', status: 400, detail: 'A política configurada na recorrência não permite retentativa de cobrança.' }),
+        problem({
+          type: 'https://instant.example.com/api/v2/error/CobROperacaoInvalida',
+          title: 'Cobrança não encontrada.',
+          status: 400,
+          detail: 'A política configurada na recorrência não permite retentativa de cobrança.',
+        }),
       ),
     );
-    await expect(api.cobr.retry(TXID, inDays(2))).rejects.toMatchObject({ name: 'CobROperacaoInvalida', status: 400, sentRequest: true });
+    await expect(api.cobr.retry(TXID, inDays(2))).rejects.toMatchObject({
+      name: 'CobROperacaoInvalida',
+      status: 400,
+      sentRequest: true,
+    });
   });
 });

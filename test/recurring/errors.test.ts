@@ -51,18 +51,114 @@ interface Endpoint {
 }
 
 const endpoints: Endpoint[] = [
-  { name: 'POST /rec', method: 'post', path: '/rec', call: (c) => c.rec.create(recBody()), types: [RecOperacaoInvalida], 400: RecOperacaoInvalida, 404: NaoEncontrado },
-  { name: 'GET /rec/{idRec}', method: 'get', path: '/rec/:id', call: (c) => c.rec.get(ID_REC), types: [RecNaoEncontrada, RecConsultaInvalida], 400: RecConsultaInvalida, 404: RecNaoEncontrada },
-  { name: 'PATCH /rec/{idRec}', method: 'patch', path: '/rec/:id', call: (c) => c.rec.cancel(ID_REC), types: [RecNaoEncontrada, RecOperacaoInvalida], 400: RecOperacaoInvalida, 404: RecNaoEncontrada },
-  { name: 'GET /rec', method: 'get', path: '/rec', call: (c) => c.rec.list(RANGE), types: [RecConsultaInvalida], 400: RecConsultaInvalida, 404: NaoEncontrado },
-  { name: 'POST /solicrec', method: 'post', path: '/solicrec', call: (c) => c.solicrec.create(solicRecBody()), types: [SolicRecOperacaoInvalida], 400: SolicRecOperacaoInvalida, 404: NaoEncontrado },
-  { name: 'GET /solicrec/{idSolicRec}', method: 'get', path: '/solicrec/:id', call: (c) => c.solicrec.get(ID_SOLIC_REC), types: [SolicRecNaoEncontrada], 400: RequisicaoInvalida, 404: SolicRecNaoEncontrada },
-  { name: 'PATCH /solicrec/{idSolicRec}', method: 'patch', path: '/solicrec/:id', call: (c) => c.solicrec.cancel(ID_SOLIC_REC), types: [SolicRecOperacaoInvalida], 400: SolicRecOperacaoInvalida, 404: SolicRecNaoEncontrada },
-  { name: 'PUT /cobr/{txid}', method: 'put', path: '/cobr/:txid', call: (c) => c.cobr.create(TXID, cobRBody()), types: [CobROperacaoInvalida], 400: CobROperacaoInvalida, 404: NaoEncontrado },
-  { name: 'POST /cobr', method: 'post', path: '/cobr', call: (c) => c.cobr.create(cobRBody()), types: [CobROperacaoInvalida], 400: CobROperacaoInvalida, 404: NaoEncontrado },
-  { name: 'PATCH /cobr/{txid}', method: 'patch', path: '/cobr/:txid', call: (c) => c.cobr.cancel(TXID), types: [CobRNaoEncontrado, CobROperacaoInvalida], 400: CobROperacaoInvalida, 404: CobRNaoEncontrado },
-  { name: 'GET /cobr/{txid}', method: 'get', path: '/cobr/:txid', call: (c) => c.cobr.get(TXID), types: [CobRNaoEncontrado, CobRConsultaInvalida], 400: CobRConsultaInvalida, 404: CobRNaoEncontrado },
-  { name: 'GET /cobr', method: 'get', path: '/cobr', call: (c) => c.cobr.list(RANGE), types: [CobRConsultaInvalida], 400: CobRConsultaInvalida, 404: NaoEncontrado },
+  {
+    name: 'POST /rec',
+    method: 'post',
+    path: '/rec',
+    call: (c) => c.rec.create(recBody()),
+    types: [RecOperacaoInvalida],
+    400: RecOperacaoInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'GET /rec/{idRec}',
+    method: 'get',
+    path: '/rec/:id',
+    call: (c) => c.rec.get(ID_REC),
+    types: [RecNaoEncontrada, RecConsultaInvalida],
+    400: RecConsultaInvalida,
+    404: RecNaoEncontrada,
+  },
+  {
+    name: 'PATCH /rec/{idRec}',
+    method: 'patch',
+    path: '/rec/:id',
+    call: (c) => c.rec.cancel(ID_REC),
+    types: [RecNaoEncontrada, RecOperacaoInvalida],
+    400: RecOperacaoInvalida,
+    404: RecNaoEncontrada,
+  },
+  {
+    name: 'GET /rec',
+    method: 'get',
+    path: '/rec',
+    call: (c) => c.rec.list(RANGE),
+    types: [RecConsultaInvalida],
+    400: RecConsultaInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'POST /solicrec',
+    method: 'post',
+    path: '/solicrec',
+    call: (c) => c.solicrec.create(solicRecBody()),
+    types: [SolicRecOperacaoInvalida],
+    400: SolicRecOperacaoInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'GET /solicrec/{idSolicRec}',
+    method: 'get',
+    path: '/solicrec/:id',
+    call: (c) => c.solicrec.get(ID_SOLIC_REC),
+    types: [SolicRecNaoEncontrada],
+    400: RequisicaoInvalida,
+    404: SolicRecNaoEncontrada,
+  },
+  {
+    name: 'PATCH /solicrec/{idSolicRec}',
+    method: 'patch',
+    path: '/solicrec/:id',
+    call: (c) => c.solicrec.cancel(ID_SOLIC_REC),
+    types: [SolicRecOperacaoInvalida],
+    400: SolicRecOperacaoInvalida,
+    404: SolicRecNaoEncontrada,
+  },
+  {
+    name: 'PUT /cobr/{txid}',
+    method: 'put',
+    path: '/cobr/:txid',
+    call: (c) => c.cobr.create(TXID, cobRBody()),
+    types: [CobROperacaoInvalida],
+    400: CobROperacaoInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'POST /cobr',
+    method: 'post',
+    path: '/cobr',
+    call: (c) => c.cobr.create(cobRBody()),
+    types: [CobROperacaoInvalida],
+    400: CobROperacaoInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'PATCH /cobr/{txid}',
+    method: 'patch',
+    path: '/cobr/:txid',
+    call: (c) => c.cobr.cancel(TXID),
+    types: [CobRNaoEncontrado, CobROperacaoInvalida],
+    400: CobROperacaoInvalida,
+    404: CobRNaoEncontrado,
+  },
+  {
+    name: 'GET /cobr/{txid}',
+    method: 'get',
+    path: '/cobr/:txid',
+    call: (c) => c.cobr.get(TXID),
+    types: [CobRNaoEncontrado, CobRConsultaInvalida],
+    400: CobRConsultaInvalida,
+    404: CobRNaoEncontrado,
+  },
+  {
+    name: 'GET /cobr',
+    method: 'get',
+    path: '/cobr',
+    call: (c) => c.cobr.list(RANGE),
+    types: [CobRConsultaInvalida],
+    400: CobRConsultaInvalida,
+    404: NaoEncontrado,
+  },
   {
     name: 'POST /cobr/{txid}/retentativa/{data}',
     method: 'post',
@@ -72,16 +168,96 @@ const endpoints: Endpoint[] = [
     400: CobROperacaoInvalida,
     404: CobRNaoEncontrado,
   },
-  { name: 'POST /locrec', method: 'post', path: '/locrec', call: (c) => c.locrec.create(), types: [], 400: RequisicaoInvalida, 404: NaoEncontrado },
-  { name: 'GET /locrec', method: 'get', path: '/locrec', call: (c) => c.locrec.list(RANGE), types: [PayloadLocationRecConsultaInvalida], 400: PayloadLocationRecConsultaInvalida, 404: NaoEncontrado },
-  { name: 'GET /locrec/{id}', method: 'get', path: '/locrec/:id', call: (c) => c.locrec.get(1), types: [PayloadLocationRecNaoEncontrado, PayloadLocationRecConsultaInvalida], 400: PayloadLocationRecConsultaInvalida, 404: PayloadLocationRecNaoEncontrado },
-  { name: 'DELETE /locrec/{id}/idRec', method: 'delete', path: '/locrec/:id/idRec', call: (c) => c.locrec.unlink(1), types: [PayloadLocationRecNaoEncontrado], 400: RequisicaoInvalida, 404: PayloadLocationRecNaoEncontrado },
-  { name: 'PUT /webhookrec', method: 'put', path: '/webhookrec', call: (c) => c.webhookrec.put('https://merchant.example/hook'), types: [WebhookRecOperacaoInvalida], 400: WebhookRecOperacaoInvalida, 404: NaoEncontrado },
-  { name: 'GET /webhookrec', method: 'get', path: '/webhookrec', call: (c) => c.webhookrec.get(), types: [WebhookRecConsultaInvalida], 400: WebhookRecConsultaInvalida, 404: NaoEncontrado },
-  { name: 'DELETE /webhookrec', method: 'delete', path: '/webhookrec', call: (c) => c.webhookrec.delete(), types: [], 400: WebhookRecOperacaoInvalida, 404: NaoEncontrado },
-  { name: 'PUT /webhookcobr', method: 'put', path: '/webhookcobr', call: (c) => c.webhookcobr.put('https://merchant.example/hook'), types: [WebhookCobROperacaoInvalida], 400: WebhookCobROperacaoInvalida, 404: NaoEncontrado },
-  { name: 'GET /webhookcobr', method: 'get', path: '/webhookcobr', call: (c) => c.webhookcobr.get(), types: [WebhookCobRConsultaInvalida], 400: WebhookCobRConsultaInvalida, 404: NaoEncontrado },
-  { name: 'DELETE /webhookcobr', method: 'delete', path: '/webhookcobr', call: (c) => c.webhookcobr.delete(), types: [], 400: WebhookCobROperacaoInvalida, 404: NaoEncontrado },
+  {
+    name: 'POST /locrec',
+    method: 'post',
+    path: '/locrec',
+    call: (c) => c.locrec.create(),
+    types: [],
+    400: RequisicaoInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'GET /locrec',
+    method: 'get',
+    path: '/locrec',
+    call: (c) => c.locrec.list(RANGE),
+    types: [PayloadLocationRecConsultaInvalida],
+    400: PayloadLocationRecConsultaInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'GET /locrec/{id}',
+    method: 'get',
+    path: '/locrec/:id',
+    call: (c) => c.locrec.get(1),
+    types: [PayloadLocationRecNaoEncontrado, PayloadLocationRecConsultaInvalida],
+    400: PayloadLocationRecConsultaInvalida,
+    404: PayloadLocationRecNaoEncontrado,
+  },
+  {
+    name: 'DELETE /locrec/{id}/idRec',
+    method: 'delete',
+    path: '/locrec/:id/idRec',
+    call: (c) => c.locrec.unlink(1),
+    types: [PayloadLocationRecNaoEncontrado],
+    400: RequisicaoInvalida,
+    404: PayloadLocationRecNaoEncontrado,
+  },
+  {
+    name: 'PUT /webhookrec',
+    method: 'put',
+    path: '/webhookrec',
+    call: (c) => c.webhookrec.put('https://merchant.example/hook'),
+    types: [WebhookRecOperacaoInvalida],
+    400: WebhookRecOperacaoInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'GET /webhookrec',
+    method: 'get',
+    path: '/webhookrec',
+    call: (c) => c.webhookrec.get(),
+    types: [WebhookRecConsultaInvalida],
+    400: WebhookRecConsultaInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'DELETE /webhookrec',
+    method: 'delete',
+    path: '/webhookrec',
+    call: (c) => c.webhookrec.delete(),
+    types: [],
+    400: WebhookRecOperacaoInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'PUT /webhookcobr',
+    method: 'put',
+    path: '/webhookcobr',
+    call: (c) => c.webhookcobr.put('https://merchant.example/hook'),
+    types: [WebhookCobROperacaoInvalida],
+    400: WebhookCobROperacaoInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'GET /webhookcobr',
+    method: 'get',
+    path: '/webhookcobr',
+    call: (c) => c.webhookcobr.get(),
+    types: [WebhookCobRConsultaInvalida],
+    400: WebhookCobRConsultaInvalida,
+    404: NaoEncontrado,
+  },
+  {
+    name: 'DELETE /webhookcobr',
+    method: 'delete',
+    path: '/webhookcobr',
+    call: (c) => c.webhookcobr.delete(),
+    types: [],
+    400: WebhookCobROperacaoInvalida,
+    404: NaoEncontrado,
+  },
 ];
 
 const GENERAL: Array<[number, ApiErrorClass]> = [
@@ -106,19 +282,34 @@ async function failure(endpoint: Endpoint): Promise<Error & { status?: number; s
 }
 
 describe.each(endpoints)('$name', (endpoint) => {
-  it.each(endpoint.types.map((Class) => [Class.errorType, Class] as const))('a %s answer is that class', async (type, Class) => {
-    const status = type.endsWith('NaoEncontrada') || type.endsWith('NaoEncontrado') ? 404 : 400;
-    net.server.use(answer(endpoint, () => problem({ type: `https://instant.example.com/api/v2/error/${type}`, title: 't', status, violacoes: [{ razao: 'r', propriedade: 'p' }] })));
-    const error = await failure(endpoint);
-    expect(error.constructor).toBe(Class);
-    expect(error).toMatchObject({ status, sentRequest: true, violacoes: [{ razao: 'r', propriedade: 'p' }] });
-  });
+  it.each(endpoint.types.map((Class) => [Class.errorType, Class] as const))(
+    'a %s answer is that class',
+    async (type, Class) => {
+      const status = type.endsWith('NaoEncontrada') || type.endsWith('NaoEncontrado') ? 404 : 400;
+      net.server.use(
+        answer(endpoint, () =>
+          problem({
+            type: `https://instant.example.com/api/v2/error/${type}`,
+            title: 't',
+            status,
+            violacoes: [{ razao: 'r', propriedade: 'p' }],
+          }),
+        ),
+      );
+      const error = await failure(endpoint);
+      expect(error.constructor).toBe(Class);
+      expect(error).toMatchObject({ status, sentRequest: true, violacoes: [{ razao: 'r', propriedade: 'p' }] });
+    },
+  );
 
   const byStatus: Array<[number, ApiErrorClass]> = [[400, endpoint[400]], [404, endpoint[404]], ...GENERAL];
-  it.each(byStatus.map(([status, Class]) => [status, Class.errorType, Class] as const))('a bare %i is %s', async (status, _name, Class) => {
-    net.server.use(answer(endpoint, () => bare(status)));
-    const error = await failure(endpoint);
-    expect(error.constructor).toBe(Class);
-    expect(error).toMatchObject({ status, sentRequest: true });
-  });
+  it.each(byStatus.map(([status, Class]) => [status, Class.errorType, Class] as const))(
+    'a bare %i is %s',
+    async (status, _name, Class) => {
+      net.server.use(answer(endpoint, () => bare(status)));
+      const error = await failure(endpoint);
+      expect(error.constructor).toBe(Class);
+      expect(error).toMatchObject({ status, sentRequest: true });
+    },
+  );
 });

@@ -21,7 +21,11 @@ export const inDays = (days: number): string => addDays(todayInBrasilia(), days)
 
 export function recBody(): RecSolicitada {
   return {
-    vinculo: { contrato: '63100862', devedor: { cpf: EXAMPLE_CPF, nome: 'Fulano de Tal' }, objeto: 'Streaming service' },
+    vinculo: {
+      contrato: '63100862',
+      devedor: { cpf: EXAMPLE_CPF, nome: 'Fulano de Tal' },
+      objeto: 'Streaming service',
+    },
     calendario: { dataInicial: inDays(10), dataFinal: inDays(375), periodicidade: 'MENSAL' },
     valor: { valorRec: '35.00' },
     politicaRetentativa: 'NAO_PERMITE',
@@ -43,7 +47,13 @@ export function cobRBody(): CobRSolicitada {
     calendario: { dataDeVencimento: inDays(15) },
     valor: { original: '106.07' },
     ajusteDiaUtil: true,
-    devedor: { cep: '89256140', cidade: 'Uberlândia', email: 'payer@example.com', logradouro: 'Alameda Franco 1056', uf: 'MG' },
+    devedor: {
+      cep: '89256140',
+      cidade: 'Uberlândia',
+      email: 'payer@example.com',
+      logradouro: 'Alameda Franco 1056',
+      uf: 'MG',
+    },
     recebedor: { agencia: '9708', conta: '012682', tipoConta: 'CORRENTE' },
   };
 }
@@ -99,11 +109,18 @@ export function pagedList(path: string, key: string, total: number, size: number
     const page = new URL(request.url).searchParams.get('paginacao.paginaAtual');
     asked.push(page);
     const current = Number(page ?? 0);
-    const items = Array.from({ length: Math.max(0, Math.min(size, total - current * size)) }, (_, i) => item(current * size + i));
+    const items = Array.from({ length: Math.max(0, Math.min(size, total - current * size)) }, (_, i) =>
+      item(current * size + i),
+    );
     return HttpResponse.json({
       parametros: {
         ...RANGE,
-        paginacao: { paginaAtual: current, itensPorPagina: size, quantidadeDePaginas: Math.ceil(total / size), quantidadeTotalDeItens: total },
+        paginacao: {
+          paginaAtual: current,
+          itensPorPagina: size,
+          quantidadeDePaginas: Math.ceil(total / size),
+          quantidadeTotalDeItens: total,
+        },
       },
       [key]: items,
     });

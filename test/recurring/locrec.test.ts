@@ -5,7 +5,6 @@ import {
   NaoEncontrado,
   PayloadLocationRecConsultaInvalida,
   PayloadLocationRecNaoEncontrado,
-  RequisicaoInvalida,
   ServicoIndisponivel,
   WebhookCobRConsultaInvalida,
   WebhookCobROperacaoInvalida,
@@ -21,11 +20,19 @@ import { ID_REC, RANGE, bare, pagedList } from './fixtures.ts';
 const net = useMsw();
 const api = testClient();
 
-const loc = { id: 12069, location: 'instant.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002', criacao: '2026-01-20T12:38:28.774Z' };
+const loc = {
+  id: 12069,
+  location: 'instant.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002',
+  criacao: '2026-01-20T12:38:28.774Z',
+};
 
 describe('api.locrec', () => {
   it('create: POST /locrec with no body; the answer and its location header', async () => {
-    net.server.use(http.post(`${BASE_URL}/locrec`, () => HttpResponse.json(loc, { status: 201, headers: { location: 'instant.example.com/api/locrec/12069' } })));
+    net.server.use(
+      http.post(`${BASE_URL}/locrec`, () =>
+        HttpResponse.json(loc, { status: 201, headers: { location: 'instant.example.com/api/locrec/12069' } }),
+      ),
+    );
     await expect(api.locrec.create()).resolves.toEqual(loc);
     const [request] = net.requests;
     expect(request?.method).toBe('POST');
@@ -41,13 +48,20 @@ describe('api.locrec', () => {
 
   it('get: GET /locrec/{id}, with the linked idRec; retried on a 503', async () => {
     let calls = 0;
-    net.server.use(http.get(`${BASE_URL}/locrec/12069`, () => (++calls === 1 ? bare(503) : HttpResponse.json({ ...loc, idRec: ID_REC }))));
+    net.server.use(
+      http.get(`${BASE_URL}/locrec/12069`, () =>
+        ++calls === 1 ? bare(503) : HttpResponse.json({ ...loc, idRec: ID_REC }),
+      ),
+    );
     await expect(api.locrec.get(12069)).resolves.toMatchObject({ idRec: ID_REC });
     expect(net.requests).toHaveLength(2);
   });
 
   it('get and unlink: a bare 404 is PayloadLocationRecNaoEncontrado', async () => {
-    net.server.use(http.get(`${BASE_URL}/locrec/:id`, () => bare(404)), http.delete(`${BASE_URL}/locrec/:id/idRec`, () => bare(404)));
+    net.server.use(
+      http.get(`${BASE_URL}/locrec/:id`, () => bare(404)),
+      http.delete(`${BASE_URL}/locrec/:id/idRec`, () => bare(404)),
+    );
     await expect(api.locrec.get('7')).rejects.toBeInstanceOf(PayloadLocationRecNaoEncontrado);
     await expect(api.locrec.unlink(7)).rejects.toBeInstanceOf(PayloadLocationRecNaoEncontrado);
   });
@@ -61,9 +75,14 @@ describe('api.locrec', () => {
 
   it('unlink: DELETE /locrec/{id}/idRec returns the location; retried on a 503', async () => {
     let calls = 0;
-    net.server.use(http.delete(`${BASE_URL}/locrec/:id/idRec`, () => (++calls === 1 ? bare(503) : HttpResponse.json(loc))));
+    net.server.use(
+      http.delete(`${BASE_URL}/locrec/:id/idRec`, () => (++calls === 1 ? bare(503) : HttpResponse.json(loc))),
+    );
     await expect(api.locrec.unlink('12069')).resolves.toEqual(loc);
-    expect(net.requests.map((r) => `${r.method} ${r.url}`)).toEqual([`DELETE ${BASE_URL}/locrec/12069/idRec`, `DELETE ${BASE_URL}/locrec/12069/idRec`]);
+    expect(net.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `DELETE ${BASE_URL}/locrec/12069/idRec`,
+      `DELETE ${BASE_URL}/locrec/12069/idRec`,
+    ]);
   });
 
   it('list: walks every location across pages (loc)', async () => {
@@ -101,26 +120,41 @@ describe.each(registrations)('api.%s', (name, of, WriteError, ReadError) => {
 
   it('put: retried on a 503 (it replaces the one registration)', async () => {
     let calls = 0;
-    net.server.use(http.put(`${BASE_URL}/${name}`, () => (++calls === 1 ? bare(503) : new HttpResponse(null, { status: 200 }))));
+    net.server.use(
+      http.put(`${BASE_URL}/${name}`, () => (++calls === 1 ? bare(503) : new HttpResponse(null, { status: 200 }))),
+    );
     await of(api).put(hook);
     expect(net.requests).toHaveLength(2);
   });
 
-  it.each(['http://merchant.example/hook', 'ftp://merchant.example/hook', 'https://user:pw@merchant.example/', 'hooks', ''])(
-    'put refuses %j before sending',
-    async (url) => {
-      await expectRefused(net, of(api).put(url), WriteError, 'webhookUrl');
-    },
-  );
+  it.each([
+    'http://merchant.example/hook',
+    'ftp://merchant.example/hook',
+    'https://user:pw@merchant.example/',
+    'hooks',
+    '',
+  ])('put refuses %j before sending', async (url) => {
+    await expectRefused(net, of(api).put(url), WriteError, 'webhookUrl');
+  });
 
   it('put: the service refusal keeps its class', async () => {
-    net.server.use(http.put(`${BASE_URL}/${name}`, () => problem({ type: `https://instant.example.com/api/v2/error/${WriteError.errorType}`, title: 'Webhook inválido.', status: 400 })));
+    net.server.use(
+      http.put(`${BASE_URL}/${name}`, () =>
+        problem({
+          type: `https://instant.example.com/api/v2/error/${WriteError.errorType}`,
+          title: 'Webhook inválido.',
+          status: 400,
+        }),
+      ),
+    );
     await expect(of(api).put(hook)).rejects.toMatchObject({ name: WriteError.errorType, sentRequest: true });
   });
 
   it(`get: GET /${name}; delete: DELETE /${name} answered 204`, async () => {
     net.server.use(
-      http.get(`${BASE_URL}/${name}`, () => HttpResponse.json({ webhookUrl: hook, criacao: '2026-01-20T12:51:16.485Z' })),
+      http.get(`${BASE_URL}/${name}`, () =>
+        HttpResponse.json({ webhookUrl: hook, criacao: '2026-01-20T12:51:16.485Z' }),
+      ),
       http.delete(`${BASE_URL}/${name}`, () => new HttpResponse(null, { status: 204 })),
     );
     await expect(of(api).get()).resolves.toEqual({ webhookUrl: hook, criacao: '2026-01-20T12:51:16.485Z' });
@@ -129,7 +163,10 @@ describe.each(registrations)('api.%s', (name, of, WriteError, ReadError) => {
   });
 
   it('a bare 404 is NaoEncontrado (no specific type); a bare 400 on GET is the query class', async () => {
-    net.server.use(http.get(`${BASE_URL}/${name}`, () => bare(404)), http.delete(`${BASE_URL}/${name}`, () => bare(400)));
+    net.server.use(
+      http.get(`${BASE_URL}/${name}`, () => bare(404)),
+      http.delete(`${BASE_URL}/${name}`, () => bare(400)),
+    );
     await expect(of(api).get()).rejects.toBeInstanceOf(NaoEncontrado);
     net.server.use(http.get(`${BASE_URL}/${name}`, () => bare(400)));
     await expect(of(api).get()).rejects.toBeInstanceOf(ReadError);

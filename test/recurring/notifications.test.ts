@@ -75,13 +75,21 @@ const cobrItem = (record: CobRCompleta, patch: Partial<CobRNotification> = {}): 
 });
 
 const post = (body: unknown, path = 'rec') =>
-  new Request(`https://hooks.example.com/instant/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  new Request(`https://hooks.example.com/instant/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 /** The service's records, answered by GET /rec/{idRec} and GET /cobr/{txid}; counts the queries. */
 function service(records: { rec?: RecCompleta | number; cobr?: CobRCompleta | number }) {
   const queried: string[] = [];
   const answer = (record: object | number | undefined) =>
-    record === undefined ? new HttpResponse(null, { status: 404 }) : typeof record === 'number' ? new HttpResponse(null, { status: record }) : HttpResponse.json(record);
+    record === undefined
+      ? new HttpResponse(null, { status: 404 })
+      : typeof record === 'number'
+        ? new HttpResponse(null, { status: record })
+        : HttpResponse.json(record);
   net.server.use(
     http.get(`${BASE_URL}/rec/:idRec`, ({ params }) => {
       queried.push(`rec:${String(params['idRec'])}`);
@@ -89,7 +97,9 @@ function service(records: { rec?: RecCompleta | number; cobr?: CobRCompleta | nu
     }),
     http.get(`${BASE_URL}/cobr/:txid`, ({ params }) => {
       queried.push(`cobr:${String(params['txid'])}`);
-      return answer(typeof records.cobr === 'object' && records.cobr.txid !== params['txid'] ? undefined : records.cobr);
+      return answer(
+        typeof records.cobr === 'object' && records.cobr.txid !== params['txid'] ? undefined : records.cobr,
+      );
     }),
   );
   return queried;
@@ -101,7 +111,10 @@ describe('parseRecurringNotifications', () => {
     const c = cobrItem(cobr(['CRIADA', 'ATIVA'], [E2E_1, 'SOLICITADA', 'AGENDADA']));
     expect(parseRecurringNotifications(JSON.stringify({ recs: [r] }))).toEqual({ recs: [r], cobsr: [] });
     expect(parseRecurringNotifications({ cobsr: [c] })).toEqual({ recs: [], cobsr: [c] });
-    expect(parseRecurringNotifications(new TextEncoder().encode(JSON.stringify({ recs: [r], cobsr: [c] })))).toEqual({ recs: [r], cobsr: [c] });
+    expect(parseRecurringNotifications(new TextEncoder().encode(JSON.stringify({ recs: [r], cobsr: [c] })))).toEqual({
+      recs: [r],
+      cobsr: [c],
+    });
     expect(parseRecurringNotifications({ recs: [] })).toEqual({ recs: [], cobsr: [] });
   });
 
@@ -122,7 +135,10 @@ describe('parseRecurringNotifications', () => {
 
 describe('recurringHandler', () => {
   it('confirms a recurrence with GET /rec/{idRec} and hands the service record to onRec', async () => {
-    const record = { ...rec('CRIADA', 'APROVADA'), pagador: { ispbParticipante: '12345678', codMun: '5300108', cpf: '12345678909' } };
+    const record = {
+      ...rec('CRIADA', 'APROVADA'),
+      pagador: { ispbParticipante: '12345678', codMun: '5300108', cpf: '12345678909' },
+    };
     const queried = service({ rec: record });
     const onRec = vi.fn();
     const response = await recurringHandler(api, { onRec })(post({ recs: [recItem(record)] }));
@@ -145,10 +161,30 @@ describe('recurringHandler', () => {
   describe('forged items never reach a callback', () => {
     const cases: Array<[string, { rec?: RecCompleta; cobr?: CobRCompleta }, object, UnconfirmedRecurring['reason']]> = [
       ['a recurrence the service does not know', {}, { recs: [recItem(rec('CRIADA', 'APROVADA'))] }, 'not-found'],
-      ['a recurrence never in the notified status', { rec: rec('CRIADA', 'APROVADA') }, { recs: [recItem(rec('CRIADA', 'APROVADA'), { status: 'CANCELADA' })] }, 'mismatch'],
-      ['a recurring charge the service does not know', {}, { cobsr: [cobrItem(cobr(['CRIADA', 'ATIVA']))] }, 'not-found'],
-      ['a charge under another recurrence', { cobr: cobr(['CRIADA', 'ATIVA']) }, { cobsr: [cobrItem(cobr(['CRIADA', 'ATIVA']), { idRec: `RN${ID_REC.slice(2)}` })] }, 'mismatch'],
-      ['a charge never in the notified status', { cobr: cobr(['CRIADA', 'ATIVA']) }, { cobsr: [cobrItem(cobr(['CRIADA', 'ATIVA']), { status: 'CONCLUIDA' })] }, 'mismatch'],
+      [
+        'a recurrence never in the notified status',
+        { rec: rec('CRIADA', 'APROVADA') },
+        { recs: [recItem(rec('CRIADA', 'APROVADA'), { status: 'CANCELADA' })] },
+        'mismatch',
+      ],
+      [
+        'a recurring charge the service does not know',
+        {},
+        { cobsr: [cobrItem(cobr(['CRIADA', 'ATIVA']))] },
+        'not-found',
+      ],
+      [
+        'a charge under another recurrence',
+        { cobr: cobr(['CRIADA', 'ATIVA']) },
+        { cobsr: [cobrItem(cobr(['CRIADA', 'ATIVA']), { idRec: `RN${ID_REC.slice(2)}` })] },
+        'mismatch',
+      ],
+      [
+        'a charge never in the notified status',
+        { cobr: cobr(['CRIADA', 'ATIVA']) },
+        { cobsr: [cobrItem(cobr(['CRIADA', 'ATIVA']), { status: 'CONCLUIDA' })] },
+        'mismatch',
+      ],
       [
         'an attempt never in the notified status',
         { cobr: cobr(['CRIADA', 'ATIVA'], [E2E_1, 'SOLICITADA', 'AGENDADA']) },
@@ -168,7 +204,9 @@ describe('recurringHandler', () => {
       const onRec = vi.fn();
       const onCobr = vi.fn();
       const unconfirmed: UnconfirmedRecurring[] = [];
-      const response = await recurringHandler(api, { onRec, onCobr, onUnconfirmed: (e) => void unconfirmed.push(e) })(post(body));
+      const response = await recurringHandler(api, { onRec, onCobr, onUnconfirmed: (e) => void unconfirmed.push(e) })(
+        post(body),
+      );
       expect(response.status).toBe(200);
       expect(onRec).not.toHaveBeenCalled();
       expect(onCobr).not.toHaveBeenCalled();
@@ -180,8 +218,17 @@ describe('recurringHandler', () => {
     it('an id the client refuses (path-breaking, with validate: false too) is not found, without querying', async () => {
       for (const client of [api, testClient({ validate: false })]) {
         const unconfirmed: UnconfirmedRecurring[] = [];
-        const handler = recurringHandler(client, { onRec: vi.fn(), onCobr: vi.fn(), onUnconfirmed: (e) => void unconfirmed.push(e) });
-        const response = await handler(post({ recs: [{ idRec: '..', status: 'APROVADA' }], cobsr: [{ idRec: ID_REC, txid: '..', status: 'ATIVA' }] }));
+        const handler = recurringHandler(client, {
+          onRec: vi.fn(),
+          onCobr: vi.fn(),
+          onUnconfirmed: (e) => void unconfirmed.push(e),
+        });
+        const response = await handler(
+          post({
+            recs: [{ idRec: '..', status: 'APROVADA' }],
+            cobsr: [{ idRec: ID_REC, txid: '..', status: 'ATIVA' }],
+          }),
+        );
         expect(response.status).toBe(200);
         expect(unconfirmed.map((u) => `${u.kind}:${u.reason}`)).toEqual(['rec:not-found', 'cobr:not-found']);
       }
@@ -239,7 +286,11 @@ describe('recurringHandler', () => {
       cobr(['CRIADA', 'ATIVA'], [E2E_1, 'SOLICITADA', 'AGENDADA']),
       cobr(['CRIADA', 'ATIVA'], [E2E_1, 'SOLICITADA', 'AGENDADA', 'REJEITADA']),
       cobr(['CRIADA', 'ATIVA'], [E2E_1, 'SOLICITADA', 'AGENDADA', 'REJEITADA'], [E2E_2, 'SOLICITADA', 'AGENDADA']),
-      cobr(['CRIADA', 'ATIVA', 'CONCLUIDA'], [E2E_1, 'SOLICITADA', 'AGENDADA', 'REJEITADA'], [E2E_2, 'SOLICITADA', 'AGENDADA', 'PAGA']),
+      cobr(
+        ['CRIADA', 'ATIVA', 'CONCLUIDA'],
+        [E2E_1, 'SOLICITADA', 'AGENDADA', 'REJEITADA'],
+        [E2E_2, 'SOLICITADA', 'AGENDADA', 'PAGA'],
+      ),
     ];
     for (const step of steps) {
       service({ cobr: step });
@@ -290,7 +341,10 @@ describe('recurringHandler', () => {
     const alerting = () => {
       throw new Error('alerting down');
     };
-    expect((await recurringHandler(api, { onCobr, onUnconfirmed: alerting })(post({ cobsr: [cobrItem(cobr(['CRIADA']))] }))).status).toBe(500);
+    expect(
+      (await recurringHandler(api, { onCobr, onUnconfirmed: alerting })(post({ cobsr: [cobrItem(cobr(['CRIADA']))] })))
+        .status,
+    ).toBe(500);
   });
 
   it('handles both lists of one body, each with its own callback; a list without a callback is answered unread', async () => {
@@ -299,7 +353,9 @@ describe('recurringHandler', () => {
     const queried = service({ rec: r, cobr: c });
     const onRec = vi.fn();
     const onCobr = vi.fn();
-    expect((await recurringHandler(api, { onRec, onCobr })(post({ recs: [recItem(r)], cobsr: [cobrItem(c)] }))).status).toBe(200);
+    expect(
+      (await recurringHandler(api, { onRec, onCobr })(post({ recs: [recItem(r)], cobsr: [cobrItem(c)] }))).status,
+    ).toBe(200);
     expect([onRec.mock.calls.length, onCobr.mock.calls.length]).toEqual([1, 1]);
     queried.length = 0;
     expect((await recurringHandler(api, { onRec })(post({ cobsr: [cobrItem(c)] }))).status).toBe(200);
@@ -343,7 +399,11 @@ describe('recurringHandler', () => {
     }
     expect((await handler(new Request('https://hooks.example.com/rec'))).status).toBe(405);
     expect(onError.mock.calls.map(([error, status]) => [error instanceof InvalidNotificationError, status])).toEqual([
-      [true, 400], [true, 400], [true, 400], [true, 400], [true, 405],
+      [true, 400],
+      [true, 400],
+      [true, 400],
+      [true, 400],
+      [true, 405],
     ]);
     expect(onRec).not.toHaveBeenCalled();
     expect(net.requests).toHaveLength(0);

@@ -52,8 +52,14 @@ function requestExamples(doc: Node): Example[] {
       const body = '$ref' in (requestBody as Node) ? deref(requestBody, 'requestBodies') : (requestBody as Node);
       const content = (body['content'] as Node)['application/json'] as Node;
       for (const ref of Object.values((content['examples'] ?? {}) as Node)) {
-        const name = String((ref as Node)['$ref']).split('/').pop()!;
-        out.push({ operation: `${method.toUpperCase()} ${path}`, name, value: deref(ref, 'examples')['value'] as Node });
+        const name = String((ref as Node)['$ref'])
+          .split('/')
+          .pop()!;
+        out.push({
+          operation: `${method.toUpperCase()} ${path}`,
+          name,
+          value: deref(ref, 'examples')['value'] as Node,
+        });
       }
     }
   }
@@ -82,7 +88,10 @@ const APPENDIX_B: Record<string, { item: string; sent: (value: Node) => Node }> 
   // Item 17: cep "89256-140" has 9 characters (maxLength 8): sent as its 8 digits.
   cobRBody1: {
     item: '17',
-    sent: (value) => ({ ...value, devedor: { ...(value['devedor'] as Node), cep: String((value['devedor'] as Node)['cep']).replace('-', '') } }),
+    sent: (value) => ({
+      ...value,
+      devedor: { ...(value['devedor'] as Node), cep: String((value['devedor'] as Node)['cep']).replace('-', '') },
+    }),
   },
 };
 
@@ -130,17 +139,21 @@ describe.skipIf(officialYaml === undefined)('request examples of the official Op
     for (const { operation } of examples) expect(CALLS, operation).toHaveProperty([operation]);
   });
 
-  it.each(examples)('$operation $name passes the client checks and is sent as the schema writes it', async ({ operation, name, value }) => {
-    const { api, sent } = recordingClient();
-    const outcome = await CALLS[operation]!(api, value).then(
-      () => 'sent',
-      (error: unknown) => (error instanceof ApiError ? `${error.name}: ${JSON.stringify(error.violacoes)}` : String(error)),
-    );
-    expect(outcome).toBe('sent');
-    expect(sent).toHaveLength(1);
-    const expected = APPENDIX_B[name]?.sent(value) ?? value;
-    expect(await sent[0]!.json()).toEqual(expected);
-  });
+  it.each(examples)(
+    '$operation $name passes the client checks and is sent as the schema writes it',
+    async ({ operation, name, value }) => {
+      const { api, sent } = recordingClient();
+      const outcome = await CALLS[operation]!(api, value).then(
+        () => 'sent',
+        (error: unknown) =>
+          error instanceof ApiError ? `${error.name}: ${JSON.stringify(error.violacoes)}` : String(error),
+      );
+      expect(outcome).toBe('sent');
+      expect(sent).toHaveLength(1);
+      const expected = APPENDIX_B[name]?.sent(value) ?? value;
+      expect(await sent[0]!.json()).toEqual(expected);
+    },
+  );
 
   it('names the examples that bend their schema: cobRBody1 (appendix B item 17), sent with its cep as 8 digits', () => {
     const bent = examples.filter((e) => e.name in APPENDIX_B);
@@ -163,8 +176,14 @@ describe.skipIf(officialYaml === undefined)('request examples of the official Op
     vi.useRealTimers();
     const { api, sent } = recordingClient();
     const byName = (name: string) => examples.find((e) => e.name === name)!.value;
-    await expect(api.rec.create(byName('recBody1') as never)).rejects.toMatchObject({ name: 'RecOperacaoInvalida', violacoes: [{ propriedade: 'rec.calendario.dataInicial' }] });
-    await expect(api.cobr.create(byName('cobRBody1') as unknown as CobRSolicitada)).rejects.toMatchObject({ name: 'CobROperacaoInvalida', violacoes: [{ propriedade: 'cobr.calendario.dataDeVencimento' }] });
+    await expect(api.rec.create(byName('recBody1') as never)).rejects.toMatchObject({
+      name: 'RecOperacaoInvalida',
+      violacoes: [{ propriedade: 'rec.calendario.dataInicial' }],
+    });
+    await expect(api.cobr.create(byName('cobRBody1') as unknown as CobRSolicitada)).rejects.toMatchObject({
+      name: 'CobROperacaoInvalida',
+      violacoes: [{ propriedade: 'cobr.calendario.dataDeVencimento' }],
+    });
     await expect(api.solicrec.create(byName('solicRecBody1') as never)).rejects.toMatchObject({
       name: 'SolicRecOperacaoInvalida',
       violacoes: [{ propriedade: 'solicrec.calendario.dataExpiracaoSolicitacao' }],
@@ -172,11 +191,14 @@ describe.skipIf(officialYaml === undefined)('request examples of the official Op
     expect(sent).toHaveLength(0);
   });
 
-  it("names its refusals as the official error examples do (type and propriedade)", async () => {
+  it('names its refusals as the official error examples do (type and propriedade)', async () => {
     const problems = (doc['components'] as Node)['examples'] as Node;
     const official = (name: string) => {
       const value = (problems[name] as Node)['value'] as Node;
-      return { name: String(value['type']).split('/').pop(), properties: (value['violacoes'] as Node[]).map((v) => v['propriedade']) };
+      return {
+        name: String(value['type']).split('/').pop(),
+        properties: (value['violacoes'] as Node[]).map((v) => v['propriedade']),
+      };
     };
     const { api } = recordingClient();
     const refusal = async (call: Promise<unknown>) => {
@@ -187,9 +209,19 @@ describe.skipIf(officialYaml === undefined)('request examples of the official Op
     const cobr = byName('cobRBody1');
     const rec = byName('recBody1');
     const solicrec = byName('solicRecBody1');
-    expect(await refusal(api.cobr.create({ ...cobr, calendario: { dataDeVencimento: '15/04/2024' } } as unknown as CobRSolicitada))).toEqual(official('OperacaoInvalidaCobRExample1'));
-    expect(await refusal(api.rec.create({ ...rec, calendario: { ...(rec['calendario'] as Node), dataInicial: '2024-04' } } as never))).toEqual(official('OperacaoInvalidaRecExample1'));
-    expect(await refusal(api.solicrec.create({ ...solicrec, destinatario: { conta: '550689' } } as never))).toEqual(official('OperacaoInvalidaSolicRecExample1'));
+    expect(
+      await refusal(
+        api.cobr.create({ ...cobr, calendario: { dataDeVencimento: '15/04/2024' } } as unknown as CobRSolicitada),
+      ),
+    ).toEqual(official('OperacaoInvalidaCobRExample1'));
+    expect(
+      await refusal(
+        api.rec.create({ ...rec, calendario: { ...(rec['calendario'] as Node), dataInicial: '2024-04' } } as never),
+      ),
+    ).toEqual(official('OperacaoInvalidaRecExample1'));
+    expect(await refusal(api.solicrec.create({ ...solicrec, destinatario: { conta: '550689' } } as never))).toEqual(
+      official('OperacaoInvalidaSolicRecExample1'),
+    );
   });
 
   it('every idRec and idSolicRec in the examples follows the formation rule', () => {
@@ -202,6 +234,9 @@ describe.skipIf(officialYaml === undefined)('request examples of the official Op
   });
 });
 
-it.runIf(officialYaml === undefined)('skips the official request examples: no bcb-*-openapi-2.9.0.yaml in ../shared/reference', () => {
-  expect(officialYaml).toBeUndefined();
-});
+it.runIf(officialYaml === undefined)(
+  'skips the official request examples: no bcb-*-openapi-2.9.0.yaml in ../shared/reference',
+  () => {
+    expect(officialYaml).toBeUndefined();
+  },
+);

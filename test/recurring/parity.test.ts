@@ -23,12 +23,12 @@ const earlierToday = (): string => {
 };
 const CNPJ = '11222333000181';
 let idRec = '';
-let idSolicRec = '';
+let _idSolicRec = '';
 let cobrTxid = '';
 
 beforeAll(async () => {
   idRec = (await s.api.rec.create(rec())).idRec;
-  idSolicRec = (await s.api.solicrec.create(solicrec())).idSolicRec;
+  _idSolicRec = (await s.api.solicrec.create(solicrec())).idSolicRec;
   const approved = (await s.api.rec.create(rec())).idRec;
   await s.sandbox.approveRec(approved);
   cobrTxid = generateTxid();
@@ -53,14 +53,18 @@ const cobr = (): CobRSolicitada => ({
   ajusteDiaUtil: true,
   recebedor: { ...s.sandbox.ownAccounts[0]! },
 });
-const range = () => ({ inicio: new Date(Date.now() - 3_600_000).toISOString(), fim: new Date(Date.now() + 3_600_000).toISOString() });
+const range = () => ({
+  inicio: new Date(Date.now() - 3_600_000).toISOString(),
+  fim: new Date(Date.now() + 3_600_000).toISOString(),
+});
 const reversed = { inicio: '2026-01-02T00:00:00Z', fim: '2026-01-01T00:00:00Z' };
 const NEW = 'parityCobR0000000000000000001';
 
 type Call = (client: InstantClient) => PromiseLike<unknown>;
 const vinculo = (patch: object) => ({ ...rec(), vinculo: { ...rec().vinculo, ...patch } }) as never;
 const calendario = (patch: object) => ({ ...rec(), calendario: { ...rec().calendario, ...patch } }) as never;
-const destinatario = (patch: object) => ({ ...solicrec(), destinatario: { ...solicrec().destinatario, ...patch } }) as never;
+const destinatario = (patch: object) =>
+  ({ ...solicrec(), destinatario: { ...solicrec().destinatario, ...patch } }) as never;
 const recebedor = (patch: object) => ({ ...cobr(), recebedor: { ...cobr().recebedor, ...patch } }) as never;
 
 const cases: Array<[string, Call]> = [
@@ -83,9 +87,18 @@ const cases: Array<[string, Call]> = [
   ['rec periodicidade unknown', (c) => c.rec.create(calendario({ periodicidade: 'DIARIA' }))],
   ['rec valor not an object', (c) => c.rec.create({ ...rec(), valor: '29.90' } as never)],
   ['rec valorRec out of schema', (c) => c.rec.create({ ...rec(), valor: { valorRec: '29.9' } })],
-  ['rec valorMinimoRecebedor out of schema', (c) => c.rec.create({ ...rec(), valor: { valorMinimoRecebedor: 10 } } as never)],
-  ['rec valorRec and valorMinimoRecebedor', (c) => c.rec.create({ ...rec(), valor: { valorRec: '29.90', valorMinimoRecebedor: '10.00' } } as never)],
-  ['rec valorRec and a malformed valorMinimoRecebedor', (c) => c.rec.create({ ...rec(), valor: { valorRec: '29.90', valorMinimoRecebedor: '10' } } as never)],
+  [
+    'rec valorMinimoRecebedor out of schema',
+    (c) => c.rec.create({ ...rec(), valor: { valorMinimoRecebedor: 10 } } as never),
+  ],
+  [
+    'rec valorRec and valorMinimoRecebedor',
+    (c) => c.rec.create({ ...rec(), valor: { valorRec: '29.90', valorMinimoRecebedor: '10.00' } } as never),
+  ],
+  [
+    'rec valorRec and a malformed valorMinimoRecebedor',
+    (c) => c.rec.create({ ...rec(), valor: { valorRec: '29.90', valorMinimoRecebedor: '10' } } as never),
+  ],
   ['rec recebedor convenio too long', (c) => c.rec.create({ ...rec(), recebedor: { convenio: 'x'.repeat(61) } })],
   ['rec recebedor not an object', (c) => c.rec.create({ ...rec(), recebedor: 'x' } as never)],
   ['rec politicaRetentativa missing', (c) => c.rec.create({ ...rec(), politicaRetentativa: undefined } as never)],
@@ -96,16 +109,25 @@ const cases: Array<[string, Call]> = [
   ['rec ativacao not an object', (c) => c.rec.create({ ...rec(), ativacao: 3 } as never)],
   ['rec idRec given, 28 characters', (c) => c.rec.create({ ...rec(), idRec: 'R'.repeat(28) })],
   ['rec idRec given, not a string', (c) => c.rec.create({ ...rec(), idRec: 29 } as never)],
-  ['rec several at once', (c) => c.rec.create({ vinculo: {}, calendario: {}, valor: { valorRec: 'x' }, politicaRetentativa: 'x' } as never)],
+  [
+    'rec several at once',
+    (c) => c.rec.create({ vinculo: {}, calendario: {}, valor: { valorRec: 'x' }, politicaRetentativa: 'x' } as never),
+  ],
   // PATCH /rec/{idRec}
   ['rec PATCH status other than CANCELADA', (c) => c.rec.update(idRec, { status: 'APROVADA' } as never)],
   ['rec PATCH devedor nome too long', (c) => c.rec.update(idRec, { vinculo: { devedor: { nome: 'x'.repeat(141) } } })],
   ['rec PATCH vinculo not an object', (c) => c.rec.update(idRec, { vinculo: 'x' } as never)],
   ['rec PATCH dataInicial not a date', (c) => c.rec.update(idRec, { calendario: { dataInicial: '2026-13-01' } })],
-  ['rec PATCH dataInicial well before the creation date', (c) => c.rec.update(idRec, { calendario: { dataInicial: day(-5) } })],
+  [
+    'rec PATCH dataInicial well before the creation date',
+    (c) => c.rec.update(idRec, { calendario: { dataInicial: day(-5) } }),
+  ],
   ['rec PATCH calendario not an object', (c) => c.rec.update(idRec, { calendario: 'x' } as never)],
   ['rec PATCH loc not an integer', (c) => c.rec.update(idRec, { loc: 1.5 })],
-  ['rec PATCH dadosJornada txid malformed', (c) => c.rec.update(idRec, { ativacao: { dadosJornada: { txid: 'a-b' } } })],
+  [
+    'rec PATCH dadosJornada txid malformed',
+    (c) => c.rec.update(idRec, { ativacao: { dadosJornada: { txid: 'a-b' } } }),
+  ],
   ['rec PATCH idRec malformed', (c) => c.rec.update('R123', { status: 'CANCELADA' })],
   // GET /rec/{idRec}, GET /rec
   ['rec GET idRec malformed', (c) => c.rec.get('R123')],
@@ -123,8 +145,14 @@ const cases: Array<[string, Call]> = [
   ['solicrec not an object', (c) => c.solicrec.create([] as never)],
   ['solicrec idRec malformed', (c) => c.solicrec.create({ ...solicrec(), idRec: 'R1' })],
   ['solicrec calendario missing', (c) => c.solicrec.create({ ...solicrec(), calendario: undefined } as never)],
-  ['solicrec expiry not RFC 3339', (c) => c.solicrec.create({ ...solicrec(), calendario: { dataExpiracaoSolicitacao: day(3) } })],
-  ['solicrec expiry days ago', (c) => c.solicrec.create({ ...solicrec(), calendario: { dataExpiracaoSolicitacao: `${day(-3)}T12:00:00Z` } })],
+  [
+    'solicrec expiry not RFC 3339',
+    (c) => c.solicrec.create({ ...solicrec(), calendario: { dataExpiracaoSolicitacao: day(3) } }),
+  ],
+  [
+    'solicrec expiry days ago',
+    (c) => c.solicrec.create({ ...solicrec(), calendario: { dataExpiracaoSolicitacao: `${day(-3)}T12:00:00Z` } }),
+  ],
   ['solicrec destinatario missing', (c) => c.solicrec.create({ ...solicrec(), destinatario: undefined } as never)],
   ['solicrec conta too long', (c) => c.solicrec.create(destinatario({ conta: '1'.repeat(21) }))],
   ['solicrec ispbParticipante malformed', (c) => c.solicrec.create(destinatario({ ispbParticipante: '1234' }))],
@@ -141,8 +169,14 @@ const cases: Array<[string, Call]> = [
   ['cobr infoAdicional too long', (c) => c.cobr.create(NEW, { ...cobr(), infoAdicional: 'x'.repeat(141) })],
   ['cobr status out of its enum', (c) => c.cobr.create(NEW, { ...cobr(), status: 'PAGA' } as never)],
   ['cobr calendario missing', (c) => c.cobr.create(NEW, { ...cobr(), calendario: undefined } as never)],
-  ['cobr dataDeVencimento not a date', (c) => c.cobr.create(NEW, { ...cobr(), calendario: { dataDeVencimento: '10/12/2026' } })],
-  ['cobr dataDeVencimento before today', (c) => c.cobr.create(NEW, { ...cobr(), calendario: { dataDeVencimento: day(-2) } })],
+  [
+    'cobr dataDeVencimento not a date',
+    (c) => c.cobr.create(NEW, { ...cobr(), calendario: { dataDeVencimento: '10/12/2026' } }),
+  ],
+  [
+    'cobr dataDeVencimento before today',
+    (c) => c.cobr.create(NEW, { ...cobr(), calendario: { dataDeVencimento: day(-2) } }),
+  ],
   ['cobr valor missing', (c) => c.cobr.create(NEW, { ...cobr(), valor: undefined } as never)],
   ['cobr original out of schema', (c) => c.cobr.create(NEW, { ...cobr(), valor: { original: '1,00' } })],
   ['cobr ajusteDiaUtil not a boolean', (c) => c.cobr.create(NEW, { ...cobr(), ajusteDiaUtil: 'sim' } as never)],
@@ -155,9 +189,15 @@ const cases: Array<[string, Call]> = [
   ['cobr devedor not an object', (c) => c.cobr.create(NEW, { ...cobr(), devedor: 'x' } as never)],
   ['cobr devedor uf too long', (c) => c.cobr.create(NEW, { ...cobr(), devedor: { uf: 'MGX' } })],
   ['cobr devedor cep too long', (c) => c.cobr.create(NEW, { ...cobr(), devedor: { cep: '892561400' } })],
-  ['cobr devedor logradouro too long', (c) => c.cobr.create(NEW, { ...cobr(), devedor: { logradouro: 'x'.repeat(201) } })],
+  [
+    'cobr devedor logradouro too long',
+    (c) => c.cobr.create(NEW, { ...cobr(), devedor: { logradouro: 'x'.repeat(201) } }),
+  ],
   ['cobr txid too short', (c) => c.cobr.create('short', cobr())],
-  ['cobr by POST, several at once', (c) => c.cobr.create({ idRec: 'x', calendario: {}, valor: {}, recebedor: {} } as unknown as CobRSolicitada)],
+  [
+    'cobr by POST, several at once',
+    (c) => c.cobr.create({ idRec: 'x', calendario: {}, valor: {}, recebedor: {} } as unknown as CobRSolicitada),
+  ],
   // PATCH /cobr/{txid}, GET /cobr/{txid}, GET /cobr, retry
   ['cobr PATCH status other than CANCELADA', (c) => c.cobr.update(cobrTxid, { status: 'CONCLUIDA' } as never)],
   ['cobr PATCH txid malformed', (c) => c.cobr.cancel('short')],
@@ -210,18 +250,49 @@ describe('the sandbox judges recurring requests like the client', () => {
 
 /** 29 letters or digits (the schema's idRec and idSolicRec) that no agent formed and nothing is named by. */
 const UNFORMED = 'abcdefghijklmnopqrstuvwxyz123';
-const accepted = async (promise: PromiseLike<unknown>) => expect(await Promise.resolve(promise).then(() => 'accepted')).toBe('accepted');
+const accepted = async (promise: PromiseLike<unknown>) =>
+  expect(await Promise.resolve(promise).then(() => 'accepted')).toBe('accepted');
 
 describe('what the client leaves to the service', () => {
   // Each is sent by the client with its checks on; the sandbox's verdict depends on its state.
   const cases: Array<[string, Call, string, number, string[]]> = [
     ['an idRec of the schema that names no recurrence (GET)', (c) => c.rec.get(UNFORMED), 'RecNaoEncontrada', 404, []],
-    ['an idRec of the schema that names no recurrence (PUT /cobr)', (c) => c.cobr.create(generateTxid(), { ...cobr(), idRec: UNFORMED }), 'NaoEncontrado', 404, []],
-    ['an idRec of the schema that names no recurrence (POST /cobr)', (c) => c.cobr.create({ ...cobr(), idRec: UNFORMED }), 'CobROperacaoInvalida', 400, ['cobr.idRec']],
-    ['an idRec of the schema that names no recurrence (POST /solicrec)', (c) => c.solicrec.create({ ...solicrec(), idRec: UNFORMED }), 'NaoEncontrado', 404, []],
-    ['an idSolicRec of the schema that names no request', (c) => c.solicrec.get(UNFORMED), 'SolicRecNaoEncontrada', 404, []],
+    [
+      'an idRec of the schema that names no recurrence (PUT /cobr)',
+      (c) => c.cobr.create(generateTxid(), { ...cobr(), idRec: UNFORMED }),
+      'NaoEncontrado',
+      404,
+      [],
+    ],
+    [
+      'an idRec of the schema that names no recurrence (POST /cobr)',
+      (c) => c.cobr.create({ ...cobr(), idRec: UNFORMED }),
+      'CobROperacaoInvalida',
+      400,
+      ['cobr.idRec'],
+    ],
+    [
+      'an idRec of the schema that names no recurrence (POST /solicrec)',
+      (c) => c.solicrec.create({ ...solicrec(), idRec: UNFORMED }),
+      'NaoEncontrado',
+      404,
+      [],
+    ],
+    [
+      'an idSolicRec of the schema that names no request',
+      (c) => c.solicrec.get(UNFORMED),
+      'SolicRecNaoEncontrada',
+      404,
+      [],
+    ],
     ['a location id of 16 digits', (c) => c.locrec.get('1'.repeat(16)), 'PayloadLocationRecNaoEncontrado', 404, []],
-    ['a recurrence PATCH moving dataInicial to the day before its creation', (c) => c.rec.update(idRec, { calendario: { dataInicial: day(-1) } }), 'RecOperacaoInvalida', 400, ['rec.calendario.dataInicial']],
+    [
+      'a recurrence PATCH moving dataInicial to the day before its creation',
+      (c) => c.rec.update(idRec, { calendario: { dataInicial: day(-1) } }),
+      'RecOperacaoInvalida',
+      400,
+      ['rec.calendario.dataInicial'],
+    ],
     [
       'a confirmation request that expired earlier today (Brasília)',
       (c) => c.solicrec.create({ ...solicrec(), calendario: { dataExpiracaoSolicitacao: earlierToday() } }),
@@ -229,13 +300,23 @@ describe('what the client leaves to the service', () => {
       400,
       ['solicrec.calendario.dataExpiracaoSolicitacao'],
     ],
-    ['a retry of a charge whose attempt is scheduled', (c) => c.cobr.retry(cobrTxid, day(12)), 'CobROperacaoInvalida', 400, ['cobr.tentativas']],
+    [
+      'a retry of a charge whose attempt is scheduled',
+      (c) => c.cobr.retry(cobrTxid, day(12)),
+      'CobROperacaoInvalida',
+      400,
+      ['cobr.tentativas'],
+    ],
   ];
 
   it.each(cases)('%s', async (_name, call, name, status, propriedades) => {
     const service = await refusal(call(s.checked));
     expect(service.sentRequest).toBe(true);
-    expect({ name: service.name, status: service.status, propriedades: Object.keys(violations(service)) }).toEqual({ name, status, propriedades });
+    expect({ name: service.name, status: service.status, propriedades: Object.keys(violations(service)) }).toEqual({
+      name,
+      status,
+      propriedades,
+    });
   });
 
   it("a creation body's status among the charge's statuses respects the field's schema: both accept it (appendix B, item 10)", async () => {

@@ -54,6 +54,9 @@ describe('wireCobR', () => {
     expect(wireCobR(null)).toBe(null);
     const complete = { ajusteDiaUtil: false, devedor: { cep: '89256140' } };
     expect(wireCobR(complete)).toBe(complete);
-    expect(wireCobR({ devedor: { cep: '89256-1400' } })).toEqual({ ajusteDiaUtil: true, devedor: { cep: '89256-1400' } });
+    expect(wireCobR({ devedor: { cep: '89256-1400' } })).toEqual({
+      ajusteDiaUtil: true,
+      devedor: { cep: '89256-1400' },
+    });
   });
 });

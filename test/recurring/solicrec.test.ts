@@ -2,7 +2,6 @@
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  RequisicaoInvalida,
   ServicoIndisponivel,
   SolicRecNaoEncontrada,
   SolicRecOperacaoInvalida,
@@ -27,7 +26,11 @@ describe('solicrec.create', () => {
   it('POST /solicrec sends the body and returns the request with the recurrence payload', async () => {
     const body = solicRecBody();
     const solicrec = await api.solicrec.create(body);
-    expect(solicrec).toMatchObject({ idSolicRec: ID_SOLIC_REC, status: 'CRIADA', recPayload: { recebedor: { ispbParticipante: '12345678' } } });
+    expect(solicrec).toMatchObject({
+      idSolicRec: ID_SOLIC_REC,
+      status: 'CRIADA',
+      recPayload: { recebedor: { ispbParticipante: '12345678' } },
+    });
     expect(net.requests.map((r) => `${r.method} ${r.url}`)).toEqual([`POST ${BASE_URL}/solicrec`]);
     expect(await net.requests[0]?.json()).toEqual(body);
   });
@@ -42,21 +45,61 @@ describe('solicrec.create', () => {
   const destinatario = valid.destinatario;
   const rows: { rule: string; bad: unknown; good: SolicRecSolicitada; propriedade: string }[] = [
     { rule: 'idRec missing', bad: { ...valid, idRec: undefined }, good: valid, propriedade: 'solicrec.idRec' },
-    { rule: 'idRec of 28 characters', bad: { ...valid, idRec: 'RN12345678202401157782544561' }, good: valid, propriedade: 'solicrec.idRec' },
+    {
+      rule: 'idRec of 28 characters',
+      bad: { ...valid, idRec: 'RN12345678202401157782544561' },
+      good: valid,
+      propriedade: 'solicrec.idRec',
+    },
     { rule: 'expiry missing', bad: { ...valid, calendario: {} }, good: valid, propriedade: 'solicrec.calendario' },
-    { rule: 'expiry a date only', bad: { ...valid, calendario: { dataExpiracaoSolicitacao: inDays(7) } }, good: valid, propriedade: 'solicrec.calendario' },
+    {
+      rule: 'expiry a date only',
+      bad: { ...valid, calendario: { dataExpiracaoSolicitacao: inDays(7) } },
+      good: valid,
+      propriedade: 'solicrec.calendario',
+    },
     {
       rule: 'expiry on a day before today',
       bad: { ...valid, calendario: { dataExpiracaoSolicitacao: `${inDays(-2)}T12:00:00Z` } },
       good: { ...valid, calendario: { dataExpiracaoSolicitacao: `${inDays(1)}T00:00:00-03:00` } },
       propriedade: 'solicrec.calendario.dataExpiracaoSolicitacao',
     },
-    { rule: 'destinatario missing', bad: { ...valid, destinatario: undefined }, good: valid, propriedade: 'solicrec.destinatario' },
-    { rule: 'conta over 20', bad: { ...valid, destinatario: { ...destinatario, conta: '1'.repeat(21) } }, good: { ...valid, destinatario: { ...destinatario, conta: '1'.repeat(20) } }, propriedade: 'solicrec.destinatario' },
-    { rule: 'agencia over 4', bad: { ...valid, destinatario: { ...destinatario, agencia: '12345' } }, good: { ...valid, destinatario: { ...destinatario, agencia: undefined } } as never, propriedade: 'solicrec.destinatario' },
-    { rule: 'ispbParticipante of 7', bad: { ...valid, destinatario: { ...destinatario, ispbParticipante: '9119355' } }, good: valid, propriedade: 'solicrec.destinatario' },
-    { rule: 'cpf and cnpj', bad: { ...valid, destinatario: { ...destinatario, cnpj: CNPJ } }, good: { ...valid, destinatario: { conta: '1', ispbParticipante: '0000000A', cnpj: CNPJ } }, propriedade: 'solicrec.destinatario' },
-    { rule: 'neither cpf nor cnpj', bad: { ...valid, destinatario: { conta: '1', ispbParticipante: '91193552' } }, good: valid, propriedade: 'solicrec.destinatario' },
+    {
+      rule: 'destinatario missing',
+      bad: { ...valid, destinatario: undefined },
+      good: valid,
+      propriedade: 'solicrec.destinatario',
+    },
+    {
+      rule: 'conta over 20',
+      bad: { ...valid, destinatario: { ...destinatario, conta: '1'.repeat(21) } },
+      good: { ...valid, destinatario: { ...destinatario, conta: '1'.repeat(20) } },
+      propriedade: 'solicrec.destinatario',
+    },
+    {
+      rule: 'agencia over 4',
+      bad: { ...valid, destinatario: { ...destinatario, agencia: '12345' } },
+      good: { ...valid, destinatario: { ...destinatario, agencia: undefined } } as never,
+      propriedade: 'solicrec.destinatario',
+    },
+    {
+      rule: 'ispbParticipante of 7',
+      bad: { ...valid, destinatario: { ...destinatario, ispbParticipante: '9119355' } },
+      good: valid,
+      propriedade: 'solicrec.destinatario',
+    },
+    {
+      rule: 'cpf and cnpj',
+      bad: { ...valid, destinatario: { ...destinatario, cnpj: CNPJ } },
+      good: { ...valid, destinatario: { conta: '1', ispbParticipante: '0000000A', cnpj: CNPJ } },
+      propriedade: 'solicrec.destinatario',
+    },
+    {
+      rule: 'neither cpf nor cnpj',
+      bad: { ...valid, destinatario: { conta: '1', ispbParticipante: '91193552' } },
+      good: valid,
+      propriedade: 'solicrec.destinatario',
+    },
   ];
 
   it.each(rows)('$rule → $propriedade', async ({ bad, good, propriedade }) => {
@@ -76,13 +119,25 @@ describe('solicrec.create', () => {
           type: 'https://instant.example.com/api/v2/error/SolicRecOperacaoInvalida',
           title: 'Operação inválida.',
           status: 400,
-          violacoes: [{ razao: 'O objeto solicrec.destinatario não respeita o schema.', propriedade: 'solicrec.destinatario', valor: '{"conta":"550689","cpf":"15231470190"}' }],
+          violacoes: [
+            {
+              razao: 'O objeto solicrec.destinatario não respeita o schema.',
+              propriedade: 'solicrec.destinatario',
+              valor: '{"conta":"550689","cpf":"15231470190"}',
+            },
+          ],
         }),
       ),
     );
     const answered = (await api.solicrec.create(valid).catch((e: unknown) => e)) as ApiError;
     expect(answered).toBeInstanceOf(SolicRecOperacaoInvalida);
-    expect(answered.violacoes).toEqual([{ razao: 'O objeto solicrec.destinatario não respeita o schema.', propriedade: 'solicrec.destinatario', valor: '[redacted]' }]);
+    expect(answered.violacoes).toEqual([
+      {
+        razao: 'O objeto solicrec.destinatario não respeita o schema.',
+        propriedade: 'solicrec.destinatario',
+        valor: '[redacted]',
+      },
+    ]);
     expect(JSON.stringify(answered)).not.toMatch(/550689|15231470190/);
   });
 });
@@ -95,7 +150,9 @@ describe('solicrec.get', () => {
 
   it('is retried on a 503', async () => {
     let calls = 0;
-    net.server.use(http.get(`${BASE_URL}/solicrec/:id`, () => (++calls === 1 ? bare(503) : HttpResponse.json(solicRecCompleta()))));
+    net.server.use(
+      http.get(`${BASE_URL}/solicrec/:id`, () => (++calls === 1 ? bare(503) : HttpResponse.json(solicRecCompleta()))),
+    );
     await expect(api.solicrec.get(ID_SOLIC_REC)).resolves.toBeDefined();
     expect(net.requests).toHaveLength(2);
   });
@@ -109,7 +166,10 @@ describe('solicrec.get', () => {
 
   it('sends an idSolicRec of 29 letters or digits that no agent formed: the schema allows it, the service judges', async () => {
     net.server.use(http.get(`${BASE_URL}/solicrec/:id`, () => bare(404)));
-    await expect(api.solicrec.get('RN123456782024011577825445612')).rejects.toMatchObject({ name: 'SolicRecNaoEncontrada', sentRequest: true });
+    await expect(api.solicrec.get('RN123456782024011577825445612')).rejects.toMatchObject({
+      name: 'SolicRecNaoEncontrada',
+      sentRequest: true,
+    });
   });
 
   it('a bare 404 is SolicRecNaoEncontrada', async () => {
@@ -131,7 +191,7 @@ describe('solicrec.cancel', () => {
     expect(net.requests).toHaveLength(1);
   });
 
-  it('refuses a malformed id with SolicRecOperacaoInvalida; the status rule is the service\'s', async () => {
+  it("refuses a malformed id with SolicRecOperacaoInvalida; the status rule is the service's", async () => {
     await expectRefused(net, api.solicrec.cancel('SC1'), SolicRecOperacaoInvalida, 'idSolicRec');
     net.server.use(
       http.patch(`${BASE_URL}/solicrec/:id`, () =>
@@ -139,10 +199,14 @@ describe('solicrec.cancel', () => {
           type: 'https://instant.example.com/api/v2/error/SolicRecOperacaoInvalida',
           title: 'Operação inválida.',
           status: 400,
-          detail: 'Não é possível cancelar uma solicitação de recorrência com o status diferente de CRIADA, ENVIADA ou RECEBIDA.',
+          detail:
+            'Não é possível cancelar uma solicitação de recorrência com o status diferente de CRIADA, ENVIADA ou RECEBIDA.',
         }),
       ),
     );
-    await expect(api.solicrec.cancel(ID_SOLIC_REC)).rejects.toMatchObject({ name: 'SolicRecOperacaoInvalida', sentRequest: true });
+    await expect(api.solicrec.cancel(ID_SOLIC_REC)).rejects.toMatchObject({
+      name: 'SolicRecOperacaoInvalida',
+      sentRequest: true,
+    });
   });
 });

@@ -39,7 +39,10 @@ function setup(env) {
 
 async function run(env, self) {
   const { origin, api, payer, key } = (app ??= setup(env));
-  const hour = { inicio: new Date(Date.now() - 3_600_000).toISOString(), fim: new Date(Date.now() + 3_600_000).toISOString() };
+  const hour = {
+    inicio: new Date(Date.now() - 3_600_000).toISOString(),
+    fim: new Date(Date.now() + 3_600_000).toISOString(),
+  };
 
   // Backend: a charge created, read, listed; a recurrence; the webhook; the payment.
   const txid = generateTxid();
@@ -69,7 +72,11 @@ async function run(env, self) {
   const png = await qrPng(cob.instantCopiaECola);
 
   await api.webhook.put(key, `${self}/hook`);
-  const pay = await fetch(`${origin}/sandbox/charges/${txid}/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const pay = await fetch(`${origin}/sandbox/charges/${txid}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   if (!pay.ok) throw new Error(`pay: ${pay.status} ${await pay.text()}`);
 
   return {

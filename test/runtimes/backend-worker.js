@@ -13,7 +13,9 @@ export default {
     api ??= new InstantClient(JSON.parse(env.CLIENT));
     if (new URL(request.url).pathname === '/charge') {
       const { valor } = await request.json();
-      return Response.json(await api.cob.create({ calendario: { expiracao: 3600 }, valor: { original: valor }, chave: env.KEY }));
+      return Response.json(
+        await api.cob.create({ calendario: { expiracao: 3600 }, valor: { original: valor }, chave: env.KEY }),
+      );
     }
     handler ??= receivedPaymentsHandler(api, { onPayment: (payment) => console.log('paid', payment.txid) });
     return handler(request);

@@ -16,7 +16,7 @@ beforeAll(() => {
 });
 afterAll(() => folder?.remove());
 
-const isWebBuild = (bundle: Bundle) => bundle.inputs.some((path) => path.endsWith("dist/web/index.js"));
+const isWebBuild = (bundle: Bundle) => bundle.inputs.some((path) => path.endsWith('dist/web/index.js'));
 
 describe('the backend bundled for a runtime without Node built-ins', () => {
   it('by wrangler for Workers, without nodejs_compat', async () => {

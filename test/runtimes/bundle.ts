@@ -7,7 +7,17 @@
  * (a missing one fails the test, never skips it).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,16 +51,20 @@ export function bin(name: string): string {
 
 /** A project folder holding this folder's apps, where `instant-payments` is this repository's build. */
 export function project(): { dir: string; remove(): void } {
-  if (!existsSync(join(ROOT, 'dist/web/index.js'))) throw new Error('dist/ is not built: npm test runs npm run build before vitest');
+  if (!existsSync(join(ROOT, 'dist/web/index.js')))
+    throw new Error('dist/ is not built: npm test runs npm run build before vitest');
   const dir = mkdtempSync(join(tmpdir(), 'instant-runtime-'));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(ROOT, join(dir, 'node_modules/instant-payments'), 'dir');
   // Deno reads a package.json's dependencies to resolve bare names from node_modules.
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module', dependencies: { 'instant-payments': '*' } }));
-  for (const file of readdirSync(HERE).filter((name) => name.endsWith('.js'))) cpSync(join(HERE, file), join(dir, file));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ private: true, type: 'module', dependencies: { 'instant-payments': '*' } }),
+  );
+  for (const file of readdirSync(HERE).filter((name) => name.endsWith('.js')))
+    cpSync(join(HERE, file), join(dir, file));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
-
 
 /** Workers' compatibility date for the bundles: an early one (no later web APIs assumed). */
 export const COMPATIBILITY_DATE = '2022-11-30';
@@ -68,23 +82,49 @@ export async function wranglerBundle(wrangler: string, dir: string, entry: strin
   const config = join(dir, `wrangler-${name}.json`);
   writeFileSync(config, JSON.stringify({ name, main: entry, compatibility_date: COMPATIBILITY_DATE }));
   const out = join(dir, `out-${name}`);
-  await run(process.execPath, [wrangler, 'deploy', '--dry-run', '--minify', '--config', config, '--outdir', out, '--metafile', join(out, 'meta.json')], {
-    cwd: dir,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_UPDATE_NOTIFIER: '1' },
-  });
+  await run(
+    process.execPath,
+    [
+      wrangler,
+      'deploy',
+      '--dry-run',
+      '--minify',
+      '--config',
+      config,
+      '--outdir',
+      out,
+      '--metafile',
+      join(out, 'meta.json'),
+    ],
+    {
+      cwd: dir,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_UPDATE_NOTIFIER: '1' },
+    },
+  );
   return read(join(out, entry), JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')) as esbuild.Metafile);
 }
 
 /** `entry` bundled by `esbuild --bundle --platform=browser --format=esm --minify`. */
 export async function browserBundle(dir: string, entry: string, format: 'esm' | 'iife' = 'esm'): Promise<Bundle> {
   const outfile = join(dir, `browser-${entry}`);
-  const result = await esbuild.build({ entryPoints: [join(dir, entry)], bundle: true, platform: 'browser', format, minify: true, metafile: true, outfile, logLevel: 'silent' });
+  const result = await esbuild.build({
+    entryPoints: [join(dir, entry)],
+    bundle: true,
+    platform: 'browser',
+    format,
+    minify: true,
+    metafile: true,
+    outfile,
+    logLevel: 'silent',
+  });
   return read(outfile, result.metafile);
 }
 
 function read(file: string, meta: esbuild.Metafile): Bundle {
   const inputs = Object.keys(meta.inputs);
-  const externals = Object.values(meta.outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path));
+  const externals = Object.values(meta.outputs).flatMap((output) =>
+    output.imports.filter((i) => i.external).map((i) => i.path),
+  );
   return { code: readFileSync(file, 'utf8'), inputs, externals };
 }
 
@@ -92,7 +132,10 @@ const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
 
 /** What a bundle holds that a runtime without Node built-ins cannot load: built-ins, undici. */
 export function nodeOnly(bundle: Bundle): string[] {
-  const imports = [...bundle.externals, ...[...bundle.code.matchAll(/(?:from|import|require)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]!)];
+  const imports = [
+    ...bundle.externals,
+    ...[...bundle.code.matchAll(/(?:from|import|require)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]!),
+  ];
   return [
     ...new Set([
       ...imports.filter((name) => name.startsWith('node:') || BUILTINS.has(name)),

@@ -30,9 +30,18 @@ export interface Served {
 }
 
 /** Starts a server process and waits for its `listening <origin>` line. */
-export function serve(command: string, args: string[], options: { cwd: string; env: Record<string, string> }): Promise<Served> {
+export function serve(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<Served> {
   // Its own process group, so that killing the group takes a launcher's child with it.
-  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const kill = () => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
@@ -102,7 +111,11 @@ export async function exercise(origin: string, sandbox: Sandbox, self = origin):
   // Compressed: the same image stored uncompressed is over 20 KB.
   expect(png.length).toBeLessThan(4_000);
 
-  await expect.poll(async () => ((await (await fetch(`${origin}/paid?txid=${report.txid}`)).json()) as { paid: boolean }).paid, { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(async () => ((await (await fetch(`${origin}/paid?txid=${report.txid}`)).json()) as { paid: boolean }).paid, {
+      timeout: 10_000,
+    })
+    .toBe(true);
   const sent = sandbox.notifications().filter((n) => JSON.stringify(n).includes(report.txid));
   expect(sent.length).toBeGreaterThan(0);
   return report;
@@ -152,7 +165,16 @@ export async function runServed(name: string, args: string[]): Promise<void> {
       app.stop();
     }
     // Nothing of the runtime is left listening once the test is over.
-    await expect.poll(() => fetch(app.origin).then(() => 'answered', () => 'refused'), { timeout: 5_000 }).toBe('refused');
+    await expect
+      .poll(
+        () =>
+          fetch(app.origin).then(
+            () => 'answered',
+            () => 'refused',
+          ),
+        { timeout: 5_000 },
+      )
+      .toBe('refused');
   } finally {
     await sandbox.close();
     folder.remove();

@@ -3,6 +3,10 @@ import app from './app.js';
 
 const env = { SANDBOX: Deno.env.get('SANDBOX') };
 Deno.serve(
-  { hostname: '127.0.0.1', port: 0, onListen: ({ hostname, port }) => console.log(`listening http://${hostname}:${port}`) },
+  {
+    hostname: '127.0.0.1',
+    port: 0,
+    onListen: ({ hostname, port }) => console.log(`listening http://${hostname}:${port}`),
+  },
   (request) => app.fetch(request, env),
 );

@@ -5,8 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  CobVNaoEncontrada, CobVOperacaoInvalida, LoteCobVNaoEncontrado, LoteCobVOperacaoInvalida, type
-  LoteCobVConsultado,
+  CobVNaoEncontrada,
+  CobVOperacaoInvalida,
+  LoteCobVNaoEncontrado,
+  LoteCobVOperacaoInvalida,
+  type LoteCobVConsultado,
 } from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { cobvBody, properties, range, refusal, startSandbox, until, useSandbox } from './support.ts';
@@ -16,7 +19,8 @@ const settled = (lote: LoteCobVConsultado) => lote.cobsv.every((c) => c.status !
 
 async function listedCobv(loteCobVId?: number): Promise<string[]> {
   const out: string[] = [];
-  for await (const cobv of s.api.cobv.list({ ...range(), ...(loteCobVId !== undefined && { loteCobVId }) })) out.push(cobv.txid);
+  for await (const cobv of s.api.cobv.list({ ...range(), ...(loteCobVId !== undefined && { loteCobVId }) }))
+    out.push(cobv.txid);
   return out;
 }
 
@@ -42,7 +46,9 @@ describe('batch processing and visibility', () => {
       const put = await refusal(local.api.cobv.create(good, cobvBody(local.key)));
       expect(put).toBeInstanceOf(CobVOperacaoInvalida);
       expect(properties(put)).toEqual(['txid']);
-      await expect(local.api.cobv.update(good, { valor: { original: '9.00' } })).rejects.toBeInstanceOf(CobVOperacaoInvalida);
+      await expect(local.api.cobv.update(good, { valor: { original: '9.00' } })).rejects.toBeInstanceOf(
+        CobVOperacaoInvalida,
+      );
 
       const done = await until(() => local.api.lotecobv.get(10), settled);
       expect(done).toMatchObject({ id: 10, descricao: 'Abril' });
@@ -59,7 +65,9 @@ describe('batch processing and visibility', () => {
       expect((await local.api.cobv.list(range())).items.map((c) => c.txid)).toEqual([good]);
       await expect(local.api.cobv.get(bad)).rejects.toBeInstanceOf(CobVNaoEncontrada);
       await expect(local.api.cobv.create(bad, cobvBody(local.key))).rejects.toBeInstanceOf(CobVOperacaoInvalida);
-      await expect(local.api.cobv.update(bad, { valor: { original: '9.00' } })).rejects.toBeInstanceOf(CobVOperacaoInvalida);
+      await expect(local.api.cobv.update(bad, { valor: { original: '9.00' } })).rejects.toBeInstanceOf(
+        CobVOperacaoInvalida,
+      );
     } finally {
       await local.sandbox.close();
     }
@@ -70,19 +78,29 @@ describe('batch processing and visibility', () => {
     const items = [a, b, c].map((txid) => ({ txid, ...cobvBody(s.key) }));
     await s.api.lotecobv.put(20, { descricao: 'Maio', cobsv: items });
     await until(() => s.api.lotecobv.get(20), settled);
-    const grow = await refusal(s.api.lotecobv.put(20, { descricao: 'Maio', cobsv: [...items, { txid: generateTxid(), ...cobvBody(s.key) }] }));
+    const grow = await refusal(
+      s.api.lotecobv.put(20, { descricao: 'Maio', cobsv: [...items, { txid: generateTxid(), ...cobvBody(s.key) }] }),
+    );
     expect(grow).toBeInstanceOf(LoteCobVOperacaoInvalida);
     expect(properties(grow)).toEqual(['loteCobV.cobsV[3].txid']);
     const shrink = await refusal(s.api.lotecobv.put(20, { descricao: 'Maio', cobsv: items.slice(0, 2) }));
     expect(properties(shrink)).toEqual(['loteCobV.cobsV']);
-    const stranger = await refusal(s.api.lotecobv.update(20, { cobsv: [{ txid: generateTxid(), valor: { original: '1.00' } }] }));
+    const stranger = await refusal(
+      s.api.lotecobv.update(20, { cobsv: [{ txid: generateTxid(), valor: { original: '1.00' } }] }),
+    );
     expect(properties(stranger)).toEqual(['loteCobV.cobsV[0].txid']);
     await expect(s.api.lotecobv.update(404, { descricao: 'x' })).rejects.toBeInstanceOf(LoteCobVNaoEncontrado);
 
     // All three altered together (PUT), then one revised (PATCH): revisions counted per charge.
-    await s.api.lotecobv.put(20, { descricao: 'Maio', cobsv: items.map((item) => ({ ...item, valor: { original: '120.00' } })) });
+    await s.api.lotecobv.put(20, {
+      descricao: 'Maio',
+      cobsv: items.map((item) => ({ ...item, valor: { original: '120.00' } })),
+    });
     await s.api.lotecobv.update(20, { cobsv: [{ txid: b, valor: { original: '130.00' } }] });
-    const revised = await until(() => s.api.cobv.get(b), (cobv) => cobv.revisao === 2);
+    const revised = await until(
+      () => s.api.cobv.get(b),
+      (cobv) => cobv.revisao === 2,
+    );
     expect(revised.valor.original).toBe('130.00');
     expect(await s.api.cobv.get(a)).toMatchObject({ revisao: 1, valor: { original: '120.00' } });
     expect((await listedCobv(20)).sort()).toEqual([a, b, c].sort());

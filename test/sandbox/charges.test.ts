@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  CobConsultaInvalida, CobNaoEncontrado, CobOperacaoInvalida, CobVOperacaoInvalida,
+  CobConsultaInvalida,
+  CobNaoEncontrado,
+  CobOperacaoInvalida,
+  CobVOperacaoInvalida,
   PayloadLocationNaoEncontrado,
 } from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
@@ -27,7 +30,9 @@ describe('section 3.1: immediate charge transitions', () => {
   it('refuses the removal combined with another change, and the charge stays ATIVA', async () => {
     const txid = generateTxid();
     await s.api.cob.create(txid, cobBody(s.key));
-    const error = await refusal(s.api.cob.update(txid, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '1.00' } } as never));
+    const error = await refusal(
+      s.api.cob.update(txid, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '1.00' } } as never),
+    );
     expect(error).toBeInstanceOf(CobOperacaoInvalida);
     expect(properties(error)).toEqual(['cob.status']);
     expect(await s.api.cob.get(txid)).toMatchObject({ status: 'ATIVA', revisao: 0, valor: { original: '10.00' } });
@@ -44,13 +49,18 @@ describe('section 3.1: immediate charge transitions', () => {
       await expect(s.api.cob.update(txid, { valor: { original: '3.00' } })).rejects.toBeInstanceOf(CobOperacaoInvalida);
       await expect(s.api.cob.create(txid, cobBody(s.key, '3.00'))).rejects.toBeInstanceOf(CobOperacaoInvalida);
       // The same content again alters nothing: a retried PUT is answered, not refused.
-      await expect(s.api.cob.create(txid, cobBody(s.key))).resolves.toMatchObject({ txid, valor: { original: '10.00' } });
+      await expect(s.api.cob.create(txid, cobBody(s.key))).resolves.toMatchObject({
+        txid,
+        valor: { original: '10.00' },
+      });
     }
     expect((await s.api.cob.get(paid)).status).toBe('CONCLUIDA');
   });
 
   it('answers CobNaoEncontrado for PATCH and GET of an unknown txid', async () => {
-    await expect(s.api.cob.update(generateTxid(), { valor: { original: '1.00' } })).rejects.toBeInstanceOf(CobNaoEncontrado);
+    await expect(s.api.cob.update(generateTxid(), { valor: { original: '1.00' } })).rejects.toBeInstanceOf(
+      CobNaoEncontrado,
+    );
     await expect(s.api.cob.get(generateTxid())).rejects.toBeInstanceOf(CobNaoEncontrado);
   });
 
@@ -75,7 +85,9 @@ describe('revisions', () => {
     // No change, no revision: the same PATCH or PUT again.
     expect((await s.api.cob.update(txid, { valor: { original: '11.00' } })).revisao).toBe(1);
     expect((await s.api.cob.create(txid, { ...cobBody(s.key, '11.00') })).revisao).toBe(1);
-    expect((await s.api.cob.create(txid, { ...cobBody(s.key, '12.00'), solicitacaoPagador: 'PUT alters' })).revisao).toBe(2);
+    expect(
+      (await s.api.cob.create(txid, { ...cobBody(s.key, '12.00'), solicitacaoPagador: 'PUT alters' })).revisao,
+    ).toBe(2);
     expect((await s.api.cob.get(txid, { revisao: 0 })).valor.original).toBe('10.00');
     expect((await s.api.cob.get(txid, { revisao: 1 })).valor.original).toBe('11.00');
     expect(await s.api.cob.get(txid)).toMatchObject({ revisao: 2, solicitacaoPagador: 'PUT alters' });
@@ -101,7 +113,11 @@ describe('revisions', () => {
     await s.api.cobv.create(txid, cobvBody(s.key, '100.00'));
     await s.api.cobv.update(txid, { valor: { original: '90.00' } });
     expect((await s.api.cobv.get(txid, { revisao: 0 })).valor.original).toBe('100.00');
-    expect(await s.api.cobv.get(txid)).toMatchObject({ revisao: 1, valor: { original: '90.00' }, recebedor: expect.any(Object) });
+    expect(await s.api.cobv.get(txid)).toMatchObject({
+      revisao: 1,
+      valor: { original: '90.00' },
+      recebedor: expect.any(Object),
+    });
   });
 });
 
@@ -128,7 +144,12 @@ describe('lists', () => {
     await s.api.cob.remove(mine[4]!);
     await s.api.loc.unlink((await s.api.cob.get(mine[3]!)).loc!.id);
     const byCnpj = await s.api.cob.list({ ...range(), cnpj, paginacao: { itensPorPagina: 2 } });
-    expect(byCnpj.parametros.paginacao).toMatchObject({ paginaAtual: 0, itensPorPagina: 2, quantidadeDePaginas: 3, quantidadeTotalDeItens: 5 });
+    expect(byCnpj.parametros.paginacao).toMatchObject({
+      paginaAtual: 0,
+      itensPorPagina: 2,
+      quantidadeDePaginas: 3,
+      quantidadeTotalDeItens: 5,
+    });
     expect(byCnpj.items.map((c) => c.txid)).toEqual(mine.slice(0, 2));
     const all: string[] = [];
     for await (const cob of s.api.cob.list({ ...range(), cnpj, paginacao: { itensPorPagina: 2 } })) all.push(cob.txid);
@@ -162,7 +183,9 @@ describe('locations', () => {
     expect(wrongType).toBeInstanceOf(CobVOperacaoInvalida);
     expect(properties(wrongType)).toEqual(['cobv.loc.id']);
     // A location of the right type, unused, is taken.
-    await expect(s.api.cobv.create(generateTxid(), { ...cobvBody(s.key), loc: { id: cobvLoc.id } })).resolves.toMatchObject({ location: cobvLoc.location });
+    await expect(
+      s.api.cobv.create(generateTxid(), { ...cobvBody(s.key), loc: { id: cobvLoc.id } }),
+    ).resolves.toMatchObject({ location: cobvLoc.location });
   });
 
   it('unlinks a charge from its location: the charge keeps its status and loses its location', async () => {
@@ -178,7 +201,9 @@ describe('locations', () => {
     // An int64 id of 19 digits is an id like any other (the client accepts it too): not found, not refused.
     await expect(s.api.loc.get('9223372036854775807')).rejects.toBeInstanceOf(PayloadLocationNaoEncontrado);
     // The freed location can serve another charge.
-    await expect(s.api.cob.create(generateTxid(), { ...cobBody(s.key), loc: { id: cob.loc!.id } })).resolves.toMatchObject({ location: cob.location });
+    await expect(
+      s.api.cob.create(generateTxid(), { ...cobBody(s.key), loc: { id: cob.loc!.id } }),
+    ).resolves.toMatchObject({ location: cob.location });
   });
 
   it('accepts only the configured own keys as chave', async () => {

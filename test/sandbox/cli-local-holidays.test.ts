@@ -12,7 +12,10 @@ import { CPF } from './support.ts';
 const CLI = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
 
 function run(args: string[]): { child: ReturnType<typeof spawn>; out: Promise<string> } {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 15_000,
+  }); // never outlives the test
   let text = '';
   const out = new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -30,9 +33,14 @@ describe('instant-payments-sandbox --local-holidays', () => {
     const { child, out } = run(['--local-holidays', '2099-01-20, 12-24']);
     try {
       const text = await out;
-      expect(text).toMatch(/^Due dates +roll past weekends and national holidays, and the local holidays 2099-01-20, 12-24$/m);
+      expect(text).toMatch(
+        /^Due dates +roll past weekends and national holidays, and the local holidays 2099-01-20, 12-24$/m,
+      );
       const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(text)?.[1] ?? '';
-      const api = new InstantClient({ baseUrl: field('base URL'), auth: { tokenUrl: field('token URL'), clientId: field('client id'), clientSecret: field('client secret') } });
+      const api = new InstantClient({
+        baseUrl: field('base URL'),
+        auth: { tokenUrl: field('token URL'), clientId: field('client id'), clientSecret: field('client secret') },
+      });
       // Due Tuesday 2099-01-20, a local holiday, payable 0 days after: through Wednesday the 21st.
       const cobv = await api.cobv.create(generateTxid(), {
         calendario: { dataDeVencimento: '2099-01-20', validadeAposVencimento: 0 },

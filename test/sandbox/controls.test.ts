@@ -22,17 +22,31 @@ afterAll(async () => {
 });
 
 /** A JSON request to the sandbox, as any HTTP client sends it (no token). */
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; type: string; body: Record<string, unknown> }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; type: string; body: Record<string, unknown> }> {
   const response = await fetch(`${s.sandbox.origin}${path}`, {
     method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    ...(body === undefined
+      ? {}
+      : {
+          headers: { 'content-type': 'application/json' },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
   });
   const text = await response.text();
-  return { status: response.status, type: response.headers.get('content-type') ?? '', body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 /** The `propriedade`s of a problem document's `violacoes`. */
-const fields = (body: Record<string, unknown>) => ((body['violacoes'] ?? []) as Array<{ propriedade: string }>).map((v) => v.propriedade).sort();
+const fields = (body: Record<string, unknown>) =>
+  ((body['violacoes'] ?? []) as Array<{ propriedade: string }>).map((v) => v.propriedade).sort();
 
 const PAYMENT = { key: '+5561912345678', creditorDocument: '52998224725' };
 
@@ -42,11 +56,23 @@ describe('POST /sandbox/charges/{txid}/pay', () => {
     await s.api.cob.create(txid, cobBody(s.key, '12.00'));
     const paid = await call('POST', `/sandbox/charges/${txid}/pay`);
     expect(paid.status).toBe(200);
-    expect(paid.body).toMatchObject({ txid, valor: '12.00', chave: s.key, endToEndId: expect.stringMatching(/^E\w{31}$/) });
-    expect(await s.api.cob.get(txid)).toMatchObject({ status: 'CONCLUIDA', instant: [{ endToEndId: paid.body['endToEndId'] }] });
+    expect(paid.body).toMatchObject({
+      txid,
+      valor: '12.00',
+      chave: s.key,
+      endToEndId: expect.stringMatching(/^E\w{31}$/),
+    });
+    expect(await s.api.cob.get(txid)).toMatchObject({
+      status: 'CONCLUIDA',
+      instant: [{ endToEndId: paid.body['endToEndId'] }],
+    });
     // The same charge again: refused as payCharge refuses it.
     const again = await call('POST', `/sandbox/charges/${txid}/pay`, {});
-    expect(again).toMatchObject({ status: 400, type: 'application/problem+json', body: { type: expect.stringMatching(/\/CobOperacaoInvalida$/) } });
+    expect(again).toMatchObject({
+      status: 400,
+      type: 'application/problem+json',
+      body: { type: expect.stringMatching(/\/CobOperacaoInvalida$/) },
+    });
   });
 
   it('takes valor and infoPagador', async () => {
@@ -59,10 +85,18 @@ describe('POST /sandbox/charges/{txid}/pay', () => {
   it('refuses a body that does not fit, naming every field, and changes nothing', async () => {
     const txid = generateTxid();
     await s.api.cob.create(txid, cobBody(s.key));
-    const bad = await call('POST', `/sandbox/charges/${txid}/pay`, { valor: 10, infoPagador: 'x'.repeat(141), value: '1.00' });
+    const bad = await call('POST', `/sandbox/charges/${txid}/pay`, {
+      valor: 10,
+      infoPagador: 'x'.repeat(141),
+      value: '1.00',
+    });
     expect(bad.status).toBe(400);
     expect(bad.type).toBe('application/problem+json');
-    expect(bad.body).toMatchObject({ type: expect.stringMatching(/\/RequisicaoInvalida$/), status: 400, detail: expect.any(String) });
+    expect(bad.body).toMatchObject({
+      type: expect.stringMatching(/\/RequisicaoInvalida$/),
+      status: 400,
+      detail: expect.any(String),
+    });
     expect(fields(bad.body)).toEqual(['infoPagador', 'valor', 'value']);
     const zero = await call('POST', `/sandbox/charges/${txid}/pay`, { valor: '0.00' });
     expect(zero).toMatchObject({ status: 400, body: { detail: expect.stringContaining('positive') } });
@@ -83,12 +117,22 @@ describe('transfers', () => {
   it('POST /sandbox/transfers/{idempotencyKey}/settle settles as settleTransfer does, and notifies', async () => {
     const { idempotencyKey } = await s.cashOut.pay({ ...PAYMENT, amount: '7.00' });
     const settled = await call('POST', `/sandbox/transfers/${idempotencyKey}/settle`, { status: 'LIQUIDATED' });
-    expect(settled).toMatchObject({ status: 200, body: { idempotencyKey, status: 'LIQUIDATED', payment: { amount: 7 } } });
+    expect(settled).toMatchObject({
+      status: 200,
+      body: { idempotencyKey, status: 'LIQUIDATED', payment: { amount: 7 } },
+    });
     expect((await s.cashOut.payments.getByIdempotencyKey(idempotencyKey)).status).toBe('LIQUIDATED');
-    expect(receiver.requests.map((r) => JSON.parse(r.body) as { data: { idempotencyKey: string } }).filter((n) => n.data.idempotencyKey === idempotencyKey)).toHaveLength(1);
+    expect(
+      receiver.requests
+        .map((r) => JSON.parse(r.body) as { data: { idempotencyKey: string } })
+        .filter((n) => n.data.idempotencyKey === idempotencyKey),
+    ).toHaveLength(1);
 
     const other = await s.cashOut.pay({ ...PAYMENT, amount: '1.00' });
-    const canceled = await call('POST', `/sandbox/transfers/${other.idempotencyKey}/settle`, { status: 'CANCELED', errorCode: 'AC03' });
+    const canceled = await call('POST', `/sandbox/transfers/${other.idempotencyKey}/settle`, {
+      status: 'CANCELED',
+      errorCode: 'AC03',
+    });
     expect(canceled).toMatchObject({ status: 200, body: { status: 'CANCELED', errorCode: 'AC03' } });
   });
 
@@ -100,7 +144,9 @@ describe('transfers', () => {
     const missing = await call('POST', `/sandbox/transfers/${idempotencyKey}/settle`, {});
     expect(fields(missing.body)).toEqual(['status']);
     expect((await s.cashOut.payments.getByIdempotencyKey(idempotencyKey)).status).toBe('PROCESSING');
-    expect(await call('POST', '/sandbox/transfers/neverplaced9/settle', { status: 'LIQUIDATED' })).toMatchObject({ status: 404 });
+    expect(await call('POST', '/sandbox/transfers/neverplaced9/settle', { status: 'LIQUIDATED' })).toMatchObject({
+      status: 404,
+    });
   });
 
   it('POST /sandbox/transfers/{idempotencyKey}/forge sends a forged confirmation and answers it with the receiver answer', async () => {
@@ -115,14 +161,20 @@ describe('transfers', () => {
         lastAnswer: { status: 200 },
       },
     });
-    expect(JSON.parse(receiver.requests.at(-1)!.body)).toEqual({ type: 'TRANSFER', data: { idempotencyKey: 'forged123', status: 'LIQUIDATED' } });
+    expect(JSON.parse(receiver.requests.at(-1)!.body)).toEqual({
+      type: 'TRANSFER',
+      data: { idempotencyKey: 'forged123', status: 'LIQUIDATED' },
+    });
     expect((await call('POST', '/sandbox/transfers/forged123/forge', { status: '' })).status).toBe(400);
   });
 });
 
 describe('PUT /sandbox/balance', () => {
   it('sets the balance as setBalance does', async () => {
-    expect(await call('PUT', '/sandbox/balance', { balance: '55.10' })).toMatchObject({ status: 200, body: { balance: '55.10' } });
+    expect(await call('PUT', '/sandbox/balance', { balance: '55.10' })).toMatchObject({
+      status: 200,
+      body: { balance: '55.10' },
+    });
     expect(s.sandbox.balance).toBe('55.10');
     expect((await s.cashOut.balance.get()).available).toBe('55.10');
     const bad = await call('PUT', '/sandbox/balance', { balance: 10 });
@@ -162,16 +214,25 @@ describe('POST /sandbox/tokens/expire', () => {
     const token = await fetch(s.sandbox.credentials.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: s.sandbox.credentials.clientId, client_secret: s.sandbox.credentials.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: s.sandbox.credentials.clientId,
+        client_secret: s.sandbox.credentials.clientSecret,
+      }),
     }).then((r) => r.json() as Promise<{ access_token: string }>);
-    const withToken = () => fetch(`${s.sandbox.baseUrl}/cob/${generateTxid()}`, { headers: { authorization: `Bearer ${token.access_token}` } });
+    const withToken = () =>
+      fetch(`${s.sandbox.baseUrl}/cob/${generateTxid()}`, {
+        headers: { authorization: `Bearer ${token.access_token}` },
+      });
     expect((await withToken()).status).toBe(404);
     const expired = await call('POST', '/sandbox/tokens/expire');
     expect(expired).toMatchObject({ status: 200, body: { expired: expect.any(Number) } });
     expect(expired.body['expired']).toBeGreaterThanOrEqual(2);
     expect((await withToken()).status).toBe(401);
     // The SDK's client refreshes its token once and carries on.
-    await expect(s.api.cob.list({ inicio: '2026-01-01T00:00:00Z', fim: '2026-01-02T00:00:00Z' })).resolves.toBeDefined();
+    await expect(
+      s.api.cob.list({ inicio: '2026-01-01T00:00:00Z', fim: '2026-01-02T00:00:00Z' }),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -182,7 +243,11 @@ describe('GET /sandbox/notifications', () => {
     expect(listed.status).toBe(200);
     const notifications = listed.body['notifications'] as Array<Record<string, unknown>>;
     expect(notifications).toEqual(s.sandbox.notifications());
-    expect(notifications.at(-1)).toMatchObject({ url: `${receiver.url}/transfers`, body: { data: { idempotencyKey: 'listed123', errorCode: 'AM04' } }, state: 'delivered' });
+    expect(notifications.at(-1)).toMatchObject({
+      url: `${receiver.url}/transfers`,
+      body: { data: { idempotencyKey: 'listed123', errorCode: 'AM04' } },
+      state: 'delivered',
+    });
     expect(notifications.map((n) => n['id'])).toEqual(notifications.map((_, i) => i + 1));
   });
 });
@@ -190,7 +255,11 @@ describe('GET /sandbox/notifications', () => {
 describe('routing', () => {
   it('answers 404 with a problem document for a /sandbox/ path no control has, listing the controls', async () => {
     const missing = await call('POST', '/sandbox/charges/x/refund');
-    expect(missing).toMatchObject({ status: 404, type: 'application/problem+json', body: { type: expect.stringMatching(/\/NaoEncontrado$/) } });
+    expect(missing).toMatchObject({
+      status: 404,
+      type: 'application/problem+json',
+      body: { type: expect.stringMatching(/\/NaoEncontrado$/) },
+    });
     expect(missing.body['detail']).toContain('POST /sandbox/charges/{txid}/pay');
   });
 
@@ -209,7 +278,11 @@ describe('routing', () => {
     ['a path outside every part', 'GET', '/v3/cob'],
   ])('answers 404, not 401, for %s (no token sent)', async (_, method, path) => {
     const response = await call(method, path);
-    expect(response).toMatchObject({ status: 404, type: 'application/problem+json', body: { status: 404, type: expect.stringMatching(/\/NaoEncontrado$/) } });
+    expect(response).toMatchObject({
+      status: 404,
+      type: 'application/problem+json',
+      body: { status: 404, type: expect.stringMatching(/\/NaoEncontrado$/) },
+    });
   });
 
   it.each([

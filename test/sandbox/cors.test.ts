@@ -19,7 +19,11 @@ function browserAccepts(response: Response): boolean {
 }
 
 /** A browser's preflight for `method` with `headers` to `url`, and whether it lets the request go. */
-async function preflight(url: string, method: string, headers: string[] = []): Promise<{ response: Response; allows: boolean }> {
+async function preflight(
+  url: string,
+  method: string,
+  headers: string[] = [],
+): Promise<{ response: Response; allows: boolean }> {
   const response = await fetch(url, {
     method: 'OPTIONS',
     headers: {
@@ -29,8 +33,15 @@ async function preflight(url: string, method: string, headers: string[] = []): P
     },
   });
   const methods = (response.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim());
-  const allowedHeaders = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',').map((h) => h.trim());
-  const allows = response.ok && browserAccepts(response) && methods.includes(method) && headers.every((h) => allowedHeaders.includes(h));
+  const allowedHeaders = (response.headers.get('access-control-allow-headers') ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((h) => h.trim());
+  const allows =
+    response.ok &&
+    browserAccepts(response) &&
+    methods.includes(method) &&
+    headers.every((h) => allowedHeaders.includes(h));
   return { response, allows };
 }
 
@@ -50,7 +61,10 @@ describe('CORS', () => {
     const payer = new PayerClient({
       ...options,
       fetch: async (input, init) => {
-        const response = await options.fetch!(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), origin: PAGE } });
+        const response = await options.fetch!(input, {
+          ...init,
+          headers: { ...Object.fromEntries(new Headers(init?.headers)), origin: PAGE },
+        });
         if (!browserAccepts(response)) throw new TypeError('Failed to fetch (blocked by CORS policy)');
         return response;
       },
@@ -62,7 +76,11 @@ describe('CORS', () => {
     const cases: Array<[string, string, string[]]> = [
       [`${s.sandbox.origin}/qr/v2/jwks.json`, 'GET', []],
       [`${s.sandbox.baseUrl}/cob/${generateTxid()}`, 'PUT', ['authorization', 'content-type']],
-      [`${s.sandbox.origin}/api/v2/instant/payments/dict`, 'POST', ['authorization', 'content-type', 'x-idempotency-key']],
+      [
+        `${s.sandbox.origin}/api/v2/instant/payments/dict`,
+        'POST',
+        ['authorization', 'content-type', 'x-idempotency-key'],
+      ],
       [s.sandbox.credentials.tokenUrl, 'POST', ['content-type']],
       [`${s.sandbox.origin}/sandbox/charges/${generateTxid()}/pay`, 'POST', ['content-type']],
       [`${s.sandbox.origin}/sandbox/balance`, 'PUT', ['content-type']],
@@ -83,7 +101,11 @@ describe('CORS', () => {
     const answers = [
       await fetch(`${s.sandbox.baseUrl}/cob/${generateTxid()}`, { headers: { origin: PAGE } }),
       await fetch(`${s.sandbox.origin}/nowhere`, { headers: { origin: PAGE } }),
-      await fetch(`${s.sandbox.origin}/sandbox/balance`, { method: 'PUT', headers: { origin: PAGE }, body: '{"balance":1}' }),
+      await fetch(`${s.sandbox.origin}/sandbox/balance`, {
+        method: 'PUT',
+        headers: { origin: PAGE },
+        body: '{"balance":1}',
+      }),
       await fetch(`${s.sandbox.origin}/qr/v2/${'A'.repeat(32)}`, { headers: { origin: PAGE } }),
     ];
     expect(answers.map((r) => r.status)).toEqual([401, 404, 400, 404]);

@@ -6,7 +6,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CobPayloadNaoEncontrado, CobPayloadOperacaoInvalida, ConfigurationError, amountDue, type CobVSolicitada } from '../../src/index.ts';
+import {
+  CobPayloadNaoEncontrado,
+  CobPayloadOperacaoInvalida,
+  ConfigurationError,
+  amountDue,
+  type CobVSolicitada,
+} from '../../src/index.ts';
 import { addDays } from '../../src/lib/dates.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { PayerClient } from '../../src/payer.ts';
@@ -31,8 +37,17 @@ afterAll(() => {
 });
 
 type Valor = CobVSolicitada['valor'];
-async function cobv(dataDeVencimento: string, validadeAposVencimento: number, valor: Valor = { original: '100.00' }): Promise<string> {
-  const created = await s.api.cobv.create(generateTxid(), { calendario: { dataDeVencimento, validadeAposVencimento }, devedor: { cpf: CPF, nome: 'Fulano de Tal' }, valor, chave: s.key });
+async function cobv(
+  dataDeVencimento: string,
+  validadeAposVencimento: number,
+  valor: Valor = { original: '100.00' },
+): Promise<string> {
+  const created = await s.api.cobv.create(generateTxid(), {
+    calendario: { dataDeVencimento, validadeAposVencimento },
+    devedor: { cpf: CPF, nome: 'Fulano de Tal' },
+    valor,
+    chave: s.key,
+  });
   return created.location!;
 }
 
@@ -40,15 +55,23 @@ describe('the sandbox rolls due dates', () => {
   it("accepts example B's Monday: due Friday 2026-12-25 (Christmas) with 0 days, DPP 2026-12-28; refuses the 29th", async () => {
     const location = await cobv('2026-12-25', 0);
     for (const day of ['2026-12-25', '2026-12-26', '2026-12-27', '2026-12-28']) {
-      await expect(payer.cobPayload.getCobv(location, { DPP: day }), day).resolves.toMatchObject({ valor: { final: '100.00' } });
+      await expect(payer.cobPayload.getCobv(location, { DPP: day }), day).resolves.toMatchObject({
+        valor: { final: '100.00' },
+      });
     }
-    await expect(payer.cobPayload.getCobv(location, { DPP: '2026-12-29' })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+    await expect(payer.cobPayload.getCobv(location, { DPP: '2026-12-29' })).rejects.toBeInstanceOf(
+      CobPayloadOperacaoInvalida,
+    );
   });
 
   it('rolls a Good Friday due date to Monday: payable then, without fine', async () => {
     const location = await cobv('2027-03-26', 0, { original: '100.00', multa: { modalidade: 2, valorPerc: '2.00' } });
-    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-03-29' })).resolves.toMatchObject({ valor: { multa: '0.00', final: '100.00' } });
-    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-03-30' })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-03-29' })).resolves.toMatchObject({
+      valor: { multa: '0.00', final: '100.00' },
+    });
+    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-03-30' })).rejects.toBeInstanceOf(
+      CobPayloadOperacaoInvalida,
+    );
   });
 
   it('counts business-day interest across a holiday: due Tuesday 2027-04-20, paid Thursday after Tiradentes', async () => {
@@ -61,18 +84,28 @@ describe('the sandbox rolls due dates', () => {
 
   it("rolls past the payer's local holidays (localHolidays, by codMun)", async () => {
     const location = await cobv('2027-01-20', 0);
-    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21', codMun: RIO })).resolves.toMatchObject({ valor: { final: '100.00' } });
-    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21', codMun: '3550308' })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21', codMun: RIO })).resolves.toMatchObject({
+      valor: { final: '100.00' },
+    });
+    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21', codMun: '3550308' })).rejects.toBeInstanceOf(
+      CobPayloadOperacaoInvalida,
+    );
     // Without codMun the service assumes no local holiday.
-    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21' })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+    await expect(payer.cobPayload.getCobv(location, { DPP: '2027-01-21' })).rejects.toBeInstanceOf(
+      CobPayloadOperacaoInvalida,
+    );
   });
 
   it("keeps a charge open on the day a payer's local holiday adds, for that payer only", async () => {
     const location = await cobv('2027-01-20', 0);
     vi.setSystemTime(new Date('2027-01-21T15:00:00Z'));
     try {
-      await expect(payer.cobPayload.getCobv(location, { codMun: RIO })).resolves.toMatchObject({ valor: { final: '100.00' } });
-      await expect(payer.cobPayload.getCobv(location, { codMun: '3550308' })).rejects.toBeInstanceOf(CobPayloadNaoEncontrado);
+      await expect(payer.cobPayload.getCobv(location, { codMun: RIO })).resolves.toMatchObject({
+        valor: { final: '100.00' },
+      });
+      await expect(payer.cobPayload.getCobv(location, { codMun: '3550308' })).rejects.toBeInstanceOf(
+        CobPayloadNaoEncontrado,
+      );
     } finally {
       vi.setSystemTime(new Date('2026-12-01T15:00:00Z'));
     }
@@ -89,18 +122,26 @@ describe('the sandbox rolls due dates', () => {
     expect(() => createSandbox({ localHolidays: ['20/01'] })).toThrow(ConfigurationError);
   });
 
-  it.each(OFFICIAL_EXAMPLES)('official example $name: every day listed accepted, the next refused', async ({ due, validade, last, refused }) => {
-    vi.setSystemTime(new Date(`${due.slice(0, 7)}-01T15:00:00Z`));
-    try {
-      const location = await cobv(due, validade);
-      for (let day: string = due; day <= last; day = addDays(day, 1)) {
-        await expect(payer.cobPayload.getCobv(location, { DPP: day }), day).resolves.toMatchObject({ valor: { final: '100.00' } });
+  it.each(OFFICIAL_EXAMPLES)(
+    'official example $name: every day listed accepted, the next refused',
+    async ({ due, validade, last, refused }) => {
+      vi.setSystemTime(new Date(`${due.slice(0, 7)}-01T15:00:00Z`));
+      try {
+        const location = await cobv(due, validade);
+        for (let day: string = due; day <= last; day = addDays(day, 1)) {
+          await expect(payer.cobPayload.getCobv(location, { DPP: day }), day).resolves.toMatchObject({
+            valor: { final: '100.00' },
+          });
+        }
+        if (refused)
+          await expect(payer.cobPayload.getCobv(location, { DPP: refused })).rejects.toBeInstanceOf(
+            CobPayloadOperacaoInvalida,
+          );
+      } finally {
+        vi.setSystemTime(new Date('2026-12-01T15:00:00Z'));
       }
-      if (refused) await expect(payer.cobPayload.getCobv(location, { DPP: refused })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
-    } finally {
-      vi.setSystemTime(new Date('2026-12-01T15:00:00Z'));
-    }
-  });
+    },
+  );
 });
 
 describe('parity: the payload of seeded random charges and days is what amountDue computes', () => {
@@ -112,15 +153,30 @@ describe('parity: the payload of seeded random charges and days is what amountDu
   function randomValor(due: string): Valor {
     const originalCents = int(100, 100_000);
     const valor: Valor = { original: (originalCents / 100).toFixed(2) };
-    if (random() < 0.5) valor.multa = random() < 0.5 ? { modalidade: 1, valorPerc: money(1, 5000) } : { modalidade: 2, valorPerc: money(1, 1000) };
+    if (random() < 0.5)
+      valor.multa =
+        random() < 0.5 ? { modalidade: 1, valorPerc: money(1, 5000) } : { modalidade: 2, valorPerc: money(1, 1000) };
     if (random() < 0.6) valor.juros = { modalidade: int(1, 8) as 1, valorPerc: money(1, 500) };
-    if (random() < 0.3) valor.abatimento = random() < 0.5 ? { modalidade: 1, valorPerc: money(1, Math.floor(originalCents / 3)) } : { modalidade: 2, valorPerc: money(1, 3000) };
+    if (random() < 0.3)
+      valor.abatimento =
+        random() < 0.5
+          ? { modalidade: 1, valorPerc: money(1, Math.floor(originalCents / 3)) }
+          : { modalidade: 2, valorPerc: money(1, 3000) };
     if (random() < 0.6) {
       const modalidade = int(1, 6);
       if (modalidade <= 2) {
-        const dates = [...new Set(Array.from({ length: int(1, 3) }, () => addDays(today, int(0, Math.max(0, (Date.parse(due) - Date.parse(today)) / 86_400_000)))))];
+        const dates = [
+          ...new Set(
+            Array.from({ length: int(1, 3) }, () =>
+              addDays(today, int(0, Math.max(0, (Date.parse(due) - Date.parse(today)) / 86_400_000))),
+            ),
+          ),
+        ];
         const value = () => (modalidade === 1 ? money(1, Math.floor(originalCents / 3)) : money(1, 3000));
-        valor.desconto = { modalidade: modalidade as 1, descontoDataFixa: dates.map((data) => ({ data, valorPerc: value() })) };
+        valor.desconto = {
+          modalidade: modalidade as 1,
+          descontoDataFixa: dates.map((data) => ({ data, valorPerc: value() })),
+        };
       } else {
         valor.desconto = { modalidade: modalidade as 3, valorPerc: modalidade <= 4 ? money(1, 200) : money(1, 100) };
       }
@@ -137,8 +193,13 @@ describe('parity: the payload of seeded random charges and days is what amountDu
       const charge = { calendario: { dataDeVencimento: due, validadeAposVencimento: validade }, valor };
       const { lastPayableDay } = amountDue(charge, today, { codMun, localHolidays });
       const day = addDays(today, int(0, (Date.parse(lastPayableDay) - Date.parse(today)) / 86_400_000));
-      const payload = await payer.cobPayload.getCobv(await cobv(due, validade, valor), codMun === undefined ? { DPP: day } : { DPP: day, codMun });
-      expect(payload.valor, JSON.stringify({ charge, day, codMun })).toEqual(amountDue(charge, day, { codMun, localHolidays }).valor);
+      const payload = await payer.cobPayload.getCobv(
+        await cobv(due, validade, valor),
+        codMun === undefined ? { DPP: day } : { DPP: day, codMun },
+      );
+      expect(payload.valor, JSON.stringify({ charge, day, codMun })).toEqual(
+        amountDue(charge, day, { codMun, localHolidays }).valor,
+      );
     }
   });
 });

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  CobNaoEncontrado, ConnectionError, ServicoIndisponivel, IndisponibilidadePorTempoEsgotado,
+  CobNaoEncontrado,
+  ConnectionError,
+  ServicoIndisponivel,
+  IndisponibilidadePorTempoEsgotado,
 } from '../../src/index.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
 import { cobBody, startSandbox, useSandbox } from './support.ts';
@@ -12,7 +15,10 @@ import { cobBody, startSandbox, useSandbox } from './support.ts';
 const s = useSandbox();
 
 /** Runs `call` with faults of `kind` on every request, then stops them. */
-async function underFault<T>(kind: Parameters<typeof s.sandbox.injectFaults>[0]['kinds'], call: () => Promise<T>): Promise<unknown> {
+async function underFault<T>(
+  kind: Parameters<typeof s.sandbox.injectFaults>[0]['kinds'],
+  call: () => Promise<T>,
+): Promise<unknown> {
   s.sandbox.injectFaults({ rate: 1, kinds: kind!, retryAfter: 0, latencyMs: 150 });
   try {
     return await call().then(
@@ -29,23 +35,34 @@ describe('fault kinds', () => {
     await s.api.cob.list({ inicio: '2026-01-01T00:00:00Z', fim: '2026-01-02T00:00:00Z' }); // token fetched outside the fault
     const txid = generateTxid();
     expect(await underFault(['503'], () => s.api.cob.create(txid, cobBody(s.key)))).toBeInstanceOf(ServicoIndisponivel);
-    expect(await underFault(['504'], () => s.api.cob.create(txid, cobBody(s.key)))).toBeInstanceOf(IndisponibilidadePorTempoEsgotado);
+    expect(await underFault(['504'], () => s.api.cob.create(txid, cobBody(s.key)))).toBeInstanceOf(
+      IndisponibilidadePorTempoEsgotado,
+    );
     await expect(s.api.cob.get(txid)).rejects.toBeInstanceOf(CobNaoEncontrado);
     s.sandbox.injectFaults({ rate: 1, kinds: ['503'], retryAfter: 7 });
     const raw = await fetch(`${s.sandbox.baseUrl}/cob/${txid}`);
     s.sandbox.injectFaults({ rate: 0 });
     expect(raw.status).toBe(503);
     expect(raw.headers.get('retry-after')).toBe('7');
-    expect(await raw.json()).toMatchObject({ type: expect.stringMatching(/\/ServicoIndisponivel$/), status: 503, title: expect.any(String), detail: expect.any(String) });
+    expect(await raw.json()).toMatchObject({
+      type: expect.stringMatching(/\/ServicoIndisponivel$/),
+      status: 503,
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
   });
 
   it('drop-before: no answer and no change; drop-after and cut: no (whole) answer, the change applied', async () => {
     const before = generateTxid();
-    expect(await underFault(['drop-before'], () => s.api.cob.create(before, cobBody(s.key)))).toBeInstanceOf(ConnectionError);
+    expect(await underFault(['drop-before'], () => s.api.cob.create(before, cobBody(s.key)))).toBeInstanceOf(
+      ConnectionError,
+    );
     await expect(s.api.cob.get(before)).rejects.toBeInstanceOf(CobNaoEncontrado);
 
     const after = generateTxid();
-    expect(await underFault(['drop-after'], () => s.api.cob.create(after, cobBody(s.key)))).toBeInstanceOf(ConnectionError);
+    expect(await underFault(['drop-after'], () => s.api.cob.create(after, cobBody(s.key)))).toBeInstanceOf(
+      ConnectionError,
+    );
     await expect(s.api.cob.get(after)).resolves.toMatchObject({ txid: after, revisao: 0 });
 
     const cut = generateTxid();
@@ -57,9 +74,15 @@ describe('fault kinds', () => {
     s.sandbox.injectFaults({ rate: 1, kinds: ['cut'] });
     const token = await fetch(s.sandbox.credentials.tokenUrl, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: s.sandbox.credentials.clientId, client_secret: s.sandbox.credentials.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: s.sandbox.credentials.clientId,
+        client_secret: s.sandbox.credentials.clientSecret,
+      }),
     }).then((r) => r.json() as Promise<{ access_token: string }>);
-    const response = await fetch(`${s.sandbox.baseUrl}/cob/${cut}`, { headers: { authorization: `Bearer ${token.access_token}` } });
+    const response = await fetch(`${s.sandbox.baseUrl}/cob/${cut}`, {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
     s.sandbox.injectFaults({ rate: 0 });
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow();
@@ -100,6 +123,8 @@ describe('seeded faults', () => {
     const first = await run(1234);
     expect(await run(1234)).toEqual(first);
     expect(await run(99)).not.toEqual(first);
-    expect(new Set(first)).toEqual(new Set(['CobNaoEncontrado', 'ServicoIndisponivel', 'IndisponibilidadePorTempoEsgotado', 'ConnectionError']));
+    expect(new Set(first)).toEqual(
+      new Set(['CobNaoEncontrado', 'ServicoIndisponivel', 'IndisponibilidadePorTempoEsgotado', 'ConnectionError']),
+    );
   });
 });

@@ -33,7 +33,9 @@ function recording(): { logger: Logger; warnings: string[] } {
 describe('a payer in another process', () => {
   it('cannot reach the http sandbox over https: the error names the real cause and sandboxPayerOptions', async () => {
     const cob = await api.cob.create(generateTxid(), cobBody(sandbox.ownKeys[0]!));
-    const error = await new PayerClient({ allowPrivateHosts: true, maxRetries: 0 }).cobPayload.getCob(cob.location!).catch((e: unknown) => e);
+    const error = await new PayerClient({ allowPrivateHosts: true, maxRetries: 0 }).cobPayload
+      .getCob(cob.location!)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     const message = (error as Error).message;
     // The TLS failure two causes down, not fetch's bare "fetch failed".
@@ -49,7 +51,11 @@ describe('a payer in another process', () => {
   });
 
   it('an https location elsewhere that fails gets no sandbox hint', async () => {
-    const payer = new PayerClient({ allowPrivateHosts: true, maxRetries: 0, fetch: () => Promise.reject(new TypeError('fetch failed')) });
+    const payer = new PayerClient({
+      allowPrivateHosts: true,
+      maxRetries: 0,
+      fetch: () => Promise.reject(new TypeError('fetch failed')),
+    });
     const error = await payer.cobPayload.getCob('pay.example.com/qr/v2/abc').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).not.toContain('sandboxPayerOptions');

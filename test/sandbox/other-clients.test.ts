@@ -23,7 +23,10 @@ afterEach(() => {
 
 /** Starts the CLI and waits for its printout (stdout and stderr). */
 async function startCli(args: string[]): Promise<{ out: string; err: string }> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--seed', '5', ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--seed', '5', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 20_000,
+  });
   children.push(child);
   let out = '';
   let err = '';
@@ -38,7 +41,8 @@ async function startCli(args: string[]): Promise<{ out: string; err: string }> {
   return { out, err };
 }
 
-const field = (out: string, label: string, nth = 0) => [...out.matchAll(new RegExp(`${label}\\s+(\\S+)`, 'g'))][nth]?.[1] ?? '';
+const field = (out: string, label: string, nth = 0) =>
+  [...out.matchAll(new RegExp(`${label}\\s+(\\S+)`, 'g'))][nth]?.[1] ?? '';
 
 const cobBody = (key: string) => ({ calendario: { expiracao: 600 }, valor: { original: '3.00' }, chave: key });
 
@@ -48,8 +52,17 @@ describe('--host and --public-origin', () => {
     expect(err).toMatch(/^warning: listening on 0\.0\.0\.0, beyond loopback/m);
     const baseUrl = field(out, 'base URL');
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/);
-    const api = new InstantClient({ baseUrl, auth: { tokenUrl: field(out, 'token URL'), clientId: field(out, 'client id'), clientSecret: field(out, 'client secret') } });
-    expect((await api.cob.create(generateTxid(), cobBody(field(out, 'own keys').replace(/,$/, '')))).status).toBe('ATIVA');
+    const api = new InstantClient({
+      baseUrl,
+      auth: {
+        tokenUrl: field(out, 'token URL'),
+        clientId: field(out, 'client id'),
+        clientSecret: field(out, 'client secret'),
+      },
+    });
+    expect((await api.cob.create(generateTxid(), cobBody(field(out, 'own keys').replace(/,$/, '')))).status).toBe(
+      'ATIVA',
+    );
   });
 
   it('prints no warning on loopback', async () => {
@@ -96,11 +109,17 @@ describe('--tls and certificate-only login', () => {
     expect(baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v2$/);
     const api = new InstantClient({
       baseUrl,
-      auth: { tokenUrl: field(out, 'token URL'), clientId: field(out, 'client id'), clientAuthentication: 'tls_client_auth' },
+      auth: {
+        tokenUrl: field(out, 'token URL'),
+        clientId: field(out, 'client id'),
+        clientAuthentication: 'tls_client_auth',
+      },
       tls,
     });
     try {
-      expect((await api.cob.create(generateTxid(), cobBody(field(out, 'own keys').replace(/,$/, '')))).status).toBe('ATIVA');
+      expect((await api.cob.create(generateTxid(), cobBody(field(out, 'own keys').replace(/,$/, '')))).status).toBe(
+        'ATIVA',
+      );
     } finally {
       await api.close();
     }
@@ -117,8 +136,16 @@ describe('--tls and certificate-only login', () => {
         body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId }),
       });
       expect(response.status).toBe(401);
-      expect(await response.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('TLS') });
-      const api = new InstantClient({ baseUrl: sandbox.baseUrl, auth: { tokenUrl, clientId, clientAuthentication: 'tls_client_auth' }, fetch, maxRetries: 0 });
+      expect(await response.json()).toMatchObject({
+        error: 'invalid_client',
+        error_description: expect.stringContaining('TLS'),
+      });
+      const api = new InstantClient({
+        baseUrl: sandbox.baseUrl,
+        auth: { tokenUrl, clientId, clientAuthentication: 'tls_client_auth' },
+        fetch,
+        maxRetries: 0,
+      });
       await expect(api.cob.get(generateTxid())).rejects.toBeInstanceOf(AuthenticationError);
     } finally {
       await sandbox.close();
@@ -138,7 +165,10 @@ describe('token endpoint and paths as other clients send them', () => {
         body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
       });
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/application\/x-www-form-urlencoded/) });
+      expect(await response.json()).toEqual({
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/application\/x-www-form-urlencoded/),
+      });
     } finally {
       await sandbox.close();
     }
@@ -156,14 +186,20 @@ describe('token endpoint and paths as other clients send them', () => {
         valor: { original: '5.00' },
         chave: sandbox.ownKeys[0]!,
       });
-      const token = await (
+      const token = (await (
         await fetch(sandbox.credentials.tokenUrl, {
           method: 'POST',
-          body: new URLSearchParams({ grant_type: 'client_credentials', client_id: sandbox.credentials.clientId, client_secret: sandbox.credentials.clientSecret }),
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: sandbox.credentials.clientId,
+            client_secret: sandbox.credentials.clientSecret,
+          }),
         })
-      ).json() as { access_token: string };
+      ).json()) as { access_token: string };
       const query = new URLSearchParams({ inicio: '2000-01-01T00:00:00Z', fim: '2100-01-01T00:00:00Z' });
-      const response = await fetch(`${sandbox.baseUrl}/cobv/?${query}`, { headers: { authorization: `Bearer ${token.access_token}` } });
+      const response = await fetch(`${sandbox.baseUrl}/cobv/?${query}`, {
+        headers: { authorization: `Bearer ${token.access_token}` },
+      });
       expect(response.status).toBe(200);
       const body = (await response.json()) as { cobs: Array<{ txid: string }> };
       expect(body.cobs.map((cob) => cob.txid)).toEqual([txid]);

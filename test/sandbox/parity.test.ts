@@ -34,63 +34,152 @@ const cases: Array<[string, Call]> = [
   ['cob original out of schema', (c) => c.cob.create(NEW, { ...cob(), valor: { original: '10' } })],
   ['cob original zero', (c) => c.cob.create(NEW, { ...cob(), valor: { original: '0.00' } })],
   ['cob valor missing', (c) => c.cob.create(NEW, { ...cob(), valor: undefined } as never)],
-  ['cob modalidadeAlteracao 2', (c) => c.cob.create(NEW, { ...cob(), valor: { original: '1.00', modalidadeAlteracao: 2 } } as never)],
-  ['cob retirada with both', (c) => c.cob.create(NEW, { ...cob(), valor: { original: '1.00', retirada: { saque: {}, troco: {} } } } as never)],
+  [
+    'cob modalidadeAlteracao 2',
+    (c) => c.cob.create(NEW, { ...cob(), valor: { original: '1.00', modalidadeAlteracao: 2 } } as never),
+  ],
+  [
+    'cob retirada with both',
+    (c) => c.cob.create(NEW, { ...cob(), valor: { original: '1.00', retirada: { saque: {}, troco: {} } } } as never),
+  ],
   [
     'cob saque with a non-zero original',
     (c) =>
       c.cob.create(NEW, {
         ...cob(),
-        valor: { original: '1.00', retirada: { saque: { valor: '5.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '12345678' } } },
+        valor: {
+          original: '1.00',
+          retirada: { saque: { valor: '5.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '12345678' } },
+        },
       }),
   ],
-  ['cob saque with a bad agent', (c) => c.cob.create(NEW, { ...cob(), valor: { original: '0.00', retirada: { saque: { valor: '5.00', modalidadeAgente: 'X', prestadorDoServicoDeSaque: '1' } } } } as never)],
-  ['cob devedor with cpf and cnpj', (c) => c.cob.create(NEW, { ...cob(), devedor: { cpf: CPF, cnpj: '11222333000181', nome: 'A' } } as never)],
+  [
+    'cob saque with a bad agent',
+    (c) =>
+      c.cob.create(NEW, {
+        ...cob(),
+        valor: {
+          original: '0.00',
+          retirada: { saque: { valor: '5.00', modalidadeAgente: 'X', prestadorDoServicoDeSaque: '1' } },
+        },
+      } as never),
+  ],
+  [
+    'cob devedor with cpf and cnpj',
+    (c) => c.cob.create(NEW, { ...cob(), devedor: { cpf: CPF, cnpj: '11222333000181', nome: 'A' } } as never),
+  ],
   ['cob devedor with a bad cpf', (c) => c.cob.create(NEW, { ...cob(), devedor: { cpf: '12345678900', nome: 'A' } })],
   ['cob devedor without nome', (c) => c.cob.create(NEW, { ...cob(), devedor: { cpf: CPF } } as never)],
   ['cob chave not a key', (c) => c.cob.create(NEW, { ...cob(), chave: 'not a key' })],
   ['cob chave not own', (c) => c.cob.create(NEW, { ...cob(), chave: CPF })],
   ['cob chave missing', (c) => c.cob.create(NEW, { ...cob(), chave: undefined } as never)],
   ['cob solicitacaoPagador too long', (c) => c.cob.create(NEW, { ...cob(), solicitacaoPagador: 'x'.repeat(141) })],
-  ['cob 51 infoAdicionais', (c) => c.cob.create(NEW, { ...cob(), infoAdicionais: Array.from({ length: 51 }, () => ({ nome: 'a', valor: 'b' })) })],
-  ['cob infoAdicionais item without nome', (c) => c.cob.create(NEW, { ...cob(), infoAdicionais: [{ valor: 'b' }] } as never)],
+  [
+    'cob 51 infoAdicionais',
+    (c) =>
+      c.cob.create(NEW, { ...cob(), infoAdicionais: Array.from({ length: 51 }, () => ({ nome: 'a', valor: 'b' })) }),
+  ],
+  [
+    'cob infoAdicionais item without nome',
+    (c) => c.cob.create(NEW, { ...cob(), infoAdicionais: [{ valor: 'b' }] } as never),
+  ],
   ['cob loc.id zero', (c) => c.cob.create(NEW, { ...cob(), loc: { id: 0 } })],
   ['cob loc not an object', (c) => c.cob.create(NEW, { ...cob(), loc: 5 } as never)],
   ['cob txid too short', (c) => c.cob.create('short', cob())],
-  ['cob by POST, several at once', (c) => c.cob.create({ calendario: { expiracao: -1 }, valor: { original: 'x' }, chave: 'no' })],
+  [
+    'cob by POST, several at once',
+    (c) => c.cob.create({ calendario: { expiracao: -1 }, valor: { original: 'x' }, chave: 'no' }),
+  ],
   // cob, PATCH
   ['cob PATCH status other than removal', (c) => c.cob.update(TXID, { status: 'CONCLUIDA' } as never)],
-  ['cob PATCH removal with another change', (c) => c.cob.update(TXID, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '2.00' } } as never)],
+  [
+    'cob PATCH removal with another change',
+    (c) => c.cob.update(TXID, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '2.00' } } as never),
+  ],
   ['cob PATCH expiracao zero', (c) => c.cob.update(TXID, { calendario: { expiracao: 0 } })],
   ['cob PATCH chave not own', (c) => c.cob.update(TXID, { chave: CPF })],
   // cob, GET
   ['cob GET bad txid', (c) => c.cob.get('bad')],
   ['cob GET negative revisao', (c) => c.cob.get(TXID, { revisao: -1 })],
   // cobv, PUT
-  ['cobv due date not a date', (c) => c.cobv.create(NEW, { ...cobv(), calendario: { dataDeVencimento: '2026-02-30' } })],
-  ['cobv validade negative', (c) => c.cobv.create(NEW, { ...cobv(), calendario: { dataDeVencimento: addDays(todayInBrasilia(), 3), validadeAposVencimento: -1 } })],
+  [
+    'cobv due date not a date',
+    (c) => c.cobv.create(NEW, { ...cobv(), calendario: { dataDeVencimento: '2026-02-30' } }),
+  ],
+  [
+    'cobv validade negative',
+    (c) =>
+      c.cobv.create(NEW, {
+        ...cobv(),
+        calendario: { dataDeVencimento: addDays(todayInBrasilia(), 3), validadeAposVencimento: -1 },
+      }),
+  ],
   ['cobv calendario missing', (c) => c.cobv.create(NEW, { ...cobv(), calendario: undefined } as never)],
   ['cobv devedor missing', (c) => c.cobv.create(NEW, { ...cobv(), devedor: undefined } as never)],
   ['cobv devedor uf too long', (c) => c.cobv.create(NEW, { ...cobv(), devedor: { cpf: CPF, nome: 'A', uf: 'DFX' } })],
   ['cobv original zero', (c) => c.cobv.create(NEW, { ...cobv(), valor: { original: '0.00' } })],
-  ['cobv multa modalidade 3', (c) => c.cobv.create(NEW, { ...cobv(), valor: { original: '10.00', multa: { modalidade: 3, valorPerc: '1.00' } } } as never)],
-  ['cobv juros modalidade 9', (c) => c.cobv.create(NEW, { ...cobv(), valor: { original: '10.00', juros: { modalidade: 9, valorPerc: '1.00' } } } as never)],
-  ['cobv abatimento not below original', (c) => c.cobv.create(NEW, { ...cobv(), valor: { original: '10.00', abatimento: { modalidade: 1, valorPerc: '10.00' } } })],
-  ['cobv abatimento 100%', (c) => c.cobv.create(NEW, { ...cobv(), valor: { original: '10.00', abatimento: { modalidade: 2, valorPerc: '100.00' } } })],
-  ['cobv desconto 1 with valorPerc', (c) => c.cobv.create(NEW, { ...cobv(), valor: { original: '10.00', desconto: { modalidade: 1, valorPerc: '1.00' } } } as never)],
+  [
+    'cobv multa modalidade 3',
+    (c) =>
+      c.cobv.create(NEW, {
+        ...cobv(),
+        valor: { original: '10.00', multa: { modalidade: 3, valorPerc: '1.00' } },
+      } as never),
+  ],
+  [
+    'cobv juros modalidade 9',
+    (c) =>
+      c.cobv.create(NEW, {
+        ...cobv(),
+        valor: { original: '10.00', juros: { modalidade: 9, valorPerc: '1.00' } },
+      } as never),
+  ],
+  [
+    'cobv abatimento not below original',
+    (c) =>
+      c.cobv.create(NEW, {
+        ...cobv(),
+        valor: { original: '10.00', abatimento: { modalidade: 1, valorPerc: '10.00' } },
+      }),
+  ],
+  [
+    'cobv abatimento 100%',
+    (c) =>
+      c.cobv.create(NEW, {
+        ...cobv(),
+        valor: { original: '10.00', abatimento: { modalidade: 2, valorPerc: '100.00' } },
+      }),
+  ],
+  [
+    'cobv desconto 1 with valorPerc',
+    (c) =>
+      c.cobv.create(NEW, {
+        ...cobv(),
+        valor: { original: '10.00', desconto: { modalidade: 1, valorPerc: '1.00' } },
+      } as never),
+  ],
   [
     'cobv desconto date after the due date',
     (c) =>
       c.cobv.create(NEW, {
         ...cobv(),
-        valor: { original: '10.00', desconto: { modalidade: 1, descontoDataFixa: [{ data: addDays(todayInBrasilia(), 40), valorPerc: '1.00' }] } },
+        valor: {
+          original: '10.00',
+          desconto: { modalidade: 1, descontoDataFixa: [{ data: addDays(todayInBrasilia(), 40), valorPerc: '1.00' }] },
+        },
       }),
   ],
-  ['cobv desconto 3 without valorPerc', (c) => c.cobv.create(NEW, { ...cobv(), valor: { original: '10.00', desconto: { modalidade: 3 } } } as never)],
+  [
+    'cobv desconto 3 without valorPerc',
+    (c) => c.cobv.create(NEW, { ...cobv(), valor: { original: '10.00', desconto: { modalidade: 3 } } } as never),
+  ],
   ['cobv chave not own', (c) => c.cobv.create(NEW, { ...cobv(), chave: CPF })],
   // cobv, PATCH and GET
   ['cobv PATCH validade negative', (c) => c.cobv.update(TXIDV, { calendario: { validadeAposVencimento: -1 } })],
-  ['cobv PATCH removal with another change', (c) => c.cobv.update(TXIDV, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', chave: s.key } as never)],
+  [
+    'cobv PATCH removal with another change',
+    (c) => c.cobv.update(TXIDV, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', chave: s.key } as never),
+  ],
   ['cobv GET bad txid', (c) => c.cobv.get('bad')],
   // lists
   ['cob list fim before inicio', (c) => c.cob.list({ inicio: '2026-01-02T00:00:00Z', fim: '2026-01-01T00:00:00Z' })],
@@ -100,10 +189,16 @@ const cases: Array<[string, Call]> = [
   ['cob list without inicio', (c) => c.cob.list({ fim: range().fim } as never)],
   ['cob list inicio not RFC 3339', (c) => c.cob.list({ inicio: 'yesterday', fim: range().fim })],
   ['cobv list cpf malformed', (c) => c.cobv.list({ ...range(), cpf: '123' })],
-  ['lotecobv list fim before inicio', (c) => c.lotecobv.list({ inicio: '2026-01-02T00:00:00Z', fim: '2026-01-01T00:00:00Z' })],
+  [
+    'lotecobv list fim before inicio',
+    (c) => c.lotecobv.list({ inicio: '2026-01-02T00:00:00Z', fim: '2026-01-01T00:00:00Z' }),
+  ],
   ['loc list tipoCob unknown', (c) => c.loc.list({ ...range(), tipoCob: 'x' } as never)],
   ['instant list without fim', (c) => c.instant.list({ inicio: range().inicio } as never)],
-  ['webhook list fim before inicio', (c) => c.webhook.list({ inicio: '2026-01-02T00:00:00Z', fim: '2026-01-01T00:00:00Z' })],
+  [
+    'webhook list fim before inicio',
+    (c) => c.webhook.list({ inicio: '2026-01-02T00:00:00Z', fim: '2026-01-01T00:00:00Z' }),
+  ],
   // locations, payments, webhooks
   ['loc create tipoCob unknown', (c) => c.loc.create({ tipoCob: 'x' } as never)],
   ['loc get id not a number', (c) => c.loc.get('abc')],

@@ -29,12 +29,27 @@ describe('payload retrieval', () => {
     const code = brcode.parse(cob['instantCopiaECola'] as string);
     expect(code.url).toBe(cob.location);
     const payload = await payer.cobPayload.getCob(code.url!);
-    expect(payload).toMatchObject({ txid, revisao: 1, status: 'ATIVA', chave: s.key, valor: { original: '26.00' }, solicitacaoPagador: 'Pedido 1' });
-    expect(payload.calendario).toMatchObject({ criacao: cob.calendario.criacao, expiracao: 3600, apresentacao: expect.any(String) });
+    expect(payload).toMatchObject({
+      txid,
+      revisao: 1,
+      status: 'ATIVA',
+      chave: s.key,
+      valor: { original: '26.00' },
+      solicitacaoPagador: 'Pedido 1',
+    });
+    expect(payload.calendario).toMatchObject({
+      criacao: cob.calendario.criacao,
+      expiracao: 3600,
+      apresentacao: expect.any(String),
+    });
     const raw = await fetchRaw(`https://${cob.location}`);
     expect(raw.headers.get('content-type')).toBe('application/jose');
     const [header] = (await raw.text()).split('.');
-    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({ alg: 'RS256', kid: expect.any(String), jku: `${s.sandbox.origin}/qr/v2/jwks.json` });
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({
+      alg: 'RS256',
+      kid: expect.any(String),
+      jku: `${s.sandbox.origin}/qr/v2/jwks.json`,
+    });
   });
 
   it('computes the due-date amount for DPP: discount before the due date, fine and interest after', async () => {
@@ -67,12 +82,18 @@ describe('payload retrieval', () => {
     const paid = generateTxid();
     const cob = await s.api.cob.create(paid, cobBody(s.key));
     await s.sandbox.payCharge(paid);
-    await expect(payer.cobPayload.getCob(cob.location!)).rejects.toMatchObject({ name: 'CobPayloadNaoEncontrado', status: 410 });
+    await expect(payer.cobPayload.getCob(cob.location!)).rejects.toMatchObject({
+      name: 'CobPayloadNaoEncontrado',
+      status: 410,
+    });
 
     const removed = generateTxid();
     const cobv = await s.api.cobv.create(removed, cobvBody(s.key));
     await s.api.cobv.remove(removed);
-    await expect(payer.cobPayload.getCobv(cobv.location!)).rejects.toMatchObject({ name: 'CobPayloadNaoEncontrado', status: 410 });
+    await expect(payer.cobPayload.getCobv(cobv.location!)).rejects.toMatchObject({
+      name: 'CobPayloadNaoEncontrado',
+      status: 410,
+    });
     // A cob path does not serve a cobv location's token, and the reverse.
     const cobvLive = await s.api.cobv.create(generateTxid(), cobvBody(s.key));
     expect((await fetchRaw(`https://${cobvLive.location!.replace('/cobv/', '/')}`)).status).toBe(404);
@@ -80,7 +101,10 @@ describe('payload retrieval', () => {
 
   it('judges codMun and DPP itself: schema, municipality table, past, beyond validity', async () => {
     const due = addDays(todayInBrasilia(), 2);
-    const cobv = await s.api.cobv.create(generateTxid(), { ...cobvBody(s.key), calendario: { dataDeVencimento: due, validadeAposVencimento: 3 } });
+    const cobv = await s.api.cobv.create(generateTxid(), {
+      ...cobvBody(s.key),
+      calendario: { dataDeVencimento: due, validadeAposVencimento: 3 },
+    });
     const at = `https://${cobv.location}`;
     // The due date and the day 3 days after it both move to a business day (the shared calendar).
     const last = nextBusinessDay(addDays(nextBusinessDay(due), 3));
@@ -102,7 +126,11 @@ describe('payload retrieval', () => {
       });
     }
     // The last valid day is accepted; one beyond it through the payer client is the same refusal.
-    await expect(payer.cobPayload.getCobv(cobv.location!, { DPP: last, codMun: '3550308' })).resolves.toMatchObject({ txid: cobv.txid });
-    await expect(payer.cobPayload.getCobv(cobv.location!, { DPP: addDays(last, 1) })).rejects.toBeInstanceOf(CobPayloadOperacaoInvalida);
+    await expect(payer.cobPayload.getCobv(cobv.location!, { DPP: last, codMun: '3550308' })).resolves.toMatchObject({
+      txid: cobv.txid,
+    });
+    await expect(payer.cobPayload.getCobv(cobv.location!, { DPP: addDays(last, 1) })).rejects.toBeInstanceOf(
+      CobPayloadOperacaoInvalida,
+    );
   });
 });

@@ -41,7 +41,9 @@ async function sandbox(options: Parameters<typeof startSandbox>[0]): Promise<San
 
 /** The latest notification, once `done` holds for it (fails after ~3 s). */
 async function settled(s: SandboxHarness, done: (n: SentNotification) => boolean): Promise<SentNotification> {
-  await expect.poll(() => s.sandbox.notifications().at(-1), { timeout: 3000, interval: 5 }).toSatisfy((n: SentNotification | undefined) => n !== undefined && done(n));
+  await expect
+    .poll(() => s.sandbox.notifications().at(-1), { timeout: 3000, interval: 5 })
+    .toSatisfy((n: SentNotification | undefined) => n !== undefined && done(n));
   return s.sandbox.notifications().at(-1)!;
 }
 
@@ -72,11 +74,20 @@ describe('redelivery', () => {
 
     // payCharge resolved once the first attempt was answered; the second is still to come.
     const first = s.sandbox.notifications().at(-1)!;
-    expect(first).toMatchObject({ url: `${hooks.url}/hooks/instant`, state: 'pending', attempts: [{ status: 500 }], lastAnswer: { status: 500 } });
+    expect(first).toMatchObject({
+      url: `${hooks.url}/hooks/instant`,
+      state: 'pending',
+      attempts: [{ status: 500 }],
+      lastAnswer: { status: 500 },
+    });
     expect(pauseAfter(first, 0)).toBe(30);
 
     const done = await settled(s, (n) => n.state !== 'pending');
-    expect(done).toMatchObject({ state: 'delivered', attempts: [{ status: 500 }, { status: 200 }], lastAnswer: { status: 200 } });
+    expect(done).toMatchObject({
+      state: 'delivered',
+      attempts: [{ status: 500 }, { status: 200 }],
+      lastAnswer: { status: 200 },
+    });
     expect(done.body).toEqual({ instant: [payment] });
     expect(done).not.toHaveProperty('nextAttemptAt');
     // The receiver got the same notification twice, byte for byte, and nothing after its 200.
@@ -90,7 +101,11 @@ describe('redelivery', () => {
 
   it('sends it again after a connection cut before any answer, and after 3xx and 4xx answers', async () => {
     const transfers = await receiver(['cut', 302, 409, 204]);
-    const s = await sandbox({ settle: 'manual', transferNotificationUrl: `${transfers.url}/confirm`, redelivery: { attempts: 5, delayMs: 5 } });
+    const s = await sandbox({
+      settle: 'manual',
+      transferNotificationUrl: `${transfers.url}/confirm`,
+      redelivery: { attempts: 5, delayMs: 5 },
+    });
     await s.sandbox.forgeTransferNotification({ idempotencyKey: 'abc123', status: 'LIQUIDATED' });
     const done = await settled(s, (n) => n.state !== 'pending');
     expect(done.state).toBe('delivered');
@@ -101,32 +116,57 @@ describe('redelivery', () => {
 
   it('stops after the attempts when the receiver never answers (connection refused), the pauses doubling', async () => {
     const port = await closedPort();
-    const s = await sandbox({ transferNotificationUrl: `http://127.0.0.1:${port}/confirm`, redelivery: { attempts: 4, delayMs: 20 } });
-    await expect(s.sandbox.forgeTransferNotification({ idempotencyKey: 'abc123', status: 'LIQUIDATED' })).resolves.toBeUndefined();
+    const s = await sandbox({
+      transferNotificationUrl: `http://127.0.0.1:${port}/confirm`,
+      redelivery: { attempts: 4, delayMs: 20 },
+    });
+    await expect(
+      s.sandbox.forgeTransferNotification({ idempotencyKey: 'abc123', status: 'LIQUIDATED' }),
+    ).resolves.toBeUndefined();
     const done = await settled(s, (n) => n.state !== 'pending');
     expect(done.state).toBe('failed');
     expect(done.attempts).toHaveLength(4);
-    for (const attempt of done.attempts) expect(attempt).toEqual({ at: expect.any(String), durationMs: expect.any(Number), error: expect.stringContaining('ECONNREFUSED') });
+    for (const attempt of done.attempts)
+      expect(attempt).toEqual({
+        at: expect.any(String),
+        durationMs: expect.any(Number),
+        error: expect.stringContaining('ECONNREFUSED'),
+      });
     expect(done.lastAnswer).toEqual({ error: done.attempts[3]!.error });
     // 20, 40, 80 ms between an answer and the next attempt (timers never fire early; a loaded machine makes them late).
-    [0, 1, 2].forEach((i) => expect(pauseAfter(done, i)).toBeGreaterThanOrEqual(20 * 2 ** i - 1));
+    for (const i of [0, 1, 2]) expect(pauseAfter(done, i)).toBeGreaterThanOrEqual(20 * 2 ** i - 1);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(s.sandbox.notifications().at(-1)!.attempts).toHaveLength(4);
   });
 
   it('stops after the attempts when the receiver accepts the connection but never answers', async () => {
     const silent = await receiver(['hang']);
-    const s = await sandbox({ transferNotificationUrl: `${silent.url}/confirm`, redelivery: { attempts: 2, delayMs: 10, timeoutMs: 60 } });
+    const s = await sandbox({
+      transferNotificationUrl: `${silent.url}/confirm`,
+      redelivery: { attempts: 2, delayMs: 10, timeoutMs: 60 },
+    });
     await s.sandbox.forgeTransferNotification({ idempotencyKey: 'abc123', status: 'CANCELED' });
     const done = await settled(s, (n) => n.state !== 'pending');
-    expect(done).toMatchObject({ state: 'failed', attempts: [{ error: 'no answer within 60 ms' }, { error: 'no answer within 60 ms' }] });
+    expect(done).toMatchObject({
+      state: 'failed',
+      attempts: [{ error: 'no answer within 60 ms' }, { error: 'no answer within 60 ms' }],
+    });
     expect(silent.requests).toHaveLength(2);
   });
 
   it('redelivers every kind of notification: an automatic transfer settlement too', async () => {
     const transfers = await receiver([503, 200]);
-    const s = await sandbox({ settle: 'auto', settleDelayMs: 1, transferNotificationUrl: `${transfers.url}/confirm`, redelivery: { delayMs: 5 } });
-    const { idempotencyKey } = await s.cashOut.pay({ key: '+5561912345678', creditorDocument: '52998224725', amount: '1.00' });
+    const s = await sandbox({
+      settle: 'auto',
+      settleDelayMs: 1,
+      transferNotificationUrl: `${transfers.url}/confirm`,
+      redelivery: { delayMs: 5 },
+    });
+    const { idempotencyKey } = await s.cashOut.pay({
+      key: '+5561912345678',
+      creditorDocument: '52998224725',
+      amount: '1.00',
+    });
     const done = await settled(s, (n) => n.state === 'delivered');
     expect(done.body).toMatchObject({ type: 'TRANSFER', data: { idempotencyKey, status: 'LIQUIDATED' } });
     expect(done.attempts.map((a) => a.status)).toEqual([503, 200]);
@@ -140,9 +180,15 @@ describe('redelivery', () => {
     expect(first.state).toBe('pending');
     expect(pauseAfter(first, 0)).toBe(1000);
     // With one attempt allowed, the first failure is final.
-    const once = await sandbox({ transferNotificationUrl: `http://127.0.0.1:${port}/confirm`, redelivery: { attempts: 1 } });
+    const once = await sandbox({
+      transferNotificationUrl: `http://127.0.0.1:${port}/confirm`,
+      redelivery: { attempts: 1 },
+    });
     await once.sandbox.forgeTransferNotification({ idempotencyKey: 'abc123', status: 'LIQUIDATED' });
-    expect(once.sandbox.notifications().at(-1)).toMatchObject({ state: 'failed', attempts: [{ error: expect.any(String) }] });
+    expect(once.sandbox.notifications().at(-1)).toMatchObject({
+      state: 'failed',
+      attempts: [{ error: expect.any(String) }],
+    });
   });
 
   it('stops redelivering when the sandbox closes', async () => {
@@ -157,6 +203,8 @@ describe('redelivery', () => {
   it('refuses redelivery options it cannot use, naming them', async () => {
     const { createSandbox } = await import('../../src/sandbox.ts');
     expect(() => createSandbox({ redelivery: { attempts: 0 } })).toThrow(ConfigurationError);
-    expect(() => createSandbox({ redelivery: { delayMs: -1 } })).toThrow(expect.objectContaining({ option: 'redelivery.delayMs' }));
+    expect(() => createSandbox({ redelivery: { delayMs: -1 } })).toThrow(
+      expect.objectContaining({ option: 'redelivery.delayMs' }),
+    );
   });
 });

@@ -46,7 +46,9 @@ async function fingerprint(sandbox: Sandbox) {
 }
 
 async function keySet(sandbox: Sandbox): Promise<Array<{ kid: string; n: string }>> {
-  return ((await (await fetch(`${sandbox.origin}/qr/v2/jwks.json`)).json()) as { keys: Array<{ kid: string; n: string }> }).keys;
+  return (
+    (await (await fetch(`${sandbox.origin}/qr/v2/jwks.json`)).json()) as { keys: Array<{ kid: string; n: string }> }
+  ).keys;
 }
 
 describe('seed', () => {
@@ -55,7 +57,8 @@ describe('seed', () => {
     const second = await fingerprint(await start(42));
     expect(second).toEqual(first);
     const other = await fingerprint(await start(43));
-    for (const field of Object.keys(first) as Array<keyof typeof first>) expect({ [field]: other[field] }).not.toEqual({ [field]: first[field] });
+    for (const field of Object.keys(first) as Array<keyof typeof first>)
+      expect({ [field]: other[field] }).not.toEqual({ [field]: first[field] });
   });
 
   it('gives new secrets on every start without a seed', async () => {
@@ -84,7 +87,9 @@ describe('seed', () => {
     // One payer for the whole test: it keeps the key set it read.
     const payer = new PayerClient({ allowPrivateHosts: true, fetch: viaPool });
     await expect(payer.cobPayload.getCob(location)).resolves.toMatchObject({ txid });
-    const { keys: [firstKey] } = (await (await viaPool(`${first.origin}/qr/v2/jwks.json`)).json()) as { keys: Array<{ kid: string }> };
+    const {
+      keys: [firstKey],
+    } = (await (await viaPool(`${first.origin}/qr/v2/jwks.json`)).json()) as { keys: Array<{ kid: string }> };
 
     // The same seed, restarted on the same port: the same location for the same work.
     await first.close();
@@ -94,7 +99,9 @@ describe('seed', () => {
     const second = await start(9, port);
     const again = (await api().cob.create(txid, cobBody(second.ownKeys[0]!, '5.00'))).location!;
     expect(again).toBe(location);
-    const { keys: [secondKey] } = (await (await viaPool(`${second.origin}/qr/v2/jwks.json`)).json()) as { keys: Array<{ kid: string }> };
+    const {
+      keys: [secondKey],
+    } = (await (await viaPool(`${second.origin}/qr/v2/jwks.json`)).json()) as { keys: Array<{ kid: string }> };
     expect(secondKey).toEqual(firstKey);
     await expect(payer.cobPayload.getCob(again)).resolves.toMatchObject({ txid });
     await pool.close();
@@ -119,7 +126,11 @@ describe('instant-payments-sandbox --seed', () => {
   const credentials = (out: string) => [...out.matchAll(/(client secret|own keys)\s+(\S+)/g)].map((m) => m[2]);
 
   it('prints the same credentials twice with the same seed, and others with another', async () => {
-    const [a, b, c] = await Promise.all([printed(['--seed', '42']), printed(['--seed', '42']), printed(['--seed', '43'])]);
+    const [a, b, c] = await Promise.all([
+      printed(['--seed', '42']),
+      printed(['--seed', '42']),
+      printed(['--seed', '43']),
+    ]);
     expect(credentials(a)).toHaveLength(3);
     expect(credentials(b)).toEqual(credentials(a));
     expect(credentials(c)).not.toEqual(credentials(a));
@@ -127,7 +138,10 @@ describe('instant-payments-sandbox --seed', () => {
   });
 
   it('refuses a seed that is not an integer, before listening', async () => {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', 'forty-two'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
+    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', 'forty-two'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 15_000,
+    }); // never outlives the test
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     const code = await new Promise((resolve) => child.once('exit', resolve));

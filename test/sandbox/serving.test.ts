@@ -16,7 +16,10 @@ describe('HTTPS', () => {
   it('demands a client certificate on the API; the payer side needs none', async () => {
     const sandbox = createSandbox({ seed: 5 });
     await sandbox.listen({ tls: { cert: fixture('server.pem'), key: fixture('server.key'), ca: fixture('ca.pem') } });
-    const withCert = new InstantClient({ ...sandbox.clientOptions(), tls: { cert: fixture('client.pem'), key: fixture('client.key'), ca: fixture('ca.pem') } });
+    const withCert = new InstantClient({
+      ...sandbox.clientOptions(),
+      tls: { cert: fixture('client.pem'), key: fixture('client.key'), ca: fixture('ca.pem') },
+    });
     try {
       expect(sandbox.origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const txid = generateTxid();
@@ -31,10 +34,16 @@ describe('HTTPS', () => {
       // A browser's preflight carries no certificate: it is answered; so are the test controls.
       const preflight = await sandbox.payerOptions().fetch!(`${sandbox.origin}/v2/cob/${txid}`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+        headers: {
+          origin: 'https://shop.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization',
+        },
       });
       expect(preflight.status).toBe(204);
-      const paid = await sandbox.payerOptions().fetch!(`${sandbox.origin}/sandbox/charges/${txid}/pay`, { method: 'POST' });
+      const paid = await sandbox.payerOptions().fetch!(`${sandbox.origin}/sandbox/charges/${txid}/pay`, {
+        method: 'POST',
+      });
       expect(paid.status).toBe(200);
       expect(await paid.json()).toMatchObject({ txid, valor: '10.00' });
     } finally {
@@ -48,7 +57,8 @@ describe('instant-payments-sandbox', () => {
   it('serves on the given port and prints the URLs, the credentials and the test controls, all of which work', async () => {
     const { out, stop } = await startCommand(['--seed', '3', '--balance', '12.34']);
     try {
-      const field = (label: string, nth = 0) => [...out.matchAll(new RegExp(`${label}\\s+(\\S+)`, 'g'))][nth]?.[1] ?? '';
+      const field = (label: string, nth = 0) =>
+        [...out.matchAll(new RegExp(`${label}\\s+(\\S+)`, 'g'))][nth]?.[1] ?? '';
       expect(field('balance')).toBe('12.34');
       const api = new InstantClient({
         baseUrl: field('base URL'),
@@ -76,7 +86,9 @@ describe('instant-payments-sandbox', () => {
       // The payer setup as printed reaches the payload from this process (the command is another).
       const payerOrigin = /^Payer\s+new PayerClient\(sandboxPayerOptions\('([^']+)'\)\)/m.exec(out)?.[1];
       expect(payerOrigin).toBe(origin);
-      await expect(new PayerClient(sandboxPayerOptions(payerOrigin!)).cobPayload.getCob(cob.location!)).resolves.toMatchObject({ txid: cob.txid });
+      await expect(
+        new PayerClient(sandboxPayerOptions(payerOrigin!)).cobPayload.getCob(cob.location!),
+      ).resolves.toMatchObject({ txid: cob.txid });
       const paid = await fetch(`${origin}/sandbox/charges/${cob.txid}/pay`, { method: 'POST' });
       expect(paid.status).toBe(200);
       expect((await api.cob.get(cob.txid)).status).toBe('CONCLUIDA');

@@ -82,12 +82,18 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
   return value;
 }
 
-export const range = () => ({ inicio: new Date(Date.now() - 3_600_000).toISOString(), fim: new Date(Date.now() + 3_600_000).toISOString() });
+export const range = () => ({
+  inicio: new Date(Date.now() - 3_600_000).toISOString(),
+  fim: new Date(Date.now() + 3_600_000).toISOString(),
+});
 
 /** Starts `instant-payments-sandbox` with `args` (on a free port) and resolves once it printed everything; `stop()` ends it. */
 export async function startCommand(args: readonly string[]): Promise<{ out: string; stop(): Promise<void> }> {
   const cli = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
-  const child = spawn(process.execPath, [cli, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }); // never outlives the test
+  const child = spawn(process.execPath, [cli, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 15_000,
+  }); // never outlives the test
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');

@@ -25,7 +25,10 @@ it('has a webhook CA only when asked, and with it delivers over HTTPS only', asy
     await api.webhook.put(sandbox.ownKeys[0]!, 'http://127.0.0.1:9/webhook');
     const cob = await api.cob.create(generateTxid(), cobBody(sandbox.ownKeys[0]!));
     await sandbox.payCharge(cob.txid);
-    expect(sandbox.notifications().at(-1)).toMatchObject({ state: 'failed', lastAnswer: { error: expect.stringMatching(/HTTPS only/) } });
+    expect(sandbox.notifications().at(-1)).toMatchObject({
+      state: 'failed',
+      lastAnswer: { error: expect.stringMatching(/HTTPS only/) },
+    });
   } finally {
     await api.close();
     await sandbox.close();

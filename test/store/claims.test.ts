@@ -75,12 +75,15 @@ async function paid(txid: string): Promise<number> {
   return (await pool.query('SELECT paid FROM orders WHERE txid = $1', [txid])).rows[0].paid as number;
 }
 async function mark(key: string): Promise<{ value: string; expires_at: Date | null } | undefined> {
-  return (await pool.query('SELECT value, expires_at FROM instant_payments_values WHERE key = $1', [`done:${key}`])).rows[0];
+  return (await pool.query('SELECT value, expires_at FROM instant_payments_values WHERE key = $1', [`done:${key}`]))
+    .rows[0];
 }
 /** The callback users write: the order marked paid through `tx`. */
-const payThrough = (txid: string) => async ({ tx }: ClaimContext) => {
-  await tx!.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
-};
+const payThrough =
+  (txid: string) =>
+  async ({ tx }: ClaimContext) => {
+    await tx!.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+  };
 /** `inner`'s methods, bound, with `overrides`; never a `claim` (the lease-based way). */
 function leaseOnly(inner: Store, overrides: Partial<Store> = {}): Store {
   return {
@@ -94,7 +97,8 @@ function leaseOnly(inner: Store, overrides: Partial<Store> = {}): Store {
     ...overrides,
   };
 }
-const settings = (options: Parameters<typeof claimSettings>[0] = {}) => claimSettings({ leaseMs: 900, waitMs: 3_000, ...options });
+const settings = (options: Parameters<typeof claimSettings>[0] = {}) =>
+  claimSettings({ leaseMs: 900, waitMs: 3_000, ...options });
 const until = async (check: () => boolean | Promise<boolean>, ms = 5_000) => {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -105,7 +109,12 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 5_000) => {
 
 describe('fleet cost', () => {
   /** A pool that counts the statements sent (each a round trip): through `query` and through its clients. */
-  function countingPool(inner: pg.Pool): { pool: PgPoolLike; count: () => number; reset(): void; slowRollbacks(): void } {
+  function countingPool(inner: pg.Pool): {
+    pool: PgPoolLike;
+    count: () => number;
+    reset(): void;
+    slowRollbacks(): void;
+  } {
     let n = 0;
     let slowRollback = false;
     return {
@@ -125,7 +134,8 @@ describe('fleet cost', () => {
             },
             release: (error?: Error | boolean) => client.release(error),
             on: (event: 'error', listener: (error: Error) => void) => client.on(event, listener),
-            removeListener: (event: 'error', listener: (error: Error) => void) => client.removeListener(event, listener),
+            removeListener: (event: 'error', listener: (error: Error) => void) =>
+              client.removeListener(event, listener),
           };
         },
       },
@@ -165,10 +175,15 @@ describe('exactly-once effects through tx', () => {
     const key = unique('pay');
     // The callback writes, then throws: neither its write nor a mark survives.
     await expect(
-      runOnce(store, key, async (context) => {
-        await payThrough(txid)(context);
-        throw new Error('callback failed after writing');
-      }, settings()),
+      runOnce(
+        store,
+        key,
+        async (context) => {
+          await payThrough(txid)(context);
+          throw new Error('callback failed after writing');
+        },
+        settings(),
+      ),
     ).rejects.toThrow('callback failed after writing');
     expect(await paid(txid)).toBe(0);
     expect(await mark(key)).toBeUndefined();
@@ -193,25 +208,37 @@ describe('exactly-once effects through tx', () => {
     expect(await paid(txid)).toBe(1);
   });
 
-  it('a second delivery waits for the first one\'s transaction: done once it commits, run once it rolls back', async () => {
+  it("a second delivery waits for the first one's transaction: done once it commits, run once it rolls back", async () => {
     const txid = await newOrder();
     const key = unique('wait');
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     let entered = false;
-    const first = runOnce(store, key, async (context) => {
-      await payThrough(txid)(context);
-      entered = true;
-      await gate;
-    }, settings());
+    const first = runOnce(
+      store,
+      key,
+      async (context) => {
+        await payThrough(txid)(context);
+        entered = true;
+        await gate;
+      },
+      settings(),
+    );
     await until(() => entered);
     let secondRan = false;
-    const second = runOnce(store, key, async (context) => {
-      secondRan = true;
-      await payThrough(txid)(context);
-    }, settings());
+    const second = runOnce(
+      store,
+      key,
+      async (context) => {
+        secondRan = true;
+        await payThrough(txid)(context);
+      },
+      settings(),
+    );
     // The second one is waiting on the first one's uncommitted mark.
-    await until(async () => (await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)).rows[0].n === 1);
+    await until(
+      async () => (await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)).rows[0].n === 1,
+    );
     open();
     expect(await first).toBe('ran');
     expect(await second).toBe('done');
@@ -221,7 +248,9 @@ describe('exactly-once effects through tx', () => {
     // Ten at once on a fresh key: one runs, nine wait for it and find it done.
     const many = unique('many');
     const other = await newOrder();
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => runOnce(store, many, payThrough(other), settings())));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => runOnce(store, many, payThrough(other), settings())),
+    );
     expect(outcomes.filter((o) => o === 'ran')).toHaveLength(1);
     expect(await paid(other)).toBe(1);
   });
@@ -231,13 +260,20 @@ describe('exactly-once effects through tx', () => {
     const key = unique('busy');
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const first = runOnce(store, key, async (context) => {
-      await payThrough(txid)(context);
-      await gate;
-    }, settings());
+    const first = runOnce(
+      store,
+      key,
+      async (context) => {
+        await payThrough(txid)(context);
+        await gate;
+      },
+      settings(),
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
-    await expect(runOnce(store, key, payThrough(txid), settings({ waitMs: 200 }))).rejects.toBeInstanceOf(ClaimBusyError);
+    await expect(runOnce(store, key, payThrough(txid), settings({ waitMs: 200 }))).rejects.toBeInstanceOf(
+      ClaimBusyError,
+    );
     expect(Date.now() - started).toBeLessThan(1_500);
     open();
     expect(await first).toBe('ran');
@@ -249,7 +285,9 @@ describe('exactly-once effects through tx', () => {
     const key = unique('leased');
     const contexts: ClaimContext[] = [];
     const outcomes = await Promise.all(
-      Array.from({ length: 5 }, () => runOnce(leased, key, (context) => void contexts.push(context), settings({ pollMs: 10 }))),
+      Array.from({ length: 5 }, () =>
+        runOnce(leased, key, (context) => void contexts.push(context), settings({ pollMs: 10 })),
+      ),
     );
     expect(outcomes.filter((o) => o === 'ran')).toHaveLength(1);
     expect(contexts).toHaveLength(1);
@@ -263,13 +301,18 @@ describe('a lost link', () => {
     const txid = await newOrder();
     const key = unique('cut');
     let signal: AbortSignal | undefined;
-    const victim = runOnce(proxiedStore, key, async (context) => {
-      signal = context.signal;
-      await payThrough(txid)(context);
-      proxy.cut();
-      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
-      context.signal.throwIfAborted();
-    }, settings());
+    const victim = runOnce(
+      proxiedStore,
+      key,
+      async (context) => {
+        signal = context.signal;
+        await payThrough(txid)(context);
+        proxy.cut();
+        await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+        context.signal.throwIfAborted();
+      },
+      settings(),
+    );
     await expect(victim).rejects.toBeInstanceOf(StoreError);
     expect(signal?.aborted).toBe(true);
     expect(signal?.reason).toBeInstanceOf(StoreError);
@@ -283,13 +326,18 @@ describe('a lost link', () => {
     let lostAfter = 0;
     const started = Date.now();
     // A callback that ignores its signal and returns: its COMMIT must not land.
-    const victim = runOnce(proxiedStore, key, async (context) => {
-      await payThrough(txid)(context);
-      proxy.blackhole();
-      const silent = Date.now();
-      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
-      lostAfter = Date.now() - silent;
-    }, settings());
+    const victim = runOnce(
+      proxiedStore,
+      key,
+      async (context) => {
+        await payThrough(txid)(context);
+        proxy.blackhole();
+        const silent = Date.now();
+        await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+        lostAfter = Date.now() - silent;
+      },
+      settings(),
+    );
     await expect(victim).rejects.toBeInstanceOf(StoreError);
     expect(lostAfter).toBeLessThanOrEqual(900);
     // Another process (a direct link) takes over once the server ended the silent transaction.
@@ -304,11 +352,16 @@ describe('a lost link', () => {
   it('black-holed while COMMIT is on its way: the outcome is one write, whichever way it went', async () => {
     const txid = await newOrder();
     const key = unique('commit');
-    const victim = runOnce(proxiedStore, key, async (context) => {
-      await payThrough(txid)(context);
-      // The callback is done: its COMMIT goes into the black hole.
-      proxy.blackhole();
-    }, settings());
+    const victim = runOnce(
+      proxiedStore,
+      key,
+      async (context) => {
+        await payThrough(txid)(context);
+        // The callback is done: its COMMIT goes into the black hole.
+        proxy.blackhole();
+      },
+      settings(),
+    );
     await expect(victim).rejects.toBeInstanceOf(StoreError);
     const next = await runOnce(store, key, payThrough(txid), settings());
     proxy.restore();
@@ -319,9 +372,20 @@ describe('a lost link', () => {
 });
 
 describe('a stalled database holds no request forever', () => {
-  const payment: InstantPayment = { endToEndId: 'E1234567820261009000000000000001', txid: 'stalltxid0000000000000000001', valor: '10.00', horario: '2026-10-09T20:15:00.358Z' };
+  const payment: InstantPayment = {
+    endToEndId: 'E1234567820261009000000000000001',
+    txid: 'stalltxid0000000000000000001',
+    valor: '10.00',
+    horario: '2026-10-09T20:15:00.358Z',
+  };
   const deliver = (handler: (request: Request) => Promise<Response>, signal?: AbortSignal) =>
-    handler(new Request('http://127.0.0.1/hook/recebidos', { method: 'POST', body: JSON.stringify({ recebidos: [payment] }), ...(signal && { signal }) }));
+    handler(
+      new Request('http://127.0.0.1/hook/recebidos', {
+        method: 'POST',
+        body: JSON.stringify({ recebidos: [payment] }),
+        ...(signal && { signal }),
+      }),
+    );
 
   it('a black-holed link: the delivery is answered 500 within claim.waitMs and a second; the callback never runs', async () => {
     const ran: string[] = [];
@@ -329,7 +393,11 @@ describe('a stalled database holds no request forever', () => {
     const fresh = newPool(proxy.via(db.url));
     const handler = receivedPaymentsHandler(
       { instant: { get: async () => payment } },
-      { store: createPostgresStore({ pool: fresh }), claim: { waitMs: 300 }, onPayment: (p) => void ran.push(p.endToEndId) },
+      {
+        store: createPostgresStore({ pool: fresh }),
+        claim: { waitMs: 300 },
+        onPayment: (p) => void ran.push(p.endToEndId),
+      },
     );
     proxy.blackhole();
     const started = Date.now();
@@ -341,10 +409,16 @@ describe('a stalled database holds no request forever', () => {
     await fresh.end().catch(() => undefined);
   });
 
-  it('the request\'s own signal ends the wait at once', async () => {
+  it("the request's own signal ends the wait at once", async () => {
     const controller = new AbortController();
     proxy.blackhole();
-    const waiting = runOnce(proxiedStore, unique('signal'), () => undefined, settings({ waitMs: 10_000 }), controller.signal);
+    const waiting = runOnce(
+      proxiedStore,
+      unique('signal'),
+      () => undefined,
+      settings({ waitMs: 10_000 }),
+      controller.signal,
+    );
     setTimeout(() => controller.abort(new Error('the service hung up')), 100);
     const started = Date.now();
     await expect(waiting).rejects.toThrow('the service hung up');
@@ -363,43 +437,53 @@ describe('the lease-based claim', () => {
       const failing = leaseOnly(make(), { renew });
       let reason: unknown;
       const started = Date.now();
-      const outcome = await runOnce(failing, unique('renew'), async ({ signal }) => {
-        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-        reason = signal.reason;
-      }, settings({ leaseMs: 300 }));
+      const outcome = await runOnce(
+        failing,
+        unique('renew'),
+        async ({ signal }) => {
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+          reason = signal.reason;
+        },
+        settings({ leaseMs: 300 }),
+      );
       expect(outcome).toBe('ran');
       expect(reason).toBeInstanceOf(StoreError);
       expect(Date.now() - started).toBeLessThan(800);
     }
   });
 
-  it.each(stores)('a renewal that reaches the store after the claim was given back does not re-take it (%s)', async (_name, make) => {
-    const inner = make();
-    const late: Array<Promise<unknown>> = [];
-    // Every renewal (by `renew`, or by `lease` after the first) reaches the store 250 ms late:
-    // past its time limit and past the claim's end.
-    const arriveLate = <T>(call: () => Promise<T>): Promise<T> => {
-      const arrival = new Promise((resolve) => setTimeout(resolve, 250)).then(call);
-      late.push(arrival);
-      return arrival;
-    };
-    let taken = false;
-    const slow = leaseOnly(inner, {
-      lease: (name, owner, ttl) => {
-        if (!taken) {
-          taken = true;
-          return inner.lease(name, owner, ttl);
-        }
-        return arriveLate(() => inner.lease(name, owner, ttl));
-      },
-      renew: (name, owner, ttl) => arriveLate(() => inner.renew!(name, owner, ttl)),
-    });
-    const key = unique('late');
-    expect(await runOnce(slow, key, () => new Promise((resolve) => setTimeout(resolve, 120)), settings({ leaseMs: 300 }))).toBe('ran');
-    await Promise.all(late);
-    expect(late.length).toBeGreaterThan(0);
-    expect(await inner.lease(`claim:${key}`, 'another process', 1_000)).toBe(true);
-  });
+  it.each(stores)(
+    'a renewal that reaches the store after the claim was given back does not re-take it (%s)',
+    async (_name, make) => {
+      const inner = make();
+      const late: Array<Promise<unknown>> = [];
+      // Every renewal (by `renew`, or by `lease` after the first) reaches the store 250 ms late:
+      // past its time limit and past the claim's end.
+      const arriveLate = <T>(call: () => Promise<T>): Promise<T> => {
+        const arrival = new Promise((resolve) => setTimeout(resolve, 250)).then(call);
+        late.push(arrival);
+        return arrival;
+      };
+      let taken = false;
+      const slow = leaseOnly(inner, {
+        lease: (name, owner, ttl) => {
+          if (!taken) {
+            taken = true;
+            return inner.lease(name, owner, ttl);
+          }
+          return arriveLate(() => inner.lease(name, owner, ttl));
+        },
+        renew: (name, owner, ttl) => arriveLate(() => inner.renew!(name, owner, ttl)),
+      });
+      const key = unique('late');
+      expect(
+        await runOnce(slow, key, () => new Promise((resolve) => setTimeout(resolve, 120)), settings({ leaseMs: 300 })),
+      ).toBe('ran');
+      await Promise.all(late);
+      expect(late.length).toBeGreaterThan(0);
+      expect(await inner.lease(`claim:${key}`, 'another process', 1_000)).toBe(true);
+    },
+  );
 });
 
 describe('option values', () => {
@@ -419,7 +503,12 @@ describe('option values', () => {
   ])('%s out of range is refused when the handler is built', (option, claim) => {
     for (const build of [
       () => receivedPaymentsHandler(api, { store, claim, onPayment: () => undefined }),
-      () => cashOutClient({ store }).notificationHandler({ claim, onConfirmed: () => undefined, onSuspicious: () => undefined }),
+      () =>
+        cashOutClient({ store }).notificationHandler({
+          claim,
+          onConfirmed: () => undefined,
+          onSuspicious: () => undefined,
+        }),
     ]) {
       let thrown: unknown;
       try {
@@ -476,7 +565,12 @@ describe('the in-memory store', () => {
 describe('notification handlers with the PostgreSQL store', () => {
   it('received payments: onPayment gets { notified, signal, tx }; a redelivery finds it done', async () => {
     const txid = await newOrder();
-    const payment: InstantPayment = { endToEndId: 'E1234567820261009000000000000077', txid, valor: '10.00', horario: '2026-10-09T20:15:00.358Z' };
+    const payment: InstantPayment = {
+      endToEndId: 'E1234567820261009000000000000077',
+      txid,
+      valor: '10.00',
+      horario: '2026-10-09T20:15:00.358Z',
+    };
     const handler = receivedPaymentsHandler(
       { instant: { get: async () => payment } },
       {
@@ -490,14 +584,28 @@ describe('notification handlers with the PostgreSQL store', () => {
       },
     );
     const post = () =>
-      handler(new Request('http://127.0.0.1/hook/recebidos', { method: 'POST', body: JSON.stringify({ recebidos: [payment] }) })).then((r) => r.status);
+      handler(
+        new Request('http://127.0.0.1/hook/recebidos', {
+          method: 'POST',
+          body: JSON.stringify({ recebidos: [payment] }),
+        }),
+      ).then((r) => r.status);
     // Two handlers (two processes) receive the same notification at once.
-    const twin = receivedPaymentsHandler({ instant: { get: async () => payment } }, {
-      store,
-      onPayment: async (confirmed, { tx }) => void (await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [confirmed.txid])),
-    });
+    const twin = receivedPaymentsHandler(
+      { instant: { get: async () => payment } },
+      {
+        store,
+        onPayment: async (confirmed, { tx }) =>
+          void (await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [confirmed.txid])),
+      },
+    );
     const twinPost = () =>
-      twin(new Request('http://127.0.0.1/hook/recebidos', { method: 'POST', body: JSON.stringify({ recebidos: [payment] }) })).then((r) => r.status);
+      twin(
+        new Request('http://127.0.0.1/hook/recebidos', {
+          method: 'POST',
+          body: JSON.stringify({ recebidos: [payment] }),
+        }),
+      ).then((r) => r.status);
     expect(await Promise.all([post(), twinPost(), post()])).toEqual([200, 200, 200]);
     expect(await paid(txid)).toBe(1);
   });
@@ -513,23 +621,34 @@ describe('notification handlers with the PostgreSQL store', () => {
       recebedor: { conta: '012682', tipoConta: 'CORRENTE' },
       status,
       atualizacao: [{ status, data: '2026-10-09T20:15:00.358Z' }],
-      tentativas: [{ ...attempt, status: attemptStatus, atualizacao: [{ status: attemptStatus, data: '2026-10-09T20:15:00.358Z' }] }],
+      tentativas: [
+        {
+          ...attempt,
+          status: attemptStatus,
+          atualizacao: [{ status: attemptStatus, data: '2026-10-09T20:15:00.358Z' }],
+        },
+      ],
     });
     let current = charge('ATIVA', 'AGENDADA');
     // Two processes: two handlers on the one store, each with its own memory.
     const process = () =>
-      recurringHandler({ rec: { get: async () => Promise.reject(new Error('unused')) }, cobr: { get: async () => current } }, {
-        store,
-        onCobr: async (confirmed, { tx, signal, notified }) => {
-          expectTypeOf(tx).toEqualTypeOf<StoreTransaction>();
-          expect(signal.aborted).toBe(false);
-          expect(notified.txid).toBe(confirmed.txid);
-          await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+      recurringHandler(
+        { rec: { get: async () => Promise.reject(new Error('unused')) }, cobr: { get: async () => current } },
+        {
+          store,
+          onCobr: async (confirmed, { tx, signal, notified }) => {
+            expectTypeOf(tx).toEqualTypeOf<StoreTransaction>();
+            expect(signal.aborted).toBe(false);
+            expect(notified.txid).toBe(confirmed.txid);
+            await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+          },
         },
-      });
+      );
     const [a, b] = [process(), process()];
     const deliver = (handler: ReturnType<typeof process>) =>
-      handler(new Request('http://127.0.0.1/hook/cobr', { method: 'POST', body: JSON.stringify({ cobsr: [current] }) })).then((r) => r.status);
+      handler(
+        new Request('http://127.0.0.1/hook/cobr', { method: 'POST', body: JSON.stringify({ cobsr: [current] }) }),
+      ).then((r) => r.status);
     expect(await Promise.all([deliver(a), deliver(b), deliver(a), deliver(b)])).toEqual([200, 200, 200, 200]);
     expect(await paid(txid)).toBe(1);
     current = charge('CONCLUIDA', 'PAGA');
@@ -540,16 +659,26 @@ describe('notification handlers with the PostgreSQL store', () => {
 
   it('recurrences: an onRec that throws after writing through tx leaves nothing; the redelivery writes once', async () => {
     const txid = await newOrder();
-    const rec = { idRec: 'RR1234567820261009abcdefghijl', status: 'APROVADA', atualizacao: [{ status: 'APROVADA', data: '2026-10-09T20:15:00.358Z' }] };
+    const rec = {
+      idRec: 'RR1234567820261009abcdefghijl',
+      status: 'APROVADA',
+      atualizacao: [{ status: 'APROVADA', data: '2026-10-09T20:15:00.358Z' }],
+    };
     let failures = 1;
-    const handler = recurringHandler({ rec: { get: async () => rec as never }, cobr: { get: async () => Promise.reject(new Error('unused')) } }, {
-      store,
-      onRec: async (_confirmed, { tx }) => {
-        await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
-        if (failures-- > 0) throw new Error('the mail server is down');
+    const handler = recurringHandler(
+      { rec: { get: async () => rec as never }, cobr: { get: async () => Promise.reject(new Error('unused')) } },
+      {
+        store,
+        onRec: async (_confirmed, { tx }) => {
+          await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+          if (failures-- > 0) throw new Error('the mail server is down');
+        },
       },
-    });
-    const deliver = () => handler(new Request('http://127.0.0.1/hook/rec', { method: 'POST', body: JSON.stringify({ recs: [rec] }) })).then((r) => r.status);
+    );
+    const deliver = () =>
+      handler(new Request('http://127.0.0.1/hook/rec', { method: 'POST', body: JSON.stringify({ recs: [rec] }) })).then(
+        (r) => r.status,
+      );
     expect(await deliver()).toBe(500);
     expect(await paid(txid)).toBe(0);
     expect(await mark(`rec:${rec.idRec}:APROVADA`)).toBeUndefined();
@@ -571,7 +700,12 @@ describe('notification handlers with the PostgreSQL store', () => {
       onSuspicious: (_result, context) => void suspicious.push(context),
     });
     const post = () =>
-      handler(new Request('http://127.0.0.1/webhook/transfer-confirmation', { method: 'POST', body: JSON.stringify(notification()) })).then((r) => r.status);
+      handler(
+        new Request('http://127.0.0.1/webhook/transfer-confirmation', {
+          method: 'POST',
+          body: JSON.stringify(notification()),
+        }),
+      ).then((r) => r.status);
     expect(await Promise.all([post(), post(), post()])).toEqual([200, 200, 200]);
     expect(await post()).toBe(200);
     expect(await paid(txid)).toBe(1);

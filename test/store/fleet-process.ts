@@ -25,8 +25,15 @@ export interface WorkerEvent {
 }
 
 /** Starts a worker with `env` (DB_URL, ENCRYPTION_KEY, PROVIDER_URL, LOG_FILE, LEASE_MS, WAIT_MS, HOLD_MS...). */
-export async function spawnWorker(env: Record<string, string>, onEvent?: (worker: Worker, event: WorkerEvent) => void): Promise<Worker> {
-  const child = fork(WORKER, [], { execPath: NODE, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+export async function spawnWorker(
+  env: Record<string, string>,
+  onEvent?: (worker: Worker, event: WorkerEvent) => void,
+): Promise<Worker> {
+  const child = fork(WORKER, [], {
+    execPath: NODE,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
+  });
   let next = 0;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const worker: Worker = {
@@ -82,7 +89,16 @@ export function deliver(worker: Worker, e2eid: string): Promise<number> {
   return fetch(`http://127.0.0.1:${worker.port}/webhook/recebidos`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ recebidos: [{ endToEndId: e2eid, txid: 'fleettxid0000000000000000001', valor: '10.00', horario: '2026-10-09T20:15:00.358Z' }] }),
+    body: JSON.stringify({
+      recebidos: [
+        {
+          endToEndId: e2eid,
+          txid: 'fleettxid0000000000000000001',
+          valor: '10.00',
+          horario: '2026-10-09T20:15:00.358Z',
+        },
+      ],
+    }),
   }).then(
     (response) => response.status,
     () => 0,

@@ -113,7 +113,8 @@ export async function startFleetProvider(): Promise<FleetProvider> {
       }
       const failure = provider.tokenFailures.get(clientId);
       if (failure) {
-        const headers: Record<string, string> = failure.retryAfterS === undefined ? {} : { 'retry-after': String(failure.retryAfterS) };
+        const headers: Record<string, string> =
+          failure.retryAfterS === undefined ? {} : { 'retry-after': String(failure.retryAfterS) };
         return sendJson(res, failure.status, { error: 'temporarily_unavailable' }, headers);
       }
       const { value, lifetime } = issue(clientId);
@@ -128,12 +129,19 @@ export async function startFleetProvider(): Promise<FleetProvider> {
 
     const payment = /^\/instant\/([A-Za-z0-9]{32})$/.exec(path);
     if (req.method === 'GET' && payment) {
-      return sendJson(res, 200, { endToEndId: payment[1], txid: 'fleettxid0000000000000000001', valor: '10.00', horario: '2026-10-09T20:15:00.358Z' });
+      return sendJson(res, 200, {
+        endToEndId: payment[1],
+        txid: 'fleettxid0000000000000000001',
+        valor: '10.00',
+        horario: '2026-10-09T20:15:00.358Z',
+      });
     }
     if (req.method === 'GET' && path === '/api/v2/accounts/balances/') {
       provider.onBalance?.();
       if (provider.balanceDelayMs > 0) await new Promise((r) => setTimeout(r, provider.balanceDelayMs));
-      return sendJson(res, 200, { data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: 1000, blocked: 0, overdraft: 0 } }] });
+      return sendJson(res, 200, {
+        data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: 1000, blocked: 0, overdraft: 0 } }],
+      });
     }
     const byKey = /^\/api\/v2\/instant\/payments\/idempotencyKey\/([A-Za-z0-9]+)$/.exec(path);
     if (req.method === 'GET' && byKey) {
@@ -146,7 +154,8 @@ export async function startFleetProvider(): Promise<FleetProvider> {
       const key = String(req.headers['x-idempotency-key']);
       const body = JSON.parse(req.body) as { instantKey: string; payment: { amount: string } };
       const existing = provider.orders.get(key);
-      if (existing) return sendJson(res, 409, { type: 'https://errors.example/CF-0009', title: 'Duplicate idempotency key' });
+      if (existing)
+        return sendJson(res, 409, { type: 'https://errors.example/CF-0009', title: 'Duplicate idempotency key' });
       const order = { idempotencyKey: key, instantKey: body.instantKey, amount: body.payment.amount };
       if (provider.beforeRecord?.(order) === 'lose') {
         held.push(res);

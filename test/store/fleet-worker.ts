@@ -15,7 +15,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import {
-  CashOutClient, InstantClient, receivedPaymentsHandler, toNodeHandler, type PayParams,
+  CashOutClient,
+  InstantClient,
+  receivedPaymentsHandler,
+  toNodeHandler,
+  type PayParams,
 } from '../../src/index.ts';
 import { createPostgresStore } from '../../src/postgres.ts';
 
@@ -48,7 +52,13 @@ const clients = new Map<string, InstantClient>();
 const instantClient = (clientId: string) => {
   let client = clients.get(clientId);
   if (!client) {
-    client = new InstantClient({ baseUrl: base, auth: { tokenUrl: `${base}/oauth/token`, clientId, clientSecret: 'fleet-secret' }, store, maxRetries: 0, timeout });
+    client = new InstantClient({
+      baseUrl: base,
+      auth: { tokenUrl: `${base}/oauth/token`, clientId, clientSecret: 'fleet-secret' },
+      store,
+      maxRetries: 0,
+      timeout,
+    });
     clients.set(clientId, client);
   }
   return client;
@@ -94,7 +104,11 @@ type Command =
 process.on('message', (message: Command) => {
   void run(message).then(
     (result) => process.send?.({ id: message.id, result }),
-    (error: unknown) => process.send?.({ id: message.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
+    (error: unknown) =>
+      process.send?.({
+        id: message.id,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
   );
 });
 
@@ -104,8 +118,12 @@ async function run(command: Command): Promise<unknown> {
   switch (command.cmd) {
     case 'calls': {
       const client = instantClient(command.clientId ?? 'fleet-client');
-      const settled = await Promise.allSettled(Array.from({ length: command.count }, () => client.instant.get(command.e2eid)));
-      const failures = settled.filter((s) => s.status === 'rejected').map((s) => failureName((s as PromiseRejectedResult).reason));
+      const settled = await Promise.allSettled(
+        Array.from({ length: command.count }, () => client.instant.get(command.e2eid)),
+      );
+      const failures = settled
+        .filter((s) => s.status === 'rejected')
+        .map((s) => failureName((s as PromiseRejectedResult).reason));
       return { ok: settled.length - failures.length, failures };
     }
     case 'sequential': {

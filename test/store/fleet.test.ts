@@ -37,7 +37,16 @@ const TOKEN_TIMEOUT_MS = 1_500;
 const eventListeners: Array<(worker: Worker, event: string, e2eid: string) => void> = [];
 
 function spawnWorker(extraEnv: Record<string, string> = {}): Promise<Worker> {
-  const env = { DB_URL: db.url, ENCRYPTION_KEY: KEY, PROVIDER_URL: provider.url, LOG_FILE: log, LEASE_MS: '1000', WAIT_MS: '3000', HOLD_MS: '400', ...extraEnv };
+  const env = {
+    DB_URL: db.url,
+    ENCRYPTION_KEY: KEY,
+    PROVIDER_URL: provider.url,
+    LOG_FILE: log,
+    LEASE_MS: '1000',
+    WAIT_MS: '3000',
+    HOLD_MS: '400',
+    ...extraEnv,
+  };
   return spawnFleetWorker(env, (worker, { event, e2eid }) => {
     for (const listener of eventListeners) listener(worker, event, e2eid!);
   }).then((worker) => (spawned.push(worker), worker));
@@ -63,8 +72,13 @@ function first(event: string, e2eid: string, then: (worker: Worker) => void): vo
 
 /** `start` and `done` lines of the shared callback log for one payment. */
 function runs(e2eid: string): { start: number; done: number } {
-  const lines = readFileSync(log, 'utf8').split('\n').filter((line) => line.endsWith(` ${e2eid}`));
-  return { start: lines.filter((l) => l.startsWith('start')).length, done: lines.filter((l) => l.startsWith('done')).length };
+  const lines = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line.endsWith(` ${e2eid}`));
+  return {
+    start: lines.filter((l) => l.startsWith('start')).length,
+    done: lines.filter((l) => l.startsWith('done')).length,
+  };
 }
 
 beforeAll(async () => {
@@ -104,7 +118,14 @@ describe('one token for the fleet', () => {
   it('8 processes x 100 concurrent calls: one token request on a cold start, one refresh after expiry, one after a revocation', async () => {
     const wave = (warm = false) =>
       Promise.all(
-        live().map((w) => w.call<{ ok: number; failures: string[] }>({ cmd: 'calls', count: 100, e2eid: E2E(1), clientId: warm ? 'fleet-warm' : 'fleet-client' })),
+        live().map((w) =>
+          w.call<{ ok: number; failures: string[] }>({
+            cmd: 'calls',
+            count: 100,
+            e2eid: E2E(1),
+            clientId: warm ? 'fleet-warm' : 'fleet-client',
+          }),
+        ),
       );
     const tokens = () => provider.tokenRequestsBy.get('fleet-client') ?? 0;
     // The code warmed up with another client id, so that the cold wave is quick on a busy machine.
@@ -207,7 +228,9 @@ describe('one token for the fleet when things go wrong', () => {
   it('a failing token endpoint (503, Retry-After: 2): 3 processes x 50 calls send 2 token requests, 2 s apart', async () => {
     provider.tokenFailures.set('failing-client', { status: 503, retryAfterS: 2 });
     const results = await Promise.all(
-      tokenWorkers.map((w) => w.call<Calls>({ cmd: 'sequential', clientId: 'failing-client', count: 50, pauseMs: 50, e2eid: E2E(1) })),
+      tokenWorkers.map((w) =>
+        w.call<Calls>({ cmd: 'sequential', clientId: 'failing-client', count: 50, pauseMs: 50, e2eid: E2E(1) }),
+      ),
     );
     expect(results.flatMap((r) => r.failures)).toEqual(Array.from({ length: 150 }, () => 'AuthenticationError'));
     const times = provider.tokenTimes.get('failing-client') ?? [];
@@ -221,24 +244,35 @@ describe('one token for the fleet when things go wrong', () => {
     const fetcher = tokenWorkers[0]!;
     void fetcher.call({ cmd: 'calls', clientId: 'held-client', count: 1, e2eid: E2E(1) }).catch(() => undefined);
     const deadline = Date.now() + 5_000;
-    while ((provider.tokenTimes.get('held-client') ?? []).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while ((provider.tokenTimes.get('held-client') ?? []).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     await kill(fetcher);
     provider.tokenHeld.delete('held-client');
     const started = Date.now();
     const results = await Promise.all(
-      tokenWorkers.slice(1).map((w) => w.call<Calls>({ cmd: 'calls', clientId: 'held-client', count: 5, e2eid: E2E(1) })),
+      tokenWorkers
+        .slice(1)
+        .map((w) => w.call<Calls>({ cmd: 'calls', clientId: 'held-client', count: 5, e2eid: E2E(1) })),
     );
-    expect(results).toEqual([{ ok: 5, failures: [] }, { ok: 5, failures: [] }]);
+    expect(results).toEqual([
+      { ok: 5, failures: [] },
+      { ok: 5, failures: [] },
+    ]);
     expect(Date.now() - started).toBeLessThan(TOKEN_TIMEOUT_MS + 1_500);
     expect(provider.tokenTimes.get('held-client')).toHaveLength(2);
-    tokenWorkers[0] = await spawnWorker({ CLOCK_SKEW_MS: String(SKEWS[0]), TOKEN_TIMEOUT_MS: String(TOKEN_TIMEOUT_MS) });
+    tokenWorkers[0] = await spawnWorker({
+      CLOCK_SKEW_MS: String(SKEWS[0]),
+      TOKEN_TIMEOUT_MS: String(TOKEN_TIMEOUT_MS),
+    });
   }, 20_000);
 
   it('clocks 30 s behind and ahead: no 401, no token request beyond the refreshes the lifetime needs', async () => {
     provider.tokenLifetimeBy.set('skewed-client', 2);
     const started = Date.now();
     const results = await Promise.all(
-      tokenWorkers.map((w) => w.call<Calls>({ cmd: 'sequential', clientId: 'skewed-client', count: 30, pauseMs: 100, e2eid: E2E(1) })),
+      tokenWorkers.map((w) =>
+        w.call<Calls>({ cmd: 'sequential', clientId: 'skewed-client', count: 30, pauseMs: 100, e2eid: E2E(1) }),
+      ),
     );
     const elapsed = Date.now() - started;
     expect(results).toEqual(Array.from({ length: 3 }, () => ({ ok: 30, failures: [] })));
@@ -254,7 +288,10 @@ describe('crash-safe payments', () => {
   it('two processes paying with the same key at once make one order', async () => {
     const [a, b] = live();
     const pay = (w: Worker, idempotencyKey: string) =>
-      w.call<{ idempotencyKey: string; transfer: { status: string } }>({ cmd: 'pay', params: { ...params, idempotencyKey } });
+      w.call<{ idempotencyKey: string; transfer: { status: string } }>({
+        cmd: 'pay',
+        params: { ...params, idempotencyKey },
+      });
     // Both hold a cash-out token first, so that both reach the provider at the same moment.
     await Promise.all([pay(a!, 'warmA'), pay(b!, 'warmB')]);
     const before = provider.orderPosts;
@@ -285,7 +322,9 @@ describe('crash-safe payments', () => {
     const fresh = await spawnWorker();
     // Past the dead process's lease on the key (1 s): nobody holds the intent any more.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const recovered = await fresh.call<Array<{ idempotencyKey: string; outcome: string; transfer?: { idempotencyKey: string } }>>({ cmd: 'recover', settleDelayMs: 100 });
+    const recovered = await fresh.call<
+      Array<{ idempotencyKey: string; outcome: string; transfer?: { idempotencyKey: string } }>
+    >({ cmd: 'recover', settleDelayMs: 100 });
     expect(recovered).toHaveLength(1);
     expect(recovered[0]).toMatchObject({ idempotencyKey: key, outcome: 'found', transfer: { idempotencyKey: key } });
     expect(provider.orderPosts - before).toBe(1);
@@ -341,15 +380,25 @@ describe('crash-safe payments', () => {
   it('a process killed after its order left, the order lost on its way: recover() marks it not placed, or with unknown "place" places it once', async () => {
     await enough(4);
     const before = provider.orderPosts;
-    const lost1 = await killOnOrder(live()[0]!, { cmd: 'pay', params: { ...params, idempotencyKey: 'lostOnWay1' } }, true);
-    const lost2 = await killOnOrder(live()[0]!, { cmd: 'pay', params: { ...params, idempotencyKey: 'lostOnWay2' } }, true);
+    const lost1 = await killOnOrder(
+      live()[0]!,
+      { cmd: 'pay', params: { ...params, idempotencyKey: 'lostOnWay1' } },
+      true,
+    );
+    const lost2 = await killOnOrder(
+      live()[0]!,
+      { cmd: 'pay', params: { ...params, idempotencyKey: 'lostOnWay2' } },
+      true,
+    );
     expect([lost1, lost2]).toEqual(['lostOnWay1', 'lostOnWay2']);
     await leaseExpiry();
     const [marker, placer] = live();
     // Two processes recover at once: each intent is settled by one of them.
     const [a, b] = await Promise.all([
       marker!.call<Recovered>({ cmd: 'recover', settleDelayMs: 100 }),
-      new Promise((resolve) => setTimeout(resolve, 30)).then(() => placer!.call<Recovered>({ cmd: 'recover', settleDelayMs: 100, unknown: 'place' })),
+      new Promise((resolve) => setTimeout(resolve, 30)).then(() =>
+        placer!.call<Recovered>({ cmd: 'recover', settleDelayMs: 100, unknown: 'place' }),
+      ),
     ]);
     const settled = [...a, ...b].filter((r) => r.outcome !== 'in-progress');
     expect(settled.map((r) => r.idempotencyKey).sort()).toEqual(['lostOnWay1', 'lostOnWay2']);
@@ -372,7 +421,9 @@ describe('crash-safe payments', () => {
     expect(provider.orders.has('insideRecover1')).toBe(true);
     await leaseExpiry();
     const recovered = await live()[0]!.call<Recovered>({ cmd: 'recover', settleDelayMs: 100, unknown: 'place' });
-    expect(recovered).toMatchObject([{ idempotencyKey: 'insideRecover1', outcome: 'found', transfer: { idempotencyKey: 'insideRecover1' } }]);
+    expect(recovered).toMatchObject([
+      { idempotencyKey: 'insideRecover1', outcome: 'found', transfer: { idempotencyKey: 'insideRecover1' } },
+    ]);
     expect(provider.orderPosts - before).toBe(2);
     expect(await live()[0]!.call({ cmd: 'recover', settleDelayMs: 100 })).toEqual([]);
   }, 20_000);

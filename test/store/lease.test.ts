@@ -26,7 +26,12 @@ describe('Lease', () => {
   it('a refused renewal: signal aborted with StoreError, confirm false, no more renewals', async () => {
     const inner = createMemoryStore();
     let renewals = 0;
-    const store: Store = { ...inner, lease: inner.lease.bind(inner), unlease: inner.unlease.bind(inner), renew: async () => (renewals++, false) };
+    const store: Store = {
+      ...inner,
+      lease: inner.lease.bind(inner),
+      unlease: inner.unlease.bind(inner),
+      renew: async () => (renewals++, false),
+    };
     const lease = new Lease(store, 'l2', 90, { take: direct });
     expect(await lease.take()).toBe(true);
     await pause(200);
@@ -43,7 +48,8 @@ describe('Lease', () => {
       ...inner,
       lease: inner.lease.bind(inner),
       unlease: inner.unlease.bind(inner),
-      renew: (name, owner, ttl) => (++calls === 1 ? Promise.reject(new Error('connection reset')) : inner.renew!(name, owner, ttl)),
+      renew: (name, owner, ttl) =>
+        ++calls === 1 ? Promise.reject(new Error('connection reset')) : inner.renew!(name, owner, ttl),
     };
     const lease = new Lease(store, 'l3', 90, { take: direct });
     expect(await lease.take()).toBe(true);
@@ -57,7 +63,11 @@ describe('Lease', () => {
 
   it('a lease granted after its wait was given up is given back at once', async () => {
     const inner = createMemoryStore();
-    const store: Store = { ...inner, lease: (n, o, t) => pause(100).then(() => inner.lease(n, o, t)), unlease: inner.unlease.bind(inner) };
+    const store: Store = {
+      ...inner,
+      lease: (n, o, t) => pause(100).then(() => inner.lease(n, o, t)),
+      unlease: inner.unlease.bind(inner),
+    };
     const impatient: StoreWait = (call, onLate) => {
       void call.then((value) => onLate?.(value));
       return Promise.reject(new StoreError('gave up'));

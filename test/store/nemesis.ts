@@ -32,7 +32,13 @@ import pg from 'pg';
 import { CashOutClient, type PayParams, type RecoveredPayment } from '../../src/index.ts';
 import { createPostgresStore, type PostgresStore } from '../../src/postgres.ts';
 import { CPF, EVP, PHONE } from '../cash-out/fixtures.ts';
-import { startProvider, TOKEN, type LookupFault, type PostFault, type Provider } from '../cash-out/loopback-provider.ts';
+import {
+  startProvider,
+  TOKEN,
+  type LookupFault,
+  type PostFault,
+  type Provider,
+} from '../cash-out/loopback-provider.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { startFleetProvider, type FleetProvider } from './fleet-provider.ts';
@@ -47,8 +53,18 @@ const FAULT_WINDOW_MS = 2_500;
 const SETTLE_MS = 100;
 const BALANCE_CENTS = 100_000_000;
 const FAULTS = [
-  'kill', 'kill-mid-payment', 'kill-mid-callback', 'kill-mid-recover', 'link-cut', 'link-stall',
-  'provider-slow', 'provider-cut-mid-body', 'provider-5xx', 'provider-cut', 'lookup-refused', 'balance-short',
+  'kill',
+  'kill-mid-payment',
+  'kill-mid-callback',
+  'kill-mid-recover',
+  'link-cut',
+  'link-stall',
+  'provider-slow',
+  'provider-cut-mid-body',
+  'provider-5xx',
+  'provider-cut',
+  'lookup-refused',
+  'balance-short',
 ] as const;
 type FaultKind = (typeof FAULTS)[number];
 
@@ -101,7 +117,18 @@ interface Call {
 
 export async function startNemesis(options: { workers?: number } = {}): Promise<Nemesis> {
   const size = options.workers ?? 4;
-  const figures: NemesisFigures = { schedules: 0, faults: {}, kills: 0, orders: 0, posts: 0, pays: 0, recovers: 0, deliveries: 0, planted: 0, violations: [] };
+  const figures: NemesisFigures = {
+    schedules: 0,
+    faults: {},
+    kills: 0,
+    orders: 0,
+    posts: 0,
+    pays: 0,
+    recovers: 0,
+    deliveries: 0,
+    planted: 0,
+    violations: [],
+  };
   const stops: Array<() => unknown> = [];
   const workers: Array<Worker | undefined> = [];
   const proxies: TcpProxy[] = [];
@@ -140,29 +167,47 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
       balanceDelay: () => now.slowMs,
       onOrder: async (key) => {
         figures.posts++;
-        if (provider.orders.has(key)) now.violation('1 one order per key', `a second order was POSTed under ${key}, which has one`);
-        const open = await pool.query("SELECT 1 FROM instant_payments_values WHERE key = $1 AND (expires_at IS NULL OR expires_at > now())", [`intent-open:${key}`]);
+        if (provider.orders.has(key))
+          now.violation('1 one order per key', `a second order was POSTed under ${key}, which has one`);
+        const open = await pool.query(
+          'SELECT 1 FROM instant_payments_values WHERE key = $1 AND (expires_at IS NULL OR expires_at > now())',
+          [`intent-open:${key}`],
+        );
         now.openAtArrival.set(key, open.rowCount === 1);
         if (now.killOnOrder) {
           now.killOnOrder = false;
-          const victim = now.calls.find((c) => c.end === undefined && alive(c.worker) && (c.key === key || c.kind === 'recover'))?.worker;
+          const victim = now.calls.find(
+            (c) => c.end === undefined && alive(c.worker) && (c.key === key || c.kind === 'recover'),
+          )?.worker;
           if (victim) await nemesisKill(victim, 'kill-mid-payment');
         }
       },
       onRecorded: (key) => {
         now.recordedAt.set(key, Date.now());
-        if (now.openAtArrival.get(key) === false) now.violation('2 never "not placed" while it exists', `the order under ${key} was recorded while its key had no open intent`);
+        if (now.openAtArrival.get(key) === false)
+          now.violation(
+            '2 never "not placed" while it exists',
+            `the order under ${key} was recorded while its key had no open intent`,
+          );
       },
     });
     stops.push(() => provider.close());
     const balance = () => provider.setBalanceCents(BALANCE_CENTS);
 
-    const cashOut = new CashOutClient({ baseUrl: provider.url, auth: { getToken: async () => TOKEN }, store, maxRetries: 0, timeout: 1_000, intents: { leaseMs: LEASE_MS } });
+    const cashOut = new CashOutClient({
+      baseUrl: provider.url,
+      auth: { getToken: async () => TOKEN },
+      store,
+      maxRetries: 0,
+      timeout: 1_000,
+      intents: { leaseMs: LEASE_MS },
+    });
     for (let i = 0; i < size; i++) proxies.push(await startTcpProxy({ port: db.port }));
     stops.push(() => Promise.all(proxies.map((p) => p.close())));
 
     const onEvent = (worker: Worker, message: WorkerEvent) => {
-      if (message.event === 'outcome') now.outcomes.push({ key: String(message['key']), state: String(message['state']), at: Number(message['at']) });
+      if (message.event === 'outcome')
+        now.outcomes.push({ key: String(message['key']), state: String(message['state']), at: Number(message['at']) });
       if (message.event === 'inside' && now.killInCallback) {
         now.killInCallback = false;
         void nemesisKill(worker, 'kill-mid-callback');
@@ -171,8 +216,15 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
     const start = async (slot: number) => {
       const worker = await spawnWorker(
         {
-          DB_URL: proxies[slot]!.via(db.url), ENCRYPTION_KEY: KEY, PROVIDER_URL: service.url, CASH_OUT_URL: provider.url,
-          CASH_OUT_TIMEOUT_MS: '1000', LOG_FILE: log, LEASE_MS: String(LEASE_MS), WAIT_MS: '1500', HOLD_MS: '100',
+          DB_URL: proxies[slot]!.via(db.url),
+          ENCRYPTION_KEY: KEY,
+          PROVIDER_URL: service.url,
+          CASH_OUT_URL: provider.url,
+          CASH_OUT_TIMEOUT_MS: '1000',
+          LOG_FILE: log,
+          LEASE_MS: String(LEASE_MS),
+          WAIT_MS: '1500',
+          HOLD_MS: '100',
         },
         onEvent,
       );
@@ -180,7 +232,8 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
       // Started while the suite closes: it goes too.
       if (closing) await kill(worker);
       worker.child.on('exit', (code, signal) => {
-        if (!closing && signal !== 'SIGKILL') now.violation('5 no crash', `worker ${worker.child.pid} exited by itself (code ${code}, signal ${signal})`);
+        if (!closing && signal !== 'SIGKILL')
+          now.violation('5 no crash', `worker ${worker.child.pid} exited by itself (code ${code}, signal ${signal})`);
       });
       return worker;
     };
@@ -211,7 +264,8 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
       balance();
       const timers: Array<ReturnType<typeof setTimeout>> = [];
       try {
-        const at = (ms: number, action: () => unknown) => timers.push(setTimeout(() => void Promise.resolve(action()).catch(() => undefined), ms));
+        const at = (ms: number, action: () => unknown) =>
+          timers.push(setTimeout(() => void Promise.resolve(action()).catch(() => undefined), ms));
         const someWorker = () => {
           const list = live();
           return list.length === 0 ? undefined : list[int(list.length)];
@@ -225,7 +279,13 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
           const amount = `${1 + int(90)}.${String(int(100)).padStart(2, '0')}`;
           const destination = pick([EVP, CPF, PHONE]);
           const variants: PayParams[] = [{ key: destination, amount, creditorDocument: CPF, idempotencyKey: key }];
-          if (k === 0 && rnd() < 0.5) variants.push({ key: destination, amount: `${Number(amount.split('.')[0]) + 1}.00`, creditorDocument: CPF, idempotencyKey: key });
+          if (k === 0 && rnd() < 0.5)
+            variants.push({
+              key: destination,
+              amount: `${Number(amount.split('.')[0]) + 1}.00`,
+              creditorDocument: CPF,
+              idempotencyKey: key,
+            });
           asked.set(key, variants);
         }
         const keys = [...asked.keys()];
@@ -236,8 +296,14 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
           // Some are sent by two or three processes at the same moment.
           const copies = rnd() < 0.35 ? 2 + int(2) : 1;
           at(int(WINDOW_MS), () => {
-            for (const worker of live().sort(() => rnd() - 0.5).slice(0, copies)) {
-              launch(state, { kind: 'pay', worker, key: params.idempotencyKey!, params }, worker.call({ cmd: 'pay', params }));
+            for (const worker of live()
+              .sort(() => rnd() - 0.5)
+              .slice(0, copies)) {
+              launch(
+                state,
+                { kind: 'pay', worker, key: params.idempotencyKey!, params },
+                worker.call({ cmd: 'pay', params }),
+              );
             }
           });
         }
@@ -250,7 +316,11 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
         const planted = rnd() < 0.3 ? `n${seed}planted` : undefined;
         if (planted) {
           figures.planted++;
-          const body = { instantKey: 'thief@example.com', creditorDocument: CPF, payment: { currency: 'BRL', amount: '9999.00' } };
+          const body = {
+            instantKey: 'thief@example.com',
+            creditorDocument: CPF,
+            payment: { currency: 'BRL', amount: '9999.00' },
+          };
           await store.set(`intent-open:${planted}`, JSON.stringify({ body, createdAt: new Date().toISOString() }));
         }
         // The notifications: each delivered two to four times, to any process, at once or later.
@@ -293,7 +363,10 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
         for (const proxy of proxies) proxy.restore();
         await Promise.race([Promise.all(state.calls.map((c) => c.done)), sleep(20_000)]);
         for (const call of state.calls.filter((c) => c.end === undefined)) {
-          state.violation('5 no crash', `a ${call.kind} of worker ${call.worker.child.pid} did not end 20 s after the faults stopped`);
+          state.violation(
+            '5 no crash',
+            `a ${call.kind} of worker ${call.worker.child.pid} did not end 20 s after the faults stopped`,
+          );
           await kill(call.worker);
         }
         await Promise.all(restarting.values());
@@ -309,16 +382,27 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
             return [] as RecoveredPayment[];
           });
           for (const result of results) {
-            if (result.outcome === 'not-placed' && result.error === undefined && provider.orders.has(result.idempotencyKey)) {
-              state.violation('2 never "not placed" while it exists', `the final recover() reported ${result.idempotencyKey} not placed; the provider has its order`);
+            if (
+              result.outcome === 'not-placed' &&
+              result.error === undefined &&
+              provider.orders.has(result.idempotencyKey)
+            ) {
+              state.violation(
+                '2 never "not placed" while it exists',
+                `the final recover() reported ${result.idempotencyKey} not placed; the provider has its order`,
+              );
             }
-            if (result.idempotencyKey === planted && result.outcome !== 'tampered') state.violation('3 nothing planted paid', `the planted intent was ${result.outcome}`);
+            if (result.idempotencyKey === planted && result.outcome !== 'tampered')
+              state.violation('3 nothing planted paid', `the planted intent was ${result.outcome}`);
           }
-          open = (await store.list('intent-open:')).map((e) => e.key.slice('intent-open:'.length)).filter((k) => k !== planted);
+          open = (await store.list('intent-open:'))
+            .map((e) => e.key.slice('intent-open:'.length))
+            .filter((k) => k !== planted);
           if (open.length === 0) break;
           await sleep(300);
         }
-        if (open.length > 0) state.violation('5 nothing left open', `intents still open after the final recover(): ${open.join(', ')}`);
+        if (open.length > 0)
+          state.violation('5 nothing left open', `intents still open after the final recover(): ${open.join(', ')}`);
         if (planted) await store.delete(`intent-open:${planted}`);
 
         // Each notification delivered until one delivery answers 200.
@@ -330,7 +414,9 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
           }
         }
         check(state, asked, notifications, planted);
-        const { rows } = await pool.query('SELECT e2eid, paid FROM fleet_orders WHERE e2eid = ANY($1)', [notifications]);
+        const { rows } = await pool.query('SELECT e2eid, paid FROM fleet_orders WHERE e2eid = ANY($1)', [
+          notifications,
+        ]);
         for (const { e2eid, paid } of rows as Array<{ e2eid: string; paid: number }>) {
           if (!state.delivered.has(e2eid)) state.violation('4 effect once', `${e2eid} was never answered 200`);
           else if (paid !== 1) state.violation('4 effect once', `${e2eid}'s effect happened ${paid} times`);
@@ -348,16 +434,22 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
       const entry = { ...call, start: Date.now() } as Call;
       if (call.kind === 'pay') figures.pays++;
       else figures.recovers++;
-      entry.done = work.then(
-        (result) => void (entry.result = result),
-        (error: unknown) => void (entry.error = errorName(error)),
-      ).finally(() => (entry.end = Date.now()));
+      entry.done = work
+        .then(
+          (result) => void (entry.result = result),
+          (error: unknown) => void (entry.error = errorName(error)),
+        )
+        .finally(() => (entry.end = Date.now()));
       state.calls.push(entry);
     }
 
     function startRecover(state: State, worker: Worker | undefined, unknown: 'mark' | 'place'): void {
       if (!worker) return;
-      launch(state, { kind: 'recover', worker }, worker.call({ cmd: 'recover', settleDelayMs: SETTLE_MS, unknown, totalTimeout: 5_000 }));
+      launch(
+        state,
+        { kind: 'recover', worker },
+        worker.call({ cmd: 'recover', settleDelayMs: SETTLE_MS, unknown, totalTimeout: 5_000 }),
+      );
     }
 
     async function inject(state: State, kind: FaultKind, slot: number, length: number, variant: number): Promise<void> {
@@ -417,7 +509,9 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
           return;
         case 'provider-cut':
           count(kind);
-          state.postFaults.push(pick3(variant, ['cut-before-record', 'cut-after-record', 'hang-after-record'] as const));
+          state.postFaults.push(
+            pick3(variant, ['cut-before-record', 'cut-after-record', 'hang-after-record'] as const),
+          );
           return;
         case 'lookup-refused':
           count(kind);
@@ -442,9 +536,15 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
     }
 
     /** Invariants 1 to 3 and 5 from the calls, the outcomes recorded and the provider's ledger. */
-    function check(state: State, asked: Map<string, PayParams[]>, notifications: string[], planted: string | undefined): void {
+    function check(
+      state: State,
+      asked: Map<string, PayParams[]>,
+      notifications: string[],
+      planted: string | undefined,
+    ): void {
       void notifications;
-      const orderOf = (key: string) => provider.orders.get(key) as { instantKey: string; payment: { amount: number } } | undefined;
+      const orderOf = (key: string) =>
+        provider.orders.get(key) as { instantKey: string; payment: { amount: number } } | undefined;
       const matches = (key: string, params: PayParams) => {
         const order = orderOf(key);
         return order !== undefined && order.instantKey === params.key && order.payment.amount === Number(params.amount);
@@ -452,28 +552,44 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
       for (const [key] of provider.orders) {
         if (key === planted) state.violation('3 nothing planted paid', `the planted intent ${key} was paid`);
         const variants = asked.get(key);
-        if (variants && !variants.some((p) => matches(key, p))) state.violation('3 as asked', `the order under ${key} matches no pay() with that key`);
+        if (variants && !variants.some((p) => matches(key, p)))
+          state.violation('3 as asked', `the order under ${key} matches no pay() with that key`);
       }
       for (const { key, state: outcome, at } of state.outcomes) {
         const recorded = state.recordedAt.get(key);
         if (outcome === 'not-placed' && recorded !== undefined && recorded < at) {
-          state.violation('2 never "not placed" while it exists', `${key} recorded not placed ${at - recorded} ms after its order was recorded`);
+          state.violation(
+            '2 never "not placed" while it exists',
+            `${key} recorded not placed ${at - recorded} ms after its order was recorded`,
+          );
         }
       }
       for (const call of state.calls) {
         if (call.kind === 'pay') {
           const key = call.key!;
           const recorded = state.recordedAt.get(key);
-          if (call.error === undefined && !matches(key, call.params!)) state.violation('3 as asked', `a pay() under ${key} resolved, the provider holds no such order`);
+          if (call.error === undefined && !matches(key, call.params!))
+            state.violation('3 as asked', `a pay() under ${key} resolved, the provider holds no such order`);
           const refused = call.error === 'InsufficientBalanceError' || call.error === 'IdempotencyKeyReusedError';
           if (refused && recorded !== undefined && recorded < call.start && matches(key, call.params!)) {
-            state.violation('2 never "not placed" while it exists', `a pay() under ${key} failed with ${call.error}; its order was recorded before it started`);
+            state.violation(
+              '2 never "not placed" while it exists',
+              `a pay() under ${key} failed with ${call.error}; its order was recorded before it started`,
+            );
           }
         } else if (Array.isArray(call.result)) {
           for (const result of call.result as RecoveredPayment[]) {
             const recorded = state.recordedAt.get(result.idempotencyKey);
-            if (result.outcome === 'not-placed' && !('error' in result) && recorded !== undefined && recorded < call.start) {
-              state.violation('2 never "not placed" while it exists', `a recover() reported ${result.idempotencyKey} not placed; its order was recorded before it started`);
+            if (
+              result.outcome === 'not-placed' &&
+              !('error' in result) &&
+              recorded !== undefined &&
+              recorded < call.start
+            ) {
+              state.violation(
+                '2 never "not placed" while it exists',
+                `a recover() reported ${result.idempotencyKey} not placed; its order was recorded before it started`,
+              );
             }
           }
         }
@@ -509,8 +625,20 @@ interface State {
 function freshState(seed: number): State {
   const violations: Violation[] = [];
   return {
-    seed, stopped: false, calls: [], outcomes: [], recordedAt: new Map(), openAtArrival: new Map(), delivered: new Set(),
-    postFaults: [], lookupFaults: [], lookupPeriod: undefined, slowMs: 0, killOnOrder: false, killInCallback: false, violations,
+    seed,
+    stopped: false,
+    calls: [],
+    outcomes: [],
+    recordedAt: new Map(),
+    openAtArrival: new Map(),
+    delivered: new Set(),
+    postFaults: [],
+    lookupFaults: [],
+    lookupPeriod: undefined,
+    slowMs: 0,
+    killOnOrder: false,
+    killInCallback: false,
+    violations,
     violation: (invariant, detail) => void violations.push({ seed, invariant, detail }),
   };
 }
@@ -521,7 +649,10 @@ function pick3<T>(r: number, list: readonly [T, T, T]): T {
 
 /** The figures as a Markdown section (for bench/RESULTS.md). */
 export function renderFigures(figures: NemesisFigures, seeds: string, seconds: number): string {
-  const faults = Object.entries(figures.faults).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k} ${v}`).join(', ');
+  const faults = Object.entries(figures.faults)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   const total = Object.values(figures.faults).reduce((a, b) => a + b, 0);
   const lines = [
     `| Schedules (seeds ${seeds}) | ${figures.schedules} |`,

@@ -69,7 +69,7 @@ describe.each(stores)('the store contract (%s)', (_name, make) => {
     expect(await s().lease(name, 'c', 100)).toBe(true);
   });
 
-  it('renew extends only a lease its owner still holds: never one given back, expired or another\'s', async () => {
+  it("renew extends only a lease its owner still holds: never one given back, expired or another's", async () => {
     const name = unique();
     expect(await s().renew!(name, 'a', 300)).toBe(false);
     expect(await s().lease(name, 'a', 150)).toBe(true);
@@ -116,7 +116,9 @@ describe.each(stores)('the store contract (%s)', (_name, make) => {
     const key = unique();
     let ran = 0;
     const slow = () => new Promise<void>((resolve) => setTimeout(() => resolve(void ran++), 100));
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => runOnce(s(), key, slow, claimSettings({ pollMs: 10 }))));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => runOnce(s(), key, slow, claimSettings({ pollMs: 10 }))),
+    );
     expect(ran).toBe(1);
     expect(outcomes.filter((o) => o === 'ran')).toHaveLength(1);
 
@@ -127,7 +129,9 @@ describe.each(stores)('the store contract (%s)', (_name, make) => {
     const busy = unique();
     const long = runOnce(s(), busy, () => new Promise((resolve) => setTimeout(resolve, 400)));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await expect(runOnce(s(), busy, () => undefined, claimSettings({ waitMs: 100, pollMs: 20 }))).rejects.toBeInstanceOf(ClaimBusyError);
+    await expect(
+      runOnce(s(), busy, () => undefined, claimSettings({ waitMs: 100, pollMs: 20 })),
+    ).rejects.toBeInstanceOf(ClaimBusyError);
     expect(await long).toBe('ran');
     expect(await runOnce(s(), busy, () => undefined)).toBe('done');
   });
@@ -149,19 +153,28 @@ describe('PostgreSQL store', () => {
     expect(beforeFence).not.toMatch(/ERROR|duplicate key/);
     // No connection was left inside the duplicate's transaction (its claim names the key in hex).
     const hex = Buffer.from(`done:${key}`).toString('hex');
-    const open = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' AND query LIKE $1`, [`%${hex}%`]);
+    const open = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' AND query LIKE $1`,
+      [`%${hex}%`],
+    );
     expect(open.rows[0].n).toBe(0);
   });
 
   it('migrate() runs concurrently and repeatedly', async () => {
     await Promise.all(Array.from({ length: 8 }, () => createPostgresStore({ pool }).migrate()));
     await store.migrate();
-    const tables = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'instant_payments_%'`);
+    const tables = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'instant_payments_%'`,
+    );
     expect(tables.rows[0].n).toBe(2);
   });
 
   it('keeps tokens sealed: nothing in the table grants access, another key cannot open them', async () => {
-    const credentials = { tokenUrl: `${provider.url}/oauth/token`, clientId: 'sealed-client', clientSecret: 'very-secret-value' };
+    const credentials = {
+      tokenUrl: `${provider.url}/oauth/token`,
+      clientId: 'sealed-client',
+      clientSecret: 'very-secret-value',
+    };
     const shared = new SharedTokenProvider(new ClientCredentialsProvider(credentials), store, { identity: ['sealed'] });
     const token = await shared.getToken();
     const rows = await pool.query('SELECT key, value FROM instant_payments_values');
@@ -172,16 +185,23 @@ describe('PostgreSQL store', () => {
     // Another encryption key reads no token and fetches its own.
     const before = provider.tokenRequests.form;
     const other = createPostgresStore({ pool, encryptionKey: OTHER_KEY });
-    const foreign = new SharedTokenProvider(new ClientCredentialsProvider(credentials), other, { identity: ['sealed'] });
+    const foreign = new SharedTokenProvider(new ClientCredentialsProvider(credentials), other, {
+      identity: ['sealed'],
+    });
     expect(await foreign.getToken()).not.toBe(token);
     expect(provider.tokenRequests.form).toBe(before + 1);
   });
 
   it('refuses to keep tokens without an encryption key; a bad key is refused where the store is built', () => {
     const keyless = createPostgresStore({ pool });
-    expect(() => new InstantClient({ baseUrl: provider.url, auth: { tokenUrl: `${provider.url}/oauth/token`, clientId: 'a', clientSecret: 'b' }, store: keyless })).toThrow(
-      /refuses to keep tokens/,
-    );
+    expect(
+      () =>
+        new InstantClient({
+          baseUrl: provider.url,
+          auth: { tokenUrl: `${provider.url}/oauth/token`, clientId: 'a', clientSecret: 'b' },
+          store: keyless,
+        }),
+    ).toThrow(/refuses to keep tokens/);
     expect(() => createPostgresStore({ pool, encryptionKey: 'c2hvcnQ=' })).toThrow(ConfigurationError);
   });
 
@@ -233,10 +253,15 @@ describe('the database restarted mid-run', () => {
     await expect(api.instant.get(E2E(1))).resolves.toMatchObject({ endToEndId: E2E(1) });
     await expect(new InstantClient(options()).instant.get(E2E(1))).rejects.toBeInstanceOf(StoreError);
     expect(await deliver(handlerOf(api), E2E(2))).toBe(500);
-    const cashOut = new CashOutClient({ baseUrl: provider.url, auth: { clientId: 'c', clientSecret: 's' }, store, maxRetries: 0 });
-    await expect(cashOut.pay({ key: '123e4567-e89b-12d3-a456-426614174000', amount: '1.00', creditorDocument: '52998224725' })).rejects.toBeInstanceOf(
-      StoreError,
-    );
+    const cashOut = new CashOutClient({
+      baseUrl: provider.url,
+      auth: { clientId: 'c', clientSecret: 's' },
+      store,
+      maxRetries: 0,
+    });
+    await expect(
+      cashOut.pay({ key: '123e4567-e89b-12d3-a456-426614174000', amount: '1.00', creditorDocument: '52998224725' }),
+    ).rejects.toBeInstanceOf(StoreError);
     expect(provider.orderPosts).toBe(0);
 
     await db.start();

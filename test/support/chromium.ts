@@ -57,7 +57,9 @@ export async function launchChromium(): Promise<TestBrowser> {
     });
   } catch (error) {
     rmSync(profile, { recursive: true, force: true });
-    throw new Error(`Headless Chromium (${join(dir, 'chromium')}) did not launch: ${(error as Error).message}`, { cause: error });
+    throw new Error(`Headless Chromium (${join(dir, 'chromium')}) did not launch: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   let closed: Promise<void> | undefined;
   return {
@@ -73,7 +75,9 @@ export async function launchChromium(): Promise<TestBrowser> {
 
 /** The folder holding the inflated binary, its libraries and a fonts.conf; inflated on first use. */
 async function chromiumDir(): Promise<string> {
-  const { version } = JSON.parse(readFileSync(join(ROOT, 'node_modules/@sparticuz/chromium/package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'node_modules/@sparticuz/chromium/package.json'), 'utf8')) as {
+    version: string;
+  };
   const cache = join(ROOT, 'node_modules/.cache/chromium');
   const dir = join(cache, version);
   if (existsSync(join(dir, 'chromium'))) return dir;
@@ -82,7 +86,8 @@ async function chromiumDir(): Promise<string> {
   const staging = mkdtempSync(join(cache, `.${version}-`));
   try {
     // executablePath() inflates into os.tmpdir(): the child's TMPDIR is the staging folder.
-    const script = "const { default: chromium } = await import('@sparticuz/chromium'); console.log(await chromium.executablePath());";
+    const script =
+      "const { default: chromium } = await import('@sparticuz/chromium'); console.log(await chromium.executablePath());";
     await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
       cwd: ROOT,
       env: { ...process.env, TMPDIR: staging },
@@ -98,7 +103,10 @@ async function chromiumDir(): Promise<string> {
     rmSync(staging, { recursive: true, force: true });
     // Another run inflated the same version first: use its copy.
     if (existsSync(join(dir, 'chromium'))) return dir;
-    throw new Error(`Could not inflate the Chromium binary of @sparticuz/chromium ${version}: ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `Could not inflate the Chromium binary of @sparticuz/chromium ${version}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return dir;
 }

@@ -25,7 +25,13 @@ export async function startServer(handler: Handler, tls?: ServerOptions): Promis
   const listener = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString(), remotePort: req.socket.remotePort };
+    const recorded = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString(),
+      remotePort: req.socket.remotePort,
+    };
     requests.push(recorded);
     try {
       await handler(recorded, res);
@@ -48,7 +54,12 @@ export async function startServer(handler: Handler, tls?: ServerOptions): Promis
   };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body === undefined ? '' : JSON.stringify(body));
 }

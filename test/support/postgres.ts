@@ -50,11 +50,15 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
   const data = join(temp('instant-pg-data-'), 'data');
   const env = { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' };
-  execFileSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
-    ...ids,
-    env,
-    stdio: 'pipe',
-  });
+  execFileSync(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    {
+      ...ids,
+      env,
+      stdio: 'pipe',
+    },
+  );
   const port = await freePort();
   let server: ChildProcess | undefined;
   let output = '';
@@ -64,8 +68,24 @@ export async function startPostgres(): Promise<TestPostgres> {
   const start = async () => {
     const child = spawn(
       join(bin, 'postgres'),
-      ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off',
-        '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=200',
+      ],
       { ...ids, env, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     server = child;

@@ -57,8 +57,16 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
       return;
     }
     client.setNoDelay(true);
-    const toUpstream = new Pipe(() => link.upstream, () => mode === 'blackhole', () => delayMs);
-    const toClient = new Pipe(() => client, () => mode === 'blackhole', () => delayMs);
+    const toUpstream = new Pipe(
+      () => link.upstream,
+      () => mode === 'blackhole',
+      () => delayMs,
+    );
+    const toClient = new Pipe(
+      () => client,
+      () => mode === 'blackhole',
+      () => delayMs,
+    );
     const link: Link = {
       client,
       upstream: undefined,

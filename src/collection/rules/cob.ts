@@ -3,8 +3,14 @@ import { isRecord } from '../../internal/json.ts';
 import type { RuleContext } from '../../core/validation.ts';
 import { amountRefusal, isZeroAmount } from '../../lib/money.ts';
 import {
-  checkChave, checkCommon, checkDevedor, checkRemoval, isInt, isMoney, isOptionalFlag, type
-  ChargeMode,
+  checkChave,
+  checkCommon,
+  checkDevedor,
+  checkRemoval,
+  isInt,
+  isMoney,
+  isOptionalFlag,
+  type ChargeMode,
 } from './fields.ts';
 
 const ISPB = /^[0-9A-Z]{8}$/;
@@ -24,7 +30,11 @@ export function checkCob(body: unknown, root: string, ctx: RuleContext, mode: Ch
   if (calendario !== undefined) {
     if (!isRecord(calendario)) ctx.add(`${root}.calendario`, 'calendario must be an object');
     else if (calendario['expiracao'] !== undefined && !isInt(calendario['expiracao'], 1)) {
-      ctx.add(`${root}.calendario.expiracao`, 'expiracao must be an integer number of seconds greater than zero', calendario['expiracao']);
+      ctx.add(
+        `${root}.calendario.expiracao`,
+        'expiracao must be an integer number of seconds greater than zero',
+        calendario['expiracao'],
+      );
     }
   }
   checkDevedor(body['devedor'], root, ctx, false, false);
@@ -45,7 +55,10 @@ function checkCobValor(valor: unknown, p: string, ctx: RuleContext, mode: Charge
   }
   const kind = retirada === undefined ? undefined : checkRetirada(retirada, `${p}.retirada`, ctx);
   if (kind !== undefined && modalidadeAlteracao === 1) {
-    ctx.add(`${p}.modalidadeAlteracao`, 'a charge with retirada cannot have an alterable original (modalidadeAlteracao 0)');
+    ctx.add(
+      `${p}.modalidadeAlteracao`,
+      'a charge with retirada cannot have an alterable original (modalidadeAlteracao 0)',
+    );
   }
   if (original === undefined) {
     if (mode === 'create') ctx.add(`${p}.original`, 'valor.original is required');

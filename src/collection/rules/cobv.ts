@@ -58,7 +58,11 @@ function checkCobVCalendario(
   }
   const validade = calendario['validadeAposVencimento'];
   if (validade !== undefined && !isInt(validade, 0)) {
-    ctx.add(`${p}.validadeAposVencimento`, 'validadeAposVencimento must be an integer number of days, zero or more', validade);
+    ctx.add(
+      `${p}.validadeAposVencimento`,
+      'validadeAposVencimento must be an integer number of days, zero or more',
+      validade,
+    );
   }
   return due;
 }
@@ -88,13 +92,19 @@ function checkCobVValor(valor: unknown, p: string, ctx: RuleContext, mode: Charg
   if (juros !== undefined) checkModalidadeValor(juros, `${p}.juros`, ctx, 8);
   if (abatimento !== undefined) {
     const checked = checkModalidadeValor(abatimento, `${p}.abatimento`, ctx, 2);
-    if (checked !== undefined) checkBelow(checked.cents, checked.modalidade === 1, originalCents, `${p}.abatimento`, 'abatimento', ctx);
+    if (checked !== undefined)
+      checkBelow(checked.cents, checked.modalidade === 1, originalCents, `${p}.abatimento`, 'abatimento', ctx);
   }
   if (desconto !== undefined) checkDesconto(desconto, `${p}.desconto`, ctx, originalCents, due);
 }
 
 /** `{modalidade 1..max, valorPerc money}`; returns both, `valorPerc` in cents, when all is well. */
-function checkModalidadeValor(value: unknown, p: string, ctx: RuleContext, max: number): { modalidade: number; cents: number } | undefined {
+function checkModalidadeValor(
+  value: unknown,
+  p: string,
+  ctx: RuleContext,
+  max: number,
+): { modalidade: number; cents: number } | undefined {
   if (!isRecord(value) || !isInt(value['modalidade'], 1, max) || !isMoney(value['valorPerc'])) {
     const name = p.slice(p.lastIndexOf('.') + 1);
     ctx.add(p, `${name} needs modalidade (1 to ${max}) and valorPerc (^\\d{1,10}\\.\\d{2}$)`);
@@ -104,7 +114,14 @@ function checkModalidadeValor(value: unknown, p: string, ctx: RuleContext, max: 
 }
 
 /** An amount (`isAmount`) must stay below `original`; a percentage below 100 %. */
-function checkBelow(cents: number, isAmount: boolean, originalCents: number | undefined, p: string, name: string, ctx: RuleContext): void {
+function checkBelow(
+  cents: number,
+  isAmount: boolean,
+  originalCents: number | undefined,
+  p: string,
+  name: string,
+  ctx: RuleContext,
+): void {
   if (isAmount) {
     if (originalCents !== undefined && cents >= originalCents) ctx.add(p, `${name} must be less than valor.original`);
   } else if (cents >= HUNDRED_PERCENT) {
@@ -112,7 +129,13 @@ function checkBelow(cents: number, isAmount: boolean, originalCents: number | un
   }
 }
 
-function checkDesconto(desconto: unknown, p: string, ctx: RuleContext, originalCents: number | undefined, due: string | undefined): void {
+function checkDesconto(
+  desconto: unknown,
+  p: string,
+  ctx: RuleContext,
+  originalCents: number | undefined,
+  due: string | undefined,
+): void {
   if (!isRecord(desconto) || !isInt(desconto['modalidade'], 1, 6)) {
     return ctx.add(p, 'desconto needs modalidade 1 to 6');
   }
@@ -140,8 +163,10 @@ function checkDesconto(desconto: unknown, p: string, ctx: RuleContext, originalC
     }
   } else {
     // 3, 4: amount per day early; 5, 6: percentage per day early.
-    if (descontoDataFixa !== undefined) ctx.add(p, 'desconto with modalidade 3 to 6 takes valorPerc, not descontoDataFixa');
-    if (!isMoney(valorPerc)) return ctx.add(p, 'desconto with modalidade 3 to 6 needs valorPerc (^\\d{1,10}\\.\\d{2}$)');
+    if (descontoDataFixa !== undefined)
+      ctx.add(p, 'desconto with modalidade 3 to 6 takes valorPerc, not descontoDataFixa');
+    if (!isMoney(valorPerc))
+      return ctx.add(p, 'desconto with modalidade 3 to 6 needs valorPerc (^\\d{1,10}\\.\\d{2}$)');
     checkBelow(toCents(valorPerc), modalidade <= 4, originalCents, p, 'desconto', ctx);
   }
 }

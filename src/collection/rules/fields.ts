@@ -57,11 +57,19 @@ export function isMoney(value: unknown): value is string {
  * `chave` (reported at `propriedade`): a valid directory key, at most 77 characters; with
  * `owned`, one of `ownKeys` when the client has them.
  */
-export function checkChave(chave: unknown, propriedade: string, ctx: RuleContext, rule: { required: boolean; owned: boolean }): void {
+export function checkChave(
+  chave: unknown,
+  propriedade: string,
+  ctx: RuleContext,
+  rule: { required: boolean; owned: boolean },
+): void {
   if (chave === undefined) {
     if (rule.required) ctx.add(propriedade, 'chave is required');
   } else if (!isValidKey(chave)) {
-    ctx.add(propriedade, 'chave is not a valid directory key (CPF, CNPJ, +phone, lowercase e-mail or lowercase EVP, at most 77 characters)');
+    ctx.add(
+      propriedade,
+      'chave is not a valid directory key (CPF, CNPJ, +phone, lowercase e-mail or lowercase EVP, at most 77 characters)',
+    );
   } else if (rule.owned && ctx.ownKeys !== undefined && !ctx.ownKeys.includes(chave)) {
     ctx.add(propriedade, "chave is not one of the receiving user's keys (ownKeys)");
   }
@@ -79,7 +87,13 @@ const ADDRESS_LIMITS = [
  * or alphanumeric, check digits), and `nome` (at most 200). A due-date charge's debtor may also
  * carry `email`, `logradouro` (200), `cidade` (200), `uf` (2) and `cep` (8).
  */
-export function checkDevedor(devedor: unknown, root: string, ctx: RuleContext, required: boolean, withAddress: boolean): void {
+export function checkDevedor(
+  devedor: unknown,
+  root: string,
+  ctx: RuleContext,
+  required: boolean,
+  withAddress: boolean,
+): void {
   const p = `${root}.devedor`;
   if (devedor === undefined) {
     if (required) ctx.add(p, 'devedor is required');
@@ -89,7 +103,8 @@ export function checkDevedor(devedor: unknown, root: string, ctx: RuleContext, r
   const { cpf, cnpj, nome } = devedor;
   if (cpf !== undefined && cnpj !== undefined) ctx.add(p, 'devedor takes cpf or cnpj, not both');
   else if (cpf === undefined && cnpj === undefined) ctx.add(p, 'devedor needs cpf or cnpj');
-  else if (cpf !== undefined && !isValidCpf(cpf)) ctx.add(p, 'devedor.cpf is not a valid CPF (11 digits, check digits)');
+  else if (cpf !== undefined && !isValidCpf(cpf))
+    ctx.add(p, 'devedor.cpf is not a valid CPF (11 digits, check digits)');
   else if (cnpj !== undefined && !isValidCnpj(cnpj)) {
     ctx.add(p, 'devedor.cnpj is not a valid CNPJ (14 characters of 0-9/A-Z, check digits)');
   }
@@ -103,17 +118,22 @@ export function checkDevedor(devedor: unknown, root: string, ctx: RuleContext, r
  * characters. Shared by due-date and recurring charges.
  */
 export function checkAddress(devedor: Fields, p: string, ctx: RuleContext): void {
-  if (devedor['email'] !== undefined && typeof devedor['email'] !== 'string') ctx.add(p, 'devedor.email must be a string');
+  if (devedor['email'] !== undefined && typeof devedor['email'] !== 'string')
+    ctx.add(p, 'devedor.email must be a string');
   for (const [field, max] of ADDRESS_LIMITS) {
     const value = devedor[field];
-    if (value !== undefined && !isText(value, max)) ctx.add(p, `devedor.${field} must be a string of at most ${max} characters`);
+    if (value !== undefined && !isText(value, max))
+      ctx.add(p, `devedor.${field} must be a string of at most ${max} characters`);
   }
 }
 
 /** A callback URL (`webhookUrl`): an absolute https URL (http on loopback only), no user name or password. */
 export function checkWebhookUrl(webhookUrl: unknown, ctx: RuleContext): void {
   if (!isCallbackUrl(webhookUrl)) {
-    ctx.add('webhookUrl', 'webhookUrl must be an absolute https URL (http on loopback only) without user name or password');
+    ctx.add(
+      'webhookUrl',
+      'webhookUrl must be an absolute https URL (http on loopback only) without user name or password',
+    );
   }
 }
 
@@ -141,7 +161,10 @@ export function checkCommon(body: Fields, root: string, ctx: RuleContext): void 
       for (let i = 0; i < info.length; i++) {
         const item: unknown = info[i];
         if (!isRecord(item) || !isText(item['nome'], 50) || !isText(item['valor'], 200)) {
-          ctx.add(`${root}.infoAdicionais`, `infoAdicionais[${i}] needs nome (at most 50 characters) and valor (at most 200)`);
+          ctx.add(
+            `${root}.infoAdicionais`,
+            `infoAdicionais[${i}] needs nome (at most 50 characters) and valor (at most 200)`,
+          );
         }
       }
     }
@@ -149,7 +172,8 @@ export function checkCommon(body: Fields, root: string, ctx: RuleContext): void 
   const loc = body['loc'];
   if (loc !== undefined) {
     if (!isRecord(loc)) ctx.add(`${root}.loc`, 'loc must be an object { id }');
-    else if (!isInt(loc['id'], 1, Number.MAX_SAFE_INTEGER)) ctx.add(`${root}.loc.id`, 'loc.id must be a positive integer', loc['id']);
+    else if (!isInt(loc['id'], 1, Number.MAX_SAFE_INTEGER))
+      ctx.add(`${root}.loc.id`, 'loc.id must be a positive integer', loc['id']);
   }
 }
 

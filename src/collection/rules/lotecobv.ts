@@ -46,7 +46,12 @@ export function checkLoteCobV(
  * An alteration of an existing batch against its original charges: `exact` (PUT) must list
  * exactly the original txids; otherwise (PATCH) any subset of them.
  */
-export function checkBatchMembership(body: unknown, original: ReadonlySet<string>, exact: boolean, ctx: RuleContext): void {
+export function checkBatchMembership(
+  body: unknown,
+  original: ReadonlySet<string>,
+  exact: boolean,
+  ctx: RuleContext,
+): void {
   const cobsv: unknown[] = isRecord(body) && Array.isArray(body['cobsv']) ? body['cobsv'] : [];
   const listed = new Set<string>();
   for (let i = 0; i < cobsv.length; i++) {
@@ -54,13 +59,17 @@ export function checkBatchMembership(body: unknown, original: ReadonlySet<string
     const txid = isRecord(item) ? item['txid'] : undefined;
     if (typeof txid !== 'string') continue;
     listed.add(txid);
-    if (!original.has(txid)) ctx.add(`loteCobV.cobsV[${i}].txid`, 'txid is not a charge of this batch; a batch cannot gain charges', txid);
+    if (!original.has(txid))
+      ctx.add(`loteCobV.cobsV[${i}].txid`, 'txid is not a charge of this batch; a batch cannot gain charges', txid);
   }
   if (!exact) return;
   let missing = 0;
   for (const txid of original) if (!listed.has(txid)) missing++;
   if (missing > 0) {
-    ctx.add('loteCobV.cobsV', `an alteration must list every charge of the batch; ${missing} of ${original.size} missing`);
+    ctx.add(
+      'loteCobV.cobsV',
+      `an alteration must list every charge of the batch; ${missing} of ${original.size} missing`,
+    );
   }
 }
 
@@ -79,7 +88,8 @@ export interface BatchAsHeld {
 export function judgeAgainstBatch(lote: BatchAsHeld, body: unknown, mode: ChargeMode, ctx: RuleContext): void {
   const batchDate = brasiliaDateOf(lote.criacao);
   const created = new Map<string, string | undefined>();
-  for (const item of Array.isArray(lote.cobsv) ? lote.cobsv : []) created.set(item.txid, brasiliaDateOf(item.criacao) ?? batchDate);
+  for (const item of Array.isArray(lote.cobsv) ? lote.cobsv : [])
+    created.set(item.txid, brasiliaDateOf(item.criacao) ?? batchDate);
   checkLoteCobV(body, ctx, mode, (txid) => created.get(txid));
   checkBatchMembership(body, new Set(created.keys()), mode === 'create', ctx);
 }

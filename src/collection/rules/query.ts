@@ -18,14 +18,16 @@ export function checkTxid(txid: unknown, ctx: RuleContext): void {
  * string of one (propriedade `id`). True when it is.
  */
 export function checkLocationId(id: unknown, ctx: RuleContext): boolean {
-  const valid = typeof id === 'number' ? Number.isSafeInteger(id) && id >= 0 : typeof id === 'string' && LOCATION_ID.test(id);
+  const valid =
+    typeof id === 'number' ? Number.isSafeInteger(id) && id >= 0 : typeof id === 'string' && LOCATION_ID.test(id);
   if (!valid) ctx.add('id', 'a location id is a non-negative integer', id);
   return valid;
 }
 
 /** `revisao` of GET /cob/{txid} and /cobv/{txid}: an integer, zero or more. */
 export function checkRevisao(revisao: unknown, ctx: RuleContext): void {
-  if (revisao !== undefined && !isInt(revisao, 0)) ctx.add('revisao', 'revisao must be an integer, zero or more', revisao);
+  if (revisao !== undefined && !isInt(revisao, 0))
+    ctx.add('revisao', 'revisao must be an integer, zero or more', revisao);
 }
 
 /**
@@ -54,7 +56,11 @@ export function collectListQuery(query: unknown, ctx: RuleContext, root = '', re
     ctx.add(at('paginacao.paginaAtual'), 'paginacao.paginaAtual must be an integer, zero or more', paginaAtual);
   }
   if (itensPorPagina !== undefined && !isInt(itensPorPagina, 1, 1000)) {
-    ctx.add(at('paginacao.itensPorPagina'), 'paginacao.itensPorPagina must be an integer from 1 to 1000', itensPorPagina);
+    ctx.add(
+      at('paginacao.itensPorPagina'),
+      'paginacao.itensPorPagina must be an integer from 1 to 1000',
+      itensPorPagina,
+    );
   }
 }
 

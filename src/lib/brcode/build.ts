@@ -89,8 +89,19 @@ const INITIATION: Record<string, string> = { static: '11', dynamic: '12' };
 function buildFromParsed(code: BrCode): string {
   const copy = (f: BrCodeField): Mutable => ({ id: f.id, value: f.value, children: f.children?.map(copy) });
   const top = code.fields.map(copy);
-  put(top, '01', code.pointOfInitiation === undefined ? undefined : (INITIATION[code.pointOfInitiation] ?? code.pointOfInitiation));
-  for (const [id, value] of [['52', code.mcc], ['53', code.currency], ['58', code.country], ['59', code.merchantName], ['60', code.merchantCity], ['61', code.postalCode]] as const) {
+  put(
+    top,
+    '01',
+    code.pointOfInitiation === undefined ? undefined : (INITIATION[code.pointOfInitiation] ?? code.pointOfInitiation),
+  );
+  for (const [id, value] of [
+    ['52', code.mcc],
+    ['53', code.currency],
+    ['58', code.country],
+    ['59', code.merchantName],
+    ['60', code.merchantCity],
+    ['61', code.postalCode],
+  ] as const) {
     put(top, id, value);
   }
   const raw = top.find((f) => f.id === '54')?.value;
@@ -103,14 +114,16 @@ function buildFromParsed(code: BrCode): string {
     put(account.children, '25', code.url);
   }
   const recurrence = top.find((f) => carriesRecurrence(f as BrCodeField));
-  if (recurrence?.children !== undefined && code.recurrenceUrl !== undefined) put(recurrence.children, '25', code.recurrenceUrl);
+  if (recurrence?.children !== undefined && code.recurrenceUrl !== undefined)
+    put(recurrence.children, '25', code.recurrenceUrl);
   const extra = top.find((f) => f.id === '62');
   const reference = extra?.children?.find((f) => f.id === '05')?.value;
   if (extra?.children !== undefined && (code.txid !== undefined || (reference !== undefined && reference !== '***'))) {
     put(extra.children, '05', code.txid ?? '***');
   }
-  const write = (f: Mutable): string => (f.id === '63' ? '' : tlv(f.id, f.children === undefined ? f.value : f.children.map(write).join('')));
-  const payload = top.map(write).join('') + '6304';
+  const write = (f: Mutable): string =>
+    f.id === '63' ? '' : tlv(f.id, f.children === undefined ? f.value : f.children.map(write).join(''));
+  const payload = `${top.map(write).join('')}6304`;
   return payload + crc16(payload);
 }
 
@@ -165,14 +178,17 @@ export function buildBrCode(input: BrCodeBuildInput): string {
   if (typeof input !== 'object' || input === null) fail('build input must be an object');
   if (Array.isArray((input as Partial<BrCode>).fields)) return buildFromParsed(input as BrCode);
   const { key, url, recurrenceUrl } = input as { key?: unknown; url?: unknown; recurrenceUrl?: unknown };
-  if (key !== undefined && url !== undefined) fail('give one of key (static code) or url (dynamic code), not both', '26');
+  if (key !== undefined && url !== undefined)
+    fail('give one of key (static code) or url (dynamic code), not both', '26');
   if (key === undefined && url === undefined && recurrenceUrl === undefined) {
     fail('give key (static code), url (dynamic code) or recurrenceUrl alone (recurrence-only code)', '26');
   }
   const name = merchantText(input.merchantName, 25, '59', 'merchantName');
   const city = merchantText(input.merchantCity, 15, '60', 'merchantCity');
   const recurrence =
-    recurrenceUrl === undefined ? '' : tlv('80', tlv('00', BR_CODE_GUI) + tlv('25', location(recurrenceUrl, '80-25', 'recurrenceUrl')));
+    recurrenceUrl === undefined
+      ? ''
+      : tlv('80', tlv('00', BR_CODE_GUI) + tlv('25', location(recurrenceUrl, '80-25', 'recurrenceUrl')));
 
   let account = tlv('00', BR_CODE_GUI);
   let initiation = '';
@@ -233,4 +249,3 @@ export function buildBrCode(input: BrCodeBuildInput): string {
     '6304';
   return payload + crc16(payload);
 }
-

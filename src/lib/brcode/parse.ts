@@ -71,12 +71,16 @@ export const child = (field: BrCodeField | undefined, id: string): string | unde
   field?.children?.find((c) => c.id === id)?.value;
 
 const withGui = (field: BrCodeField, from: string, to: string): boolean =>
-  field.id >= from && field.id <= to && field.children !== undefined && child(field, '00')?.toLowerCase() === BR_CODE_GUI;
+  field.id >= from &&
+  field.id <= to &&
+  field.children !== undefined &&
+  child(field, '00')?.toLowerCase() === BR_CODE_GUI;
 
 export const carriesGui = (field: BrCodeField): boolean => withGui(field, '26', '51');
 
 /** The recurrence template: 80 in every known code, read from the first of 80–99 with the GUI and a 25. */
-export const carriesRecurrence = (field: BrCodeField): boolean => withGui(field, '80', '99') && child(field, '25') !== undefined;
+export const carriesRecurrence = (field: BrCodeField): boolean =>
+  withGui(field, '80', '99') && child(field, '25') !== undefined;
 
 /** `value` of a mandatory field, which must be there. */
 function required(value: string | undefined, id: string, name: string): string {
@@ -133,14 +137,30 @@ export function parseBrCode(text: string): BrCode {
     // A switch: a lookup in an object keyed "52", "53"... (array indices to the engine) was a
     // third of a parse.
     switch (id) {
-      case '01': initiation = field.value; break;
-      case '52': mcc = field.value; break;
-      case '53': currency = field.value; break;
-      case '54': amount = field.value; break;
-      case '58': country = field.value; break;
-      case '59': merchantName = field.value; break;
-      case '60': merchantCity = field.value; break;
-      case '61': postalCode = field.value; break;
+      case '01':
+        initiation = field.value;
+        break;
+      case '52':
+        mcc = field.value;
+        break;
+      case '53':
+        currency = field.value;
+        break;
+      case '54':
+        amount = field.value;
+        break;
+      case '58':
+        country = field.value;
+        break;
+      case '59':
+        merchantName = field.value;
+        break;
+      case '60':
+        merchantCity = field.value;
+        break;
+      case '61':
+        postalCode = field.value;
+        break;
     }
     const children = isTemplateId(id) ? splitTlv(field.value, astral) : undefined;
     if (children === undefined) {
@@ -197,4 +217,3 @@ export function parseBrCode(text: string): BrCode {
   if (txid !== undefined && txid !== '***') result.txid = txid;
   return result;
 }
-

@@ -131,7 +131,8 @@ export function crc16(text: string): string {
     crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ unit) & 0xff] as number);
   }
   if (i < text.length) {
-    for (const byte of new TextEncoder().encode(text.slice(i))) crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ byte) & 0xff] as number);
+    for (const byte of new TextEncoder().encode(text.slice(i)))
+      crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ byte) & 0xff] as number);
   }
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }

@@ -56,20 +56,35 @@ export function checkCobR(body: unknown, ctx: RuleContext, ownAccounts: readonly
   if (infoAdicional !== undefined && !isText(infoAdicional, 140)) {
     ctx.add('cobr.infoAdicional', 'infoAdicional must be a string of at most 140 characters');
   }
-  if (status !== undefined && !COBR_STATUSES.includes(status)) ctx.add('cobr.status', 'status is not a status of a recurring charge', status);
+  if (status !== undefined && !COBR_STATUSES.includes(status))
+    ctx.add('cobr.status', 'status is not a status of a recurring charge', status);
   const due = isRecord(calendario) ? calendario['dataDeVencimento'] : undefined;
   if (!isCivilDate(due)) {
     ctx.add('cobr.calendario', 'calendario.dataDeVencimento is required, a YYYY-MM-DD calendar date', due);
   } else if (due < earliestServiceDate()) {
-    ctx.add('cobr.calendario.dataDeVencimento', 'dataDeVencimento is before today in Brasília, the creation date of the charge', due);
+    ctx.add(
+      'cobr.calendario.dataDeVencimento',
+      'dataDeVencimento is before today in Brasília, the creation date of the charge',
+      due,
+    );
   }
   const original = isRecord(valor) ? valor['original'] : undefined;
   if (!isMoney(original)) {
-    ctx.add('cobr.valor', typeof original === 'number' ? amountRefusal('valor.original', original) : 'valor.original is required and must match ^\\d{1,10}\\.\\d{2}$', original);
+    ctx.add(
+      'cobr.valor',
+      typeof original === 'number'
+        ? amountRefusal('valor.original', original)
+        : 'valor.original is required and must match ^\\d{1,10}\\.\\d{2}$',
+      original,
+    );
   }
-  if (ajusteDiaUtil !== undefined && typeof ajusteDiaUtil !== 'boolean') ctx.add('cobr.ajusteDiaUtil', 'ajusteDiaUtil must be true or false', ajusteDiaUtil);
+  if (ajusteDiaUtil !== undefined && typeof ajusteDiaUtil !== 'boolean')
+    ctx.add('cobr.ajusteDiaUtil', 'ajusteDiaUtil must be true or false', ajusteDiaUtil);
   if (checkRecebedor(recebedor, ctx) && ownAccounts !== undefined && !ownsAccount(ownAccounts, recebedor)) {
-    ctx.add('cobr.recebedor.conta', "recebedor.conta and agencia are not an account of the receiving user (ownAccounts)");
+    ctx.add(
+      'cobr.recebedor.conta',
+      'recebedor.conta and agencia are not an account of the receiving user (ownAccounts)',
+    );
   }
   if (devedor !== undefined) {
     if (!isRecord(devedor)) ctx.add('cobr.devedor', 'devedor must be an object');
@@ -85,7 +100,10 @@ function checkRecebedor(recebedor: unknown, ctx: RuleContext): recebedor is Acco
     !TIPOS_CONTA.includes(recebedor['tipoConta']) ||
     (recebedor['agencia'] !== undefined && !isText(recebedor['agencia'], 4))
   ) {
-    ctx.add('cobr.recebedor', 'recebedor needs conta (at most 20 characters), tipoConta (CORRENTE, POUPANCA or PAGAMENTO) and agencia of at most 4 if given');
+    ctx.add(
+      'cobr.recebedor',
+      'recebedor needs conta (at most 20 characters), tipoConta (CORRENTE, POUPANCA or PAGAMENTO) and agencia of at most 4 if given',
+    );
     return false;
   }
   return true;
@@ -93,14 +111,17 @@ function checkRecebedor(recebedor: unknown, ctx: RuleContext): recebedor is Acco
 
 /** The same `conta`, and the same `agencia` unless one side leaves it out. */
 function ownsAccount(accounts: readonly AccountRef[], { conta, agencia }: AccountRef): boolean {
-  return accounts.some((own) => own.conta === conta && (own.agencia === undefined || agencia === undefined || own.agencia === agencia));
+  return accounts.some(
+    (own) => own.conta === conta && (own.agencia === undefined || agencia === undefined || own.agencia === agencia),
+  );
 }
 
 /** `PATCH /cobr/{txid}`: only `status: CANCELADA` (no other field can be revised). When the cancellation is too late, the service judges. */
 export function checkCobRRevisada(body: unknown, ctx: RuleContext): void {
   if (!isRecord(body)) return ctx.add('cobr', 'the revision must be an object');
   const status = body['status'];
-  if (status !== undefined && status !== CANCEL_STATUS) ctx.add('cobr.status', 'status can only be set to CANCELADA', status);
+  if (status !== undefined && status !== CANCEL_STATUS)
+    ctx.add('cobr.status', 'status can only be set to CANCELADA', status);
 }
 
 /**

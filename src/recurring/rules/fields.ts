@@ -53,7 +53,10 @@ export function checkIdRec(idRec: unknown, propriedade: string, ctx: RuleContext
  * `DELETE /locrec/{id}/idRec`): an id out of its schema names nothing, and the service can only
  * answer so (404, `NotFound`). Refused before sending with that class, the id named in `violacoes`.
  */
-export function refusedAsNotFound(NotFound: ApiErrorClass, check: (ctx: RuleContext) => void): (ctx: RuleContext) => void {
+export function refusedAsNotFound(
+  NotFound: ApiErrorClass,
+  check: (ctx: RuleContext) => void,
+): (ctx: RuleContext) => void {
   return (ctx) => {
     check(ctx);
     refuse(NotFound, ctx.out, 'Not found: the id is out of its schema');
@@ -96,5 +99,6 @@ export function hasOneDocument(fields: Fields): boolean {
 export function collectRecurringListQuery(query: unknown, ctx: RuleContext): void {
   collectListQuery(query, ctx);
   const convenio = (query as Fields | null | undefined)?.['convenio'];
-  if (convenio !== undefined && !isText(convenio, 60)) ctx.add('convenio', 'convenio must be a string of at most 60 characters');
+  if (convenio !== undefined && !isText(convenio, 60))
+    ctx.add('convenio', 'convenio must be a string of at most 60 characters');
 }

@@ -29,9 +29,16 @@ export function checkRec(body: unknown, ctx: RuleContext): void {
   checkValor(body['valor'], ctx);
   const { politicaRetentativa, recebedor } = body;
   if (!POLITICAS_RETENTATIVA.includes(politicaRetentativa)) {
-    ctx.add('rec.politicaRetentativa', 'politicaRetentativa is required: NAO_PERMITE or PERMITE_3R_7D', politicaRetentativa);
+    ctx.add(
+      'rec.politicaRetentativa',
+      'politicaRetentativa is required: NAO_PERMITE or PERMITE_3R_7D',
+      politicaRetentativa,
+    );
   }
-  if (recebedor !== undefined && !(isRecord(recebedor) && (recebedor['convenio'] === undefined || isText(recebedor['convenio'], 60)))) {
+  if (
+    recebedor !== undefined &&
+    !(isRecord(recebedor) && (recebedor['convenio'] === undefined || isText(recebedor['convenio'], 60)))
+  ) {
     ctx.add('rec.recebedor', 'recebedor takes only convenio, a string of at most 60 characters');
   }
   checkLoc(body['loc'], ctx);
@@ -48,7 +55,8 @@ export function checkRec(body: unknown, ctx: RuleContext): void {
 export function checkRecRevisada(idRec: string, body: unknown, ctx: RuleContext): void {
   if (!isRecord(body)) return ctx.add('rec', 'the revision must be an object');
   const { status, vinculo, calendario } = body;
-  if (status !== undefined && status !== CANCEL_STATUS) ctx.add('rec.status', 'status can only be set to CANCELADA', status);
+  if (status !== undefined && status !== CANCEL_STATUS)
+    ctx.add('rec.status', 'status can only be set to CANCELADA', status);
   if (vinculo !== undefined) {
     const devedor = isRecord(vinculo) ? vinculo['devedor'] : undefined;
     if (!isRecord(vinculo) || (devedor !== undefined && !(isRecord(devedor) && isText(devedor['nome'], 140)))) {
@@ -73,7 +81,11 @@ function checkRevisedStart(idRec: string, dataInicial: unknown, ctx: RuleContext
   const created = idRecCreationDate(idRec);
   // More than a day before it (`dataInicial < created` first: no date overflow past 9999-12-31).
   if (created !== undefined && dataInicial < created && addDays(dataInicial, 1) < created) {
-    ctx.add('rec.calendario.dataInicial', `dataInicial is before ${created}, the creation date of the recurrence (its idRec)`, dataInicial);
+    ctx.add(
+      'rec.calendario.dataInicial',
+      `dataInicial is before ${created}, the creation date of the recurrence (its idRec)`,
+      dataInicial,
+    );
   }
 }
 
@@ -102,16 +114,30 @@ function checkCalendario(calendario: unknown, ctx: RuleContext): void {
   const fields: Fields = isRecord(calendario) ? calendario : {};
   const { dataInicial, dataFinal, periodicidade } = fields;
   if (!isCivilDate(dataInicial)) {
-    ctx.add('rec.calendario.dataInicial', 'calendario.dataInicial is required, a YYYY-MM-DD calendar date', dataInicial);
+    ctx.add(
+      'rec.calendario.dataInicial',
+      'calendario.dataInicial is required, a YYYY-MM-DD calendar date',
+      dataInicial,
+    );
   } else if (dataInicial < earliestServiceDate()) {
-    ctx.add('rec.calendario.dataInicial', 'dataInicial is before today in Brasília, the creation date of the recurrence', dataInicial);
+    ctx.add(
+      'rec.calendario.dataInicial',
+      'dataInicial is before today in Brasília, the creation date of the recurrence',
+      dataInicial,
+    );
   }
   if (dataFinal !== undefined) {
-    if (!isCivilDate(dataFinal)) ctx.add('rec.calendario.dataFinal', 'calendario.dataFinal must be a YYYY-MM-DD calendar date', dataFinal);
-    else if (isCivilDate(dataInicial) && dataFinal < dataInicial) ctx.add('rec.calendario.dataFinal', 'dataFinal is before dataInicial', dataFinal);
+    if (!isCivilDate(dataFinal))
+      ctx.add('rec.calendario.dataFinal', 'calendario.dataFinal must be a YYYY-MM-DD calendar date', dataFinal);
+    else if (isCivilDate(dataInicial) && dataFinal < dataInicial)
+      ctx.add('rec.calendario.dataFinal', 'dataFinal is before dataInicial', dataFinal);
   }
   if (!PERIODICIDADES.includes(periodicidade)) {
-    ctx.add('rec.calendario.periodicidade', 'calendario.periodicidade is required: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL', periodicidade);
+    ctx.add(
+      'rec.calendario.periodicidade',
+      'calendario.periodicidade is required: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL',
+      periodicidade,
+    );
   }
 }
 
@@ -120,11 +146,19 @@ function checkValor(valor: unknown, ctx: RuleContext): void {
   if (valor === undefined) return;
   if (!isRecord(valor)) return ctx.add('rec.valor', 'valor must be an object');
   const { valorRec, valorMinimoRecebedor } = valor;
-  if (valorRec !== undefined && !isMoney(valorRec)) ctx.add('rec.valor.valorRec', amountRefusal('valorRec', valorRec), valorRec);
+  if (valorRec !== undefined && !isMoney(valorRec))
+    ctx.add('rec.valor.valorRec', amountRefusal('valorRec', valorRec), valorRec);
   if (valorMinimoRecebedor !== undefined && !isMoney(valorMinimoRecebedor)) {
-    ctx.add('rec.valor.valorMinimoRecebedor', amountRefusal('valorMinimoRecebedor', valorMinimoRecebedor), valorMinimoRecebedor);
+    ctx.add(
+      'rec.valor.valorMinimoRecebedor',
+      amountRefusal('valorMinimoRecebedor', valorMinimoRecebedor),
+      valorMinimoRecebedor,
+    );
   } else if (valorRec !== undefined && valorMinimoRecebedor !== undefined) {
-    ctx.add('rec.valor.valorMinimoRecebedor', 'valorMinimoRecebedor cannot be given together with valorRec (a fixed amount)');
+    ctx.add(
+      'rec.valor.valorMinimoRecebedor',
+      'valorMinimoRecebedor cannot be given together with valorRec (a fixed amount)',
+    );
   }
 }
 
@@ -139,9 +173,16 @@ function checkLoc(loc: unknown, ctx: RuleContext): void {
 function checkAtivacao(ativacao: unknown, ctx: RuleContext): void {
   if (ativacao === undefined) return;
   const dadosJornada = isRecord(ativacao) ? ativacao['dadosJornada'] : undefined;
-  if (!isRecord(ativacao) || (dadosJornada !== undefined && !(isRecord(dadosJornada) && isValidTxid(dadosJornada['txid'])))) {
+  if (
+    !isRecord(ativacao) ||
+    (dadosJornada !== undefined && !(isRecord(dadosJornada) && isValidTxid(dadosJornada['txid'])))
+  ) {
     const txid = isRecord(dadosJornada) ? dadosJornada['txid'] : undefined;
-    ctx.add('rec.ativacao.dadosJornada.txid', 'ativacao.dadosJornada.txid must be a txid (26 to 35 letters or digits)', txid);
+    ctx.add(
+      'rec.ativacao.dadosJornada.txid',
+      'ativacao.dadosJornada.txid must be a txid (26 to 35 letters or digits)',
+      txid,
+    );
   }
 }
 

@@ -34,10 +34,37 @@ import { notifyCobR } from './webhooks.ts';
 
 /** Attempt rejection codes (A.3), and those that reject the charge itself (2.4). */
 export const REJECTION_CODES: readonly string[] = [
-  'AB10', 'AC05', 'AC06', 'AM02', 'AM09', 'DENC', 'DS27', 'DTED', 'DTNT', 'FBRD',
-  'IRNT', 'MIDI', 'MSUC', 'NIEC', 'NIPA', 'NITX', 'QUNT', 'RC09', 'UDEI',
+  'AB10',
+  'AC05',
+  'AC06',
+  'AM02',
+  'AM09',
+  'DENC',
+  'DS27',
+  'DTED',
+  'DTNT',
+  'FBRD',
+  'IRNT',
+  'MIDI',
+  'MSUC',
+  'NIEC',
+  'NIPA',
+  'NITX',
+  'QUNT',
+  'RC09',
+  'UDEI',
 ];
-export const CHARGE_REJECTING_CODES: readonly string[] = ['AC05', 'AM09', 'DENC', 'DS27', 'DTED', 'MIDI', 'MSUC', 'NITX', 'RC09'];
+export const CHARGE_REJECTING_CODES: readonly string[] = [
+  'AC05',
+  'AM09',
+  'DENC',
+  'DS27',
+  'DTED',
+  'MIDI',
+  'MSUC',
+  'NITX',
+  'RC09',
+];
 /** The code of a rejection asked for without one: not among those that reject the charge. */
 export const DEFAULT_REJECTION = 'AM02';
 /** PERMITE_3R_7D as the sandbox reads it: 3 retries, up to 7 days after the due date. */
@@ -52,7 +79,13 @@ const pendingOf = (cobr: CobR): Attempt | undefined => cobr.tentativas.find((t) 
 const retriesOf = (cobr: CobR): number => cobr.tentativas.filter((t) => t.tipo === 'NTAG').length;
 
 function newAttempt(rc: RecurringContext, tipo: Attempt['tipo'], dataLiquidacao: string): Attempt {
-  const attempt: Attempt = { dataLiquidacao, tipo, status: 'SOLICITADA', endToEndId: endToEndId({ ...rc.base, ids: rc.ids }, 'E'), atualizacao: [] };
+  const attempt: Attempt = {
+    dataLiquidacao,
+    tipo,
+    status: 'SOLICITADA',
+    endToEndId: endToEndId({ ...rc.base, ids: rc.ids }, 'E'),
+    atualizacao: [],
+  };
   move(rc, attempt, 'SOLICITADA');
   move(rc, attempt, 'AGENDADA');
   return attempt;
@@ -85,7 +118,11 @@ function activate(rc: RecurringContext, cobr: CobR): void {
 /** True while a new attempt could still be asked for (the policy, the count and the window allow it). */
 function canRetry(rc: RecurringContext, cobr: CobR): boolean {
   const rec = rc.state.recs.get(cobr.idRec);
-  return rec?.politicaRetentativa === 'PERMITE_3R_7D' && retriesOf(cobr) < MAX_RETRIES && today(rc) < retryWindowEnd(rc, cobr);
+  return (
+    rec?.politicaRetentativa === 'PERMITE_3R_7D' &&
+    retriesOf(cobr) < MAX_RETRIES &&
+    today(rc) < retryWindowEnd(rc, cobr)
+  );
 }
 
 /** An ATIVA charge with no attempt pending and no retry possible can no longer be paid. */
@@ -123,7 +160,13 @@ export function cancelCobR(rc: RecurringContext, cobr: CobR, descricao: string):
 // ---------------------------------------------------------------------------------------------
 // Routes
 
-export async function cobrRoutes(rc: RecurringContext, request: Request, txid: string | undefined, sub: string | undefined, data: string | undefined): Promise<Response | undefined> {
+export async function cobrRoutes(
+  rc: RecurringContext,
+  request: Request,
+  txid: string | undefined,
+  sub: string | undefined,
+  data: string | undefined,
+): Promise<Response | undefined> {
   const method = request.method;
   if (txid === undefined) {
     if (method === 'GET') return listCobRs(rc, new URL(request.url).searchParams);
@@ -136,7 +179,8 @@ export async function cobrRoutes(rc: RecurringContext, request: Request, txid: s
     return json(201, renderCobR(rc, retry(rc, txid, data), true));
   }
   if (method === 'PUT') return json(201, createCobR(rc, txid, await readJson(request, 'CobROperacaoInvalida'), 'PUT'));
-  if (method === 'PATCH') return json(200, renderCobR(rc, patchCobR(rc, txid, await readJson(request, 'CobROperacaoInvalida'))));
+  if (method === 'PATCH')
+    return json(200, renderCobR(rc, patchCobR(rc, txid, await readJson(request, 'CobROperacaoInvalida'))));
   if (method !== 'GET') return undefined;
   const j = new Judge([]);
   if (!isValidTxid(txid)) j.flag('txid', 'txid tem de 26 a 35 letras ou dígitos.', txid);
@@ -164,9 +208,13 @@ function createCobR(rc: RecurringContext, txid: string, body: unknown, via: 'PUT
   // PUT declares a 404 (no type in the catalogue); POST /cobr declares none, so it answers 400.
   if (rec === undefined && via === 'PUT') throw new Problem('NaoEncontrado', 'Nenhuma recorrência com esse idRec.');
   if (rec === undefined) j.flag('cobr.idRec', 'Nenhuma recorrência com esse idRec.', idRec);
-  else if (rec.status !== 'APROVADA') j.flag('cobr.idRec', `A recorrência está ${rec.status}: cobranças só para uma recorrência APROVADA.`, idRec);
+  else if (rec.status !== 'APROVADA')
+    j.flag('cobr.idRec', `A recorrência está ${rec.status}: cobranças só para uma recorrência APROVADA.`, idRec);
   else if (sameCycle(rc, rec, (content['calendario'] as Json)['dataDeVencimento'] as string)) {
-    j.flag('cobr.calendario.dataDeVencimento', 'Já existe cobrança recorrente (não REJEITADA nem CANCELADA) dessa recorrência no mesmo ciclo.');
+    j.flag(
+      'cobr.calendario.dataDeVencimento',
+      'Já existe cobrança recorrente (não REJEITADA nem CANCELADA) dessa recorrência no mesmo ciclo.',
+    );
   }
   verdict(j, 'CobROperacaoInvalida');
   const cobr: CobR = {
@@ -208,11 +256,15 @@ function patchCobR(rc: RecurringContext, txid: string, body: unknown): CobR {
   const cobr = cobrOr404(rc, txid);
   const status = isObject(body) ? body['status'] : undefined;
   if (status !== CANCELLED) j.flag('cobr.status', 'O único status aceito é CANCELADA.', status);
-  else if (!LIVE.has(cobr.status)) j.flag('cobr.status', `A cobrança está ${cobr.status} e não pode ser cancelada.`, cobr.status);
+  else if (!LIVE.has(cobr.status))
+    j.flag('cobr.status', `A cobrança está ${cobr.status} e não pode ser cancelada.`, cobr.status);
   else {
     const first = cobr.tentativas[0]?.dataLiquidacao ?? dueOf(cobr);
     if (today(rc) >= first) {
-      j.flag('cobr.status', `Não é possível cancelar na data prevista da primeira tentativa de liquidação (${first}) ou depois.`);
+      j.flag(
+        'cobr.status',
+        `Não é possível cancelar na data prevista da primeira tentativa de liquidação (${first}) ou depois.`,
+      );
     }
   }
   verdict(j, 'CobROperacaoInvalida');
@@ -230,15 +282,28 @@ function retry(rc: RecurringContext, txid: string, data: string): CobR {
   verdict(j, 'CobROperacaoInvalida');
   const cobr = cobrOr404(rc, txid);
   const rec = rc.state.recs.get(cobr.idRec);
-  if (rec?.politicaRetentativa !== 'PERMITE_3R_7D') j.flag('cobr.politicaRetentativa', 'A política configurada na recorrência não permite retentativa.');
-  if (cobr.status !== 'ATIVA') j.flag('cobr.status', `A cobrança está ${cobr.status}: só uma cobrança ATIVA aceita retentativa.`, cobr.status);
+  if (rec?.politicaRetentativa !== 'PERMITE_3R_7D')
+    j.flag('cobr.politicaRetentativa', 'A política configurada na recorrência não permite retentativa.');
+  if (cobr.status !== 'ATIVA')
+    j.flag('cobr.status', `A cobrança está ${cobr.status}: só uma cobrança ATIVA aceita retentativa.`, cobr.status);
   if (pendingOf(cobr) !== undefined) j.flag('cobr.tentativas', 'Existe uma tentativa SOLICITADA ou AGENDADA.');
-  else if (cobr.tentativas.some((t) => t.dataLiquidacao === data && t.status !== 'REJEITADA' && t.status !== 'EXPIRADA' && t.status !== 'CANCELADA')) {
+  else if (
+    cobr.tentativas.some(
+      (t) =>
+        t.dataLiquidacao === data && t.status !== 'REJEITADA' && t.status !== 'EXPIRADA' && t.status !== 'CANCELADA',
+    )
+  ) {
     j.flag('data', 'Existe uma tentativa vigente para essa data.', data);
   }
-  if (retriesOf(cobr) >= MAX_RETRIES) j.flag('cobr.tentativas', `PERMITE_3R_7D admite no máximo ${MAX_RETRIES} retentativas.`);
+  if (retriesOf(cobr) >= MAX_RETRIES)
+    j.flag('cobr.tentativas', `PERMITE_3R_7D admite no máximo ${MAX_RETRIES} retentativas.`);
   const last = retryWindowEnd(rc, cobr);
-  if (isCivilDate(data) && data > last) j.flag('data', `PERMITE_3R_7D admite retentativas até ${RETRY_WINDOW_DAYS} dias após o vencimento (${last}).`, data);
+  if (isCivilDate(data) && data > last)
+    j.flag(
+      'data',
+      `PERMITE_3R_7D admite retentativas até ${RETRY_WINDOW_DAYS} dias após o vencimento (${last}).`,
+      data,
+    );
   verdict(j, 'CobROperacaoInvalida', 'A retentativa não é permitida.');
   cobr.tentativas.push(newAttempt(rc, 'NTAG', data));
   void notifyCobR(rc, cobr);
@@ -266,7 +331,13 @@ function listCobRs(rc: RecurringContext, params: URLSearchParams): Response {
     );
   });
   items.sort((a, b) => a.seq - b.seq);
-  return json(200, withConvenio(page(items, query, 'cobsr', (c) => renderCobR(rc, c, true), ['idRec', 'cpf', 'cnpj', 'status']), convenio));
+  return json(
+    200,
+    withConvenio(
+      page(items, query, 'cobsr', (c) => renderCobR(rc, c, true), ['idRec', 'cpf', 'cnpj', 'status']),
+      convenio,
+    ),
+  );
 }
 
 /** `convenio` is echoed as `parametros.recebedor.convenio` (recurring spec 2.8). */
@@ -283,18 +354,27 @@ export function settleCobR(rc: RecurringContext, txid: string, outcome: 'PAGA' |
   const cobr = cobrOr404(rc, txid);
   const code = codigo ?? DEFAULT_REJECTION;
   if (outcome === 'REJEITADA' && !REJECTION_CODES.includes(code)) {
-    throw new Problem('RequisicaoInvalida', `codigo ${code} não está na lista de rejeições (A.3).`, [{ propriedade: 'codigo', razao: 'Código fora da lista.', valor: code }]);
+    throw new Problem('RequisicaoInvalida', `codigo ${code} não está na lista de rejeições (A.3).`, [
+      { propriedade: 'codigo', razao: 'Código fora da lista.', valor: code },
+    ]);
   }
   activate(rc, cobr);
   const attempt = pendingOf(cobr);
   if (cobr.status !== 'ATIVA' || attempt === undefined) {
-    throw new Problem('CobROperacaoInvalida', `A cobrança está ${cobr.status} sem tentativa pendente: nada a liquidar.`, [
-      { propriedade: 'cobr.tentativas', razao: 'Nenhuma tentativa SOLICITADA ou AGENDADA.' },
-    ]);
+    throw new Problem(
+      'CobROperacaoInvalida',
+      `A cobrança está ${cobr.status} sem tentativa pendente: nada a liquidar.`,
+      [{ propriedade: 'cobr.tentativas', razao: 'Nenhuma tentativa SOLICITADA ou AGENDADA.' }],
+    );
   }
   if (outcome === 'PAGA') {
     move(rc, attempt, 'PAGA');
-    cobr.instant.push({ endToEndId: attempt.endToEndId, txid, valor: (cobr.content['valor'] as Json)['original'], horario: now(rc) });
+    cobr.instant.push({
+      endToEndId: attempt.endToEndId,
+      txid,
+      valor: (cobr.content['valor'] as Json)['original'],
+      horario: now(rc),
+    });
     move(rc, cobr, 'CONCLUIDA');
     return cobr;
   }

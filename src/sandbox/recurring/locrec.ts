@@ -19,7 +19,12 @@ const LOC_ID = /^\d{1,19}$/;
 const HEX = '0123456789abcdef';
 const CLOSED = new Set(['EXPIRADA', 'REJEITADA', 'CANCELADA']);
 
-export async function locRecRoutes(rc: RecurringContext, request: Request, id: string | undefined, unlink: boolean): Promise<Response | undefined> {
+export async function locRecRoutes(
+  rc: RecurringContext,
+  request: Request,
+  id: string | undefined,
+  unlink: boolean,
+): Promise<Response | undefined> {
   const method = request.method;
   if (id === undefined) {
     if (method === 'GET') return listLocations(rc, new URL(request.url).searchParams);
@@ -33,14 +38,19 @@ export async function locRecRoutes(rc: RecurringContext, request: Request, id: s
   }
   if (unlink ? method !== 'DELETE' : method !== 'GET') return undefined;
   if (!unlink && !LOC_ID.test(id)) {
-    throw new Problem('PayloadLocationRecConsultaInvalida', 'id de location inválido.', [{ propriedade: 'id', razao: 'O id é um inteiro.', valor: id }]);
+    throw new Problem('PayloadLocationRecConsultaInvalida', 'id de location inválido.', [
+      { propriedade: 'id', razao: 'O id é um inteiro.', valor: id },
+    ]);
   }
   // DELETE declares no 400: an id out of its schema names no location (404), and says why.
   if (!LOC_ID.test(id)) {
-    throw new Problem('PayloadLocationRecNaoEncontrado', 'Nenhuma location de recorrência com esse id.', [{ propriedade: 'id', razao: 'O id é um inteiro.', valor: id }]);
+    throw new Problem('PayloadLocationRecNaoEncontrado', 'Nenhuma location de recorrência com esse id.', [
+      { propriedade: 'id', razao: 'O id é um inteiro.', valor: id },
+    ]);
   }
   const loc = rc.state.locations.get(Number(id));
-  if (loc === undefined) throw new Problem('PayloadLocationRecNaoEncontrado', 'Nenhuma location de recorrência com esse id.');
+  if (loc === undefined)
+    throw new Problem('PayloadLocationRecNaoEncontrado', 'Nenhuma location de recorrência com esse id.');
   if (unlink && loc.idRec !== undefined) {
     const rec = rc.state.recs.get(loc.idRec);
     if (rec !== undefined) rec.locId = undefined;
@@ -61,11 +71,22 @@ function listLocations(rc: RecurringContext, params: URLSearchParams): Response 
       (linked === null || (loc.idRec !== undefined) === (linked === 'true')) &&
       (convenio === null || (loc.idRec !== undefined && rc.state.recs.get(loc.idRec)?.convenio === convenio)),
   );
-  return json(200, withConvenio(page(items, query, 'loc', (l) => renderLocRec(rc, l), ['idRecPresente']), convenio));
+  return json(
+    200,
+    withConvenio(
+      page(items, query, 'loc', (l) => renderLocRec(rc, l), ['idRecPresente']),
+      convenio,
+    ),
+  );
 }
 
 /** `GET /qr/v2/rec/<token>`: the signed payload of the recurrence the location shows. */
-export async function recPayloadRoute(rc: RecurringContext, signer: PayloadSigner, request: Request, path: string): Promise<Response | undefined> {
+export async function recPayloadRoute(
+  rc: RecurringContext,
+  signer: PayloadSigner,
+  request: Request,
+  path: string,
+): Promise<Response | undefined> {
   if (request.method !== 'GET' || !path.startsWith(REC_PAYLOAD_PATH)) return undefined;
   const token = path.slice(REC_PAYLOAD_PATH.length);
   const loc = [...rc.state.locations.values()].find((l) => l.token === token);

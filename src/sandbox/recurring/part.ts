@@ -1,15 +1,7 @@
-/**
- * The recurring part of the sandbox, as one object the service holds: its routes under `/v2`
- * (`rec`, `solicrec`, `cobr`, `locrec`, `webhookrec`, `webhookcobr`), the payload of the
- * recurrence locations (`/qr/v2/rec/<token>`), the payer's side moved on request, and the
- * control routes (`POST /sandbox/...`, table below). Time-driven changes (expiries) are applied
- * before each request or control, and notified.
- */
-import { json, readJson } from '../http.ts';
 import type { PayloadSigner } from '../payload.ts';
 import { Problem } from '../problems.ts';
 import { Random } from '../random.ts';
-import { isObject, type Json } from '../rules.ts';
+import type { Json } from '../rules.ts';
 import type { Context } from '../state.ts';
 import { cobrRoutes, settleCobR, sweepCobRs } from './cobr.ts';
 import { locRecRoutes, recPayloadRoute } from './locrec.ts';
@@ -39,7 +31,10 @@ export class RecurringPart {
 
   constructor(base: Context, signer: PayloadSigner, seed: number, ownAccounts: readonly OwnAccount[] | undefined) {
     const ids = new Random(seed);
-    const accounts = ownAccounts !== undefined && ownAccounts.length > 0 ? ownAccounts.map((a) => ({ ...a })) : [generatedAccount(ids)];
+    const accounts =
+      ownAccounts !== undefined && ownAccounts.length > 0
+        ? ownAccounts.map((a) => ({ ...a }))
+        : [generatedAccount(ids)];
     this.#rc = { base, state: new RecurringState(), ids, ownAccounts: accounts };
     this.#signer = signer;
   }
@@ -54,7 +49,13 @@ export class RecurringPart {
    * The route for a path under `/v2/<resource>` of this part, if it has one: found before any
    * token is looked at (an unknown path is a 404, not a 401), run once the token was.
    */
-  route(request: Request, resource: string, a: string | undefined, b: string | undefined, c: string | undefined): (() => Promise<Response | undefined>) | undefined {
+  route(
+    request: Request,
+    resource: string,
+    a: string | undefined,
+    b: string | undefined,
+    c: string | undefined,
+  ): (() => Promise<Response | undefined>) | undefined {
     const rc = this.#rc;
     const run = (answer: () => Promise<Response | undefined>) => () => {
       this.#sweep();
@@ -72,7 +73,9 @@ export class RecurringPart {
         return run(() => locRecRoutes(rc, request, a, b === 'idRec'));
       case 'webhookrec':
       case 'webhookcobr':
-        return a === undefined ? run(() => webhookRoutes(rc, resource === 'webhookrec' ? 'rec' : 'cobr', request)) : undefined;
+        return a === undefined
+          ? run(() => webhookRoutes(rc, resource === 'webhookrec' ? 'rec' : 'cobr', request))
+          : undefined;
       default:
         return undefined;
     }
@@ -110,7 +113,9 @@ export class RecurringPart {
   async settleCobr(txid: string, status: 'PAGA' | 'REJEITADA', options: SettleCobrOptions = {}): Promise<Json> {
     this.#sweep();
     if (status !== 'PAGA' && status !== 'REJEITADA') {
-      throw new Problem('RequisicaoInvalida', 'status é PAGA ou REJEITADA.', [{ propriedade: 'status', razao: 'Desfecho desconhecido.', valor: String(status) }]);
+      throw new Problem('RequisicaoInvalida', 'status é PAGA ou REJEITADA.', [
+        { propriedade: 'status', razao: 'Desfecho desconhecido.', valor: String(status) },
+      ]);
     }
     const cobr = settleCobR(this.#rc, txid, status, options.codigo);
     await notifyCobR(this.#rc, cobr);

@@ -20,7 +20,18 @@ import { Judge, isObject, judgeListQuery, type Json } from '../rules.ts';
 import { cancelCobR, withConvenio } from './cobr.ts';
 import { recLocation, renderRec } from './render.ts';
 import { ID29, judgeRec, judgeRecRevision } from './rules.ts';
-import { move, newIdRec, now, today, type CobR, type Journey, type LocRec, type Rec, type RecurringContext, type RetryPolicy } from './state.ts';
+import {
+  move,
+  newIdRec,
+  now,
+  today,
+  type CobR,
+  type Journey,
+  type LocRec,
+  type Rec,
+  type RecurringContext,
+  type RetryPolicy,
+} from './state.ts';
 import { notifyCobR, notifyRec } from './webhooks.ts';
 
 export const JOURNEYS: readonly Journey[] = ['JORNADA_1', 'JORNADA_2', 'JORNADA_3', 'JORNADA_4'];
@@ -41,7 +52,8 @@ function judgeLocation(rc: RecurringContext, j: Judge, id: unknown, idRec: strin
   if (!Number.isSafeInteger(id)) return undefined; // flagged by the schema rules
   const loc = rc.state.locations.get(id as number);
   if (loc === undefined) j.flag('rec.loc', 'A location referenciada por rec.loc não existe.', id);
-  else if (loc.idRec !== undefined && loc.idRec !== idRec) j.flag('rec.loc', 'A location referenciada por rec.loc já está em uso por outra recorrência.', id);
+  else if (loc.idRec !== undefined && loc.idRec !== idRec)
+    j.flag('rec.loc', 'A location referenciada por rec.loc já está em uso por outra recorrência.', id);
   else return loc;
   return undefined;
 }
@@ -55,11 +67,16 @@ function link(rc: RecurringContext, rec: Rec, loc: LocRec): void {
   rec.locId = loc.id;
 }
 
-export async function recRoutes(rc: RecurringContext, request: Request, idRec: string | undefined): Promise<Response | undefined> {
+export async function recRoutes(
+  rc: RecurringContext,
+  request: Request,
+  idRec: string | undefined,
+): Promise<Response | undefined> {
   const method = request.method;
   if (idRec === undefined) {
     if (method === 'GET') return listRecs(rc, new URL(request.url).searchParams);
-    if (method === 'POST') return json(201, renderRec(rc, createRec(rc, await readJson(request, 'RecOperacaoInvalida'))));
+    if (method === 'POST')
+      return json(201, renderRec(rc, createRec(rc, await readJson(request, 'RecOperacaoInvalida'))));
     return undefined;
   }
   if (method === 'PATCH') {
@@ -129,13 +146,16 @@ function patchRec(rc: RecurringContext, idRec: string, body: unknown): Rec {
     j.flag('rec.status', `A recorrência está ${rec.status}: nada pode ser alterado.`, rec.status);
   } else {
     if (Number.isSafeInteger(patch['loc']) && patch['loc'] !== rec.locId) {
-      if (rec.status !== 'CRIADA') j.flag('rec.loc', 'rec.loc só pode ser alterado com a recorrência CRIADA.', patch['loc']);
+      if (rec.status !== 'CRIADA')
+        j.flag('rec.loc', 'rec.loc só pode ser alterado com a recorrência CRIADA.', patch['loc']);
       else loc = judgeLocation(rc, j, patch['loc'], rec.idRec);
     }
     if (isCivilDate(dataInicial) && dataInicial !== rec.calendario['dataInicial']) {
       const dataFinal = rec.calendario['dataFinal'] as string | undefined;
-      if (rec.status !== 'CRIADA') j.flag('rec.calendario.dataInicial', 'dataInicial só pode ser alterada com a recorrência CRIADA.', dataInicial);
-      else if (dataFinal !== undefined && dataInicial > dataFinal) j.flag('rec.calendario.dataInicial', 'dataInicial seria posterior a dataFinal.', dataInicial);
+      if (rec.status !== 'CRIADA')
+        j.flag('rec.calendario.dataInicial', 'dataInicial só pode ser alterada com a recorrência CRIADA.', dataInicial);
+      else if (dataFinal !== undefined && dataInicial > dataFinal)
+        j.flag('rec.calendario.dataInicial', 'dataInicial seria posterior a dataFinal.', dataInicial);
     }
   }
   verdict(j, 'RecOperacaoInvalida');
@@ -155,12 +175,20 @@ function patchRec(rc: RecurringContext, idRec: string, body: unknown): Rec {
 
 /** Cancels `rec` at the receiving user's request, with its open requests and live charges; returns those charges. */
 function cancelRec(rc: RecurringContext, rec: Rec): CobR[] {
-  rec.encerramento = { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelamento solicitado pelo usuário recebedor.' } };
+  rec.encerramento = {
+    cancelamento: {
+      solicitante: 'USUARIO_RECEBEDOR',
+      codigo: 'SLCR',
+      descricao: 'Cancelamento solicitado pelo usuário recebedor.',
+    },
+  };
   move(rc, rec, 'CANCELADA');
   for (const solicrec of rc.state.solicrecs.values()) {
     if (solicrec.idRec === rec.idRec && OPEN_REQUEST.has(solicrec.status)) move(rc, solicrec, 'CANCELADA');
   }
-  const charges = [...rc.state.cobrs.values()].filter((c) => c.idRec === rec.idRec && (c.status === 'CRIADA' || c.status === 'ATIVA'));
+  const charges = [...rc.state.cobrs.values()].filter(
+    (c) => c.idRec === rec.idRec && (c.status === 'CRIADA' || c.status === 'ATIVA'),
+  );
   for (const cobr of charges) cancelCobR(rc, cobr, 'Recorrência cancelada pelo usuário recebedor.');
   return charges;
 }
@@ -175,12 +203,15 @@ function compositeCode(rc: RecurringContext, rec: Rec, txid: string | null): Jso
   const recLoc = rec.locId === undefined ? undefined : rc.state.locations.get(rec.locId);
   const recurrenceUrl = recLoc === undefined ? undefined : recLocation(rc, recLoc);
   if (txid === null) {
-    return recurrenceUrl === undefined ? undefined : { jornada: 'JORNADA_2', instantCopiaECola: buildBrCode({ recurrenceUrl, ...MERCHANT }) };
+    return recurrenceUrl === undefined
+      ? undefined
+      : { jornada: 'JORNADA_2', instantCopiaECola: buildBrCode({ recurrenceUrl, ...MERCHANT }) };
   }
   const { cobs, cobvs, locations } = rc.base.state;
   const charge = cobs.get(txid) ?? cobvs.get(txid);
   const j = new Judge([]);
-  if (charge === undefined) j.flag('txid', 'txid não corresponde a uma cobrança imediata nem a uma cobrança com vencimento.', txid);
+  if (charge === undefined)
+    j.flag('txid', 'txid não corresponde a uma cobrança imediata nem a uma cobrança com vencimento.', txid);
   else if (charge.kind === 'cob' && !['AGUARDANDO_DEFINICAO', 'JORNADA_3'].includes(rec.tipoJornada)) {
     j.flag('txid', `Uma cobrança imediata não é compatível com ativacao.tipoJornada ${rec.tipoJornada}.`, txid);
   } else if (charge.kind === 'cob' && txid !== rec.journeyTxid) {
@@ -216,7 +247,13 @@ function listRecs(rc: RecurringContext, params: URLSearchParams): Response {
     );
   });
   items.sort((a, b) => a.seq - b.seq);
-  return json(200, withConvenio(page(items, query, 'recs', (r) => renderRec(rc, r, true), ['cpf', 'cnpj', 'status', 'locationPresente']), convenio));
+  return json(
+    200,
+    withConvenio(
+      page(items, query, 'recs', (r) => renderRec(rc, r, true), ['cpf', 'cnpj', 'status', 'locationPresente']),
+      convenio,
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,9 +267,11 @@ function payerOf(rec: Rec): Json {
 
 function refuseUnlessCreated(rec: Rec): void {
   if (rec.status !== 'CRIADA') {
-    throw new Problem('RecOperacaoInvalida', `A recorrência está ${rec.status}: só uma recorrência CRIADA é aprovada ou rejeitada.`, [
-      { propriedade: 'rec.status', razao: 'A recorrência não está CRIADA.', valor: rec.status },
-    ]);
+    throw new Problem(
+      'RecOperacaoInvalida',
+      `A recorrência está ${rec.status}: só uma recorrência CRIADA é aprovada ou rejeitada.`,
+      [{ propriedade: 'rec.status', razao: 'A recorrência não está CRIADA.', valor: rec.status }],
+    );
   }
 }
 
@@ -245,7 +284,9 @@ export function approveRec(rc: RecurringContext, rec: Rec, jornada?: string, pag
   refuseUnlessCreated(rec);
   const journey = jornada ?? (rec.locId !== undefined ? 'JORNADA_2' : 'JORNADA_1');
   if (!JOURNEYS.includes(journey as Journey)) {
-    throw new Problem('RequisicaoInvalida', 'jornada é JORNADA_1, JORNADA_2, JORNADA_3 ou JORNADA_4.', [{ propriedade: 'jornada', razao: 'Jornada desconhecida.', valor: journey }]);
+    throw new Problem('RequisicaoInvalida', 'jornada é JORNADA_1, JORNADA_2, JORNADA_3 ou JORNADA_4.', [
+      { propriedade: 'jornada', razao: 'Jornada desconhecida.', valor: journey },
+    ]);
   }
   if (journey === 'JORNADA_3' && rec.journeyTxid === undefined) {
     throw new Problem('RecOperacaoInvalida', 'A jornada 3 exige ativacao.dadosJornada.txid.', [
@@ -262,7 +303,9 @@ export function approveRec(rc: RecurringContext, rec: Rec, jornada?: string, pag
 export function rejectRec(rc: RecurringContext, rec: Rec, codigo = 'AP13'): void {
   refuseUnlessCreated(rec);
   if (!REC_REJECTION_CODES.includes(codigo)) {
-    throw new Problem('RequisicaoInvalida', 'codigo é AP13 ou AP14.', [{ propriedade: 'codigo', razao: 'Código fora da lista.', valor: codigo }]);
+    throw new Problem('RequisicaoInvalida', 'codigo é AP13 ou AP14.', [
+      { propriedade: 'codigo', razao: 'Código fora da lista.', valor: codigo },
+    ]);
   }
   rec.encerramento = { rejeicao: { codigo, descricao: 'Recorrência rejeitada pelo usuário pagador.' } };
   move(rc, rec, 'REJEITADA');

@@ -51,7 +51,9 @@ export function renderRec(rc: RecurringContext, rec: Rec, completa = false): Jso
   if (rec.encerramento !== undefined) out['encerramento'] = copy(rec.encerramento);
   if (!completa) return out;
   if (rec.pagador !== undefined) out['pagador'] = copy(rec.pagador);
-  out['solicitacao'] = [...rc.state.solicrecs.values()].filter((s) => s.idRec === rec.idRec).map((s) => renderSolicRec(rc, s));
+  out['solicitacao'] = [...rc.state.solicrecs.values()]
+    .filter((s) => s.idRec === rec.idRec)
+    .map((s) => renderSolicRec(rc, s));
   return out;
 }
 
@@ -105,7 +107,12 @@ export function renderCobR(rc: RecurringContext, cobr: CobR, completa = false): 
 
 /** An item of `{ recs: [...] }` (RecNotification). */
 export function recNotification(rec: Rec): Json {
-  const out: Json = { idRec: rec.idRec, status: rec.status, atualizacao: copy(rec.atualizacao), ativacao: activation(rec) };
+  const out: Json = {
+    idRec: rec.idRec,
+    status: rec.status,
+    atualizacao: copy(rec.atualizacao),
+    ativacao: activation(rec),
+  };
   if (rec.encerramento !== undefined) out['encerramento'] = copy(rec.encerramento);
   return out;
 }

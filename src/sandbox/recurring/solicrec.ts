@@ -20,11 +20,16 @@ export type SolicRecAnswer = 'ACEITA' | 'REJEITADA' | 'RECEBIDA';
 
 function solicRecOr404(rc: RecurringContext, idSolicRec: string): SolicRec {
   const solicrec = rc.state.solicrecs.get(idSolicRec);
-  if (solicrec === undefined) throw new Problem('SolicRecNaoEncontrada', 'Nenhuma solicitação de confirmação com esse idSolicRec.');
+  if (solicrec === undefined)
+    throw new Problem('SolicRecNaoEncontrada', 'Nenhuma solicitação de confirmação com esse idSolicRec.');
   return solicrec;
 }
 
-export async function solicRecRoutes(rc: RecurringContext, request: Request, idSolicRec: string | undefined): Promise<Response | undefined> {
+export async function solicRecRoutes(
+  rc: RecurringContext,
+  request: Request,
+  idSolicRec: string | undefined,
+): Promise<Response | undefined> {
   const method = request.method;
   if (idSolicRec === undefined) {
     if (method !== 'POST') return undefined;
@@ -48,7 +53,11 @@ export async function solicRecRoutes(rc: RecurringContext, request: Request, idS
   const status = isObject(body) ? body['status'] : undefined;
   if (status !== CANCELLED) j.flag('solicrec.status', 'O único status aceito é CANCELADA.', status);
   else if (!ACTIVE.has(solicrec.status)) {
-    j.flag('solicrec.status', 'Não é possível cancelar uma solicitação com status diferente de CRIADA, ENVIADA ou RECEBIDA.', solicrec.status);
+    j.flag(
+      'solicrec.status',
+      'Não é possível cancelar uma solicitação com status diferente de CRIADA, ENVIADA ou RECEBIDA.',
+      solicrec.status,
+    );
   }
   verdict(j, 'SolicRecOperacaoInvalida');
   move(rc, solicrec, 'CANCELADA');
@@ -64,7 +73,8 @@ function createSolicRec(rc: RecurringContext, body: unknown): SolicRec {
   const rec = rc.state.recs.get(idRec);
   // The endpoint declares a 404 with no type of its own.
   if (rec === undefined) throw new Problem('NaoEncontrado', 'Nenhuma recorrência com esse idRec.');
-  if (rec.status !== 'CRIADA') j.flag('solicrec.idRec', `A recorrência está ${rec.status}: só uma recorrência CRIADA é confirmada.`, idRec);
+  if (rec.status !== 'CRIADA')
+    j.flag('solicrec.idRec', `A recorrência está ${rec.status}: só uma recorrência CRIADA é confirmada.`, idRec);
   else if ([...rc.state.solicrecs.values()].some((s) => s.idRec === idRec && ACTIVE.has(s.status))) {
     j.flag('solicrec.idRec', 'Existe uma solicitação ativa para essa recorrência.', idRec);
   }
@@ -85,15 +95,23 @@ function createSolicRec(rc: RecurringContext, body: unknown): SolicRec {
 }
 
 /** The payer's side answers an active request; returns the recurrence it approved or rejected, if any. */
-export function answerSolicRec(rc: RecurringContext, idSolicRec: string, answer: SolicRecAnswer): { solicrec: SolicRec; rec: Rec | undefined } {
+export function answerSolicRec(
+  rc: RecurringContext,
+  idSolicRec: string,
+  answer: SolicRecAnswer,
+): { solicrec: SolicRec; rec: Rec | undefined } {
   const solicrec = solicRecOr404(rc, idSolicRec);
   if (answer !== 'ACEITA' && answer !== 'REJEITADA' && answer !== 'RECEBIDA') {
-    throw new Problem('RequisicaoInvalida', 'status é ACEITA, REJEITADA ou RECEBIDA.', [{ propriedade: 'status', razao: 'Resposta desconhecida.', valor: String(answer) }]);
+    throw new Problem('RequisicaoInvalida', 'status é ACEITA, REJEITADA ou RECEBIDA.', [
+      { propriedade: 'status', razao: 'Resposta desconhecida.', valor: String(answer) },
+    ]);
   }
   if (!ACTIVE.has(solicrec.status)) {
-    throw new Problem('SolicRecOperacaoInvalida', `A solicitação está ${solicrec.status} e não pode mais ser respondida.`, [
-      { propriedade: 'solicrec.status', razao: 'A solicitação não está ativa.', valor: solicrec.status },
-    ]);
+    throw new Problem(
+      'SolicRecOperacaoInvalida',
+      `A solicitação está ${solicrec.status} e não pode mais ser respondida.`,
+      [{ propriedade: 'solicrec.status', razao: 'A solicitação não está ativa.', valor: solicrec.status }],
+    );
   }
   const rec = rc.state.recs.get(solicrec.idRec);
   const decides = rec?.status === 'CRIADA' && answer !== 'RECEBIDA';
@@ -104,7 +122,11 @@ export function answerSolicRec(rc: RecurringContext, idSolicRec: string, answer:
   }
   if (decides && answer === 'ACEITA') {
     const { ispbParticipante, cpf, cnpj } = solicrec.destinatario;
-    approveRec(rc, rec, 'JORNADA_1', { ispbParticipante, codMun: PAYER_MUNICIPALITY, ...(cpf !== undefined ? { cpf } : { cnpj }) });
+    approveRec(rc, rec, 'JORNADA_1', {
+      ispbParticipante,
+      codMun: PAYER_MUNICIPALITY,
+      ...(cpf !== undefined ? { cpf } : { cnpj }),
+    });
   } else if (decides) {
     rejectRec(rc, rec, 'AP13');
   }
@@ -116,6 +138,7 @@ export function answerSolicRec(rc: RecurringContext, idSolicRec: string, answer:
 export function sweepSolicRecs(rc: RecurringContext): void {
   const at = rc.base.now().getTime();
   for (const solicrec of rc.state.solicrecs.values()) {
-    if (ACTIVE.has(solicrec.status) && Date.parse(solicrec.dataExpiracaoSolicitacao) < at) move(rc, solicrec, 'EXPIRADA');
+    if (ACTIVE.has(solicrec.status) && Date.parse(solicrec.dataExpiracaoSolicitacao) < at)
+      move(rc, solicrec, 'EXPIRADA');
   }
 }

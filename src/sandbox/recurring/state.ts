@@ -164,7 +164,11 @@ export function newIdSolicRec(rc: RecurringContext): string {
 }
 
 /** Appends a status change to `item` (its status and history), unless it is already there. */
-export function move<S extends string>(rc: RecurringContext, item: { status: S; atualizacao: StatusChange<S>[] }, status: S): void {
+export function move<S extends string>(
+  rc: RecurringContext,
+  item: { status: S; atualizacao: StatusChange<S>[] },
+  status: S,
+): void {
   if (item.status === status && item.atualizacao.length > 0) return;
   item.status = status;
   item.atualizacao.push({ status, data: now(rc) });

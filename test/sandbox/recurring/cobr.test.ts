@@ -7,7 +7,20 @@ import { describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../../src/lib/dates.ts';
 import { generateTxid } from '../../../src/lib/ids.ts';
 import { nextBusinessDay } from '../../../src/lib/calendar.ts';
-import { CNPJ, CPF, approvedRec, cobrBody, createRec, day, expectProblem, range, recBody, startRecSandbox, useRecSandbox, type Json } from './support.ts';
+import {
+  CNPJ,
+  CPF,
+  approvedRec,
+  cobrBody,
+  createRec,
+  day,
+  expectProblem,
+  range,
+  recBody,
+  startRecSandbox,
+  useRecSandbox,
+  type Json,
+} from './support.ts';
 
 const h = useRecSandbox();
 
@@ -31,7 +44,14 @@ describe('PUT /cobr/{txid} and POST /cobr', () => {
     const idRec = await approvedRec(h);
     const txid = generateTxid();
     const due = saturdayFrom(day(10));
-    const created = await h.call('PUT', `/cobr/${txid}`, cobrBody(idRec, h.account, due, { infoAdicional: 'Fatura 1', devedor: { email: 'f@example.com', cep: '70000000', uf: 'DF' } }));
+    const created = await h.call(
+      'PUT',
+      `/cobr/${txid}`,
+      cobrBody(idRec, h.account, due, {
+        infoAdicional: 'Fatura 1',
+        devedor: { email: 'f@example.com', cep: '70000000', uf: 'DF' },
+      }),
+    );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       idRec,
@@ -54,7 +74,10 @@ describe('PUT /cobr/{txid} and POST /cobr', () => {
         tipo: 'AGND',
         status: 'AGENDADA',
         endToEndId: expect.stringMatching(/^E99999999\d{12}[a-zA-Z0-9]{11}$/),
-        atualizacao: [expect.objectContaining({ status: 'SOLICITADA' }), expect.objectContaining({ status: 'AGENDADA' })],
+        atualizacao: [
+          expect.objectContaining({ status: 'SOLICITADA' }),
+          expect.objectContaining({ status: 'AGENDADA' }),
+        ],
       },
     ]);
     expect(got.body.tentativas[0].dataLiquidacao).not.toBe(due);
@@ -79,10 +102,14 @@ describe('PUT /cobr/{txid} and POST /cobr', () => {
   it.each<[string, Json, string[]]>([
     ['idRec out of shape', { idRec: 'R1' }, ['cobr.idRec']],
     ['infoAdicional over 140', { infoAdicional: 'i'.repeat(141) }, ['cobr.infoAdicional']],
-    ['a status that is none of a charge\'s', { status: 'PAGA' }, ['cobr.status']],
+    ["a status that is none of a charge's", { status: 'PAGA' }, ['cobr.status']],
     ['no calendario', { calendario: undefined }, ['cobr.calendario']],
     ['dataDeVencimento not a date', { calendario: { dataDeVencimento: '15/04/2030' } }, ['cobr.calendario']],
-    ['dataDeVencimento before today', { calendario: { dataDeVencimento: day(-1) } }, ['cobr.calendario.dataDeVencimento']],
+    [
+      'dataDeVencimento before today',
+      { calendario: { dataDeVencimento: day(-1) } },
+      ['cobr.calendario.dataDeVencimento'],
+    ],
     ['valor.original out of schema', { valor: { original: '10,00' } }, ['cobr.valor']],
     ['no valor', { valor: undefined }, ['cobr.valor']],
     ['ajusteDiaUtil not a boolean', { ajusteDiaUtil: 'sim' }, ['cobr.ajusteDiaUtil']],
@@ -94,22 +121,48 @@ describe('PUT /cobr/{txid} and POST /cobr', () => {
     ['devedor uf over 2', { devedor: { uf: 'DFX' } }, ['cobr.devedor']],
   ])('refuses %s with CobROperacaoInvalida', async (_name, overrides, properties) => {
     const idRec = await approvedRec(h);
-    expectProblem(await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(idRec, h.account, day(10), overrides)), 400, 'CobROperacaoInvalida', properties);
+    expectProblem(
+      await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(idRec, h.account, day(10), overrides)),
+      400,
+      'CobROperacaoInvalida',
+      properties,
+    );
   });
 
   it('refuses a txid in use or out of shape, and a recurrence not APROVADA', async () => {
     const idRec = await approvedRec(h);
     const { txid } = await charge(idRec, day(10));
-    expectProblem(await h.call('PUT', `/cobr/${txid}`, cobrBody(idRec, h.account, addMonths(day(10), 1))), 400, 'CobROperacaoInvalida', ['cobr.txid']);
-    expectProblem(await h.call('PUT', '/cobr/short', cobrBody(idRec, h.account, addMonths(day(10), 1))), 400, 'CobROperacaoInvalida', ['txid']);
+    expectProblem(
+      await h.call('PUT', `/cobr/${txid}`, cobrBody(idRec, h.account, addMonths(day(10), 1))),
+      400,
+      'CobROperacaoInvalida',
+      ['cobr.txid'],
+    );
+    expectProblem(
+      await h.call('PUT', '/cobr/short', cobrBody(idRec, h.account, addMonths(day(10), 1))),
+      400,
+      'CobROperacaoInvalida',
+      ['txid'],
+    );
     const { idRec: created } = await createRec(h);
-    expectProblem(await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(created, h.account, day(10))), 400, 'CobROperacaoInvalida', ['cobr.idRec']);
+    expectProblem(
+      await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(created, h.account, day(10))),
+      400,
+      'CobROperacaoInvalida',
+      ['cobr.idRec'],
+    );
   });
 
   it('answers an unknown recurrence with 404 on PUT (declared) and 400 on POST (no 404 declared)', async () => {
     const unknown = `RR99999999${day().replaceAll('-', '')}00000000000`;
-    expectProblem(await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(unknown, h.account, day(10))), 404, 'NaoEncontrado');
-    expectProblem(await h.call('POST', '/cobr', cobrBody(unknown, h.account, day(10))), 400, 'CobROperacaoInvalida', ['cobr.idRec']);
+    expectProblem(
+      await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(unknown, h.account, day(10))),
+      404,
+      'NaoEncontrado',
+    );
+    expectProblem(await h.call('POST', '/cobr', cobrBody(unknown, h.account, day(10))), 400, 'CobROperacaoInvalida', [
+      'cobr.idRec',
+    ]);
   });
 });
 
@@ -118,8 +171,18 @@ describe('one live charge per recurrence and cycle (3.6)', () => {
     const idRec = await approvedRec(h, { calendario: { dataInicial: day(10), periodicidade: 'MENSAL' } });
     const first = await charge(idRec, day(12));
     const lastOfCycle = addDays(addMonths(day(10), 1), -1);
-    expectProblem(await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(idRec, h.account, day(10))), 400, 'CobROperacaoInvalida', ['cobr.calendario.dataDeVencimento']);
-    expectProblem(await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(idRec, h.account, lastOfCycle)), 400, 'CobROperacaoInvalida', ['cobr.calendario.dataDeVencimento']);
+    expectProblem(
+      await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(idRec, h.account, day(10))),
+      400,
+      'CobROperacaoInvalida',
+      ['cobr.calendario.dataDeVencimento'],
+    );
+    expectProblem(
+      await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(idRec, h.account, lastOfCycle)),
+      400,
+      'CobROperacaoInvalida',
+      ['cobr.calendario.dataDeVencimento'],
+    );
     await charge(idRec, addMonths(day(10), 1)); // the next cycle starts here
     await h.sandbox.settleCobr(first.txid, 'REJEITADA', { codigo: 'AC05' });
     await charge(idRec, day(11)); // first cycle free again
@@ -128,11 +191,21 @@ describe('one live charge per recurrence and cycle (3.6)', () => {
   it('uses weeks for SEMANAL and years for ANUAL', async () => {
     const weekly = await approvedRec(h, { calendario: { dataInicial: day(1), periodicidade: 'SEMANAL' } });
     await charge(weekly, day(1));
-    expectProblem(await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(weekly, h.account, day(7))), 400, 'CobROperacaoInvalida', ['cobr.calendario.dataDeVencimento']);
+    expectProblem(
+      await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(weekly, h.account, day(7))),
+      400,
+      'CobROperacaoInvalida',
+      ['cobr.calendario.dataDeVencimento'],
+    );
     await charge(weekly, day(8));
     const yearly = await approvedRec(h, { calendario: { dataInicial: day(1), periodicidade: 'ANUAL' } });
     const { txid } = await charge(yearly, day(300));
-    expectProblem(await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(yearly, h.account, day(2))), 400, 'CobROperacaoInvalida', ['cobr.calendario.dataDeVencimento']);
+    expectProblem(
+      await h.call('PUT', `/cobr/${generateTxid()}`, cobrBody(yearly, h.account, day(2))),
+      400,
+      'CobROperacaoInvalida',
+      ['cobr.calendario.dataDeVencimento'],
+    );
     expect((await h.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' })).status).toBe(200);
     await charge(yearly, day(2));
   });
@@ -145,13 +218,21 @@ describe('GET /cobr/{txid} and GET /cobr', () => {
   });
 
   it('lists with the filters of 2.8 and pages', async () => {
-    const idRec = await approvedRec(h, { vinculo: { contrato: 'F', devedor: { cnpj: CNPJ, nome: 'Lista SA' } }, recebedor: { convenio: 'cobr-list' } });
+    const idRec = await approvedRec(h, {
+      vinculo: { contrato: 'F', devedor: { cnpj: CNPJ, nome: 'Lista SA' } },
+      recebedor: { convenio: 'cobr-list' },
+    });
     const a = await charge(idRec, day(10));
     const listed = await h.call('GET', `/cobr?${range()}&idRec=${idRec}&cnpj=${CNPJ}&status=ATIVA&convenio=cobr-list`);
     expect(listed.status).toBe(200);
     expect(listed.body.cobsr.map((c: Json) => c.txid)).toEqual([a.txid]);
     expect(listed.body.cobsr[0].tentativas).toHaveLength(1);
-    expect(listed.body.parametros).toMatchObject({ idRec, cnpj: CNPJ, status: 'ATIVA', recebedor: { convenio: 'cobr-list' } });
+    expect(listed.body.parametros).toMatchObject({
+      idRec,
+      cnpj: CNPJ,
+      status: 'ATIVA',
+      recebedor: { convenio: 'cobr-list' },
+    });
     expect((await h.call('GET', `/cobr?${range()}&idRec=${idRec}&cpf=${CPF}`)).body.cobsr).toEqual([]);
   });
 
@@ -171,15 +252,28 @@ describe('PATCH /cobr/{txid}', () => {
     const { txid } = await charge(await approvedRec(h), day(10));
     const cancelled = await h.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR' } } });
+    expect(cancelled.body).toMatchObject({
+      status: 'CANCELADA',
+      encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR' } },
+    });
     expect((await h.call('GET', `/cobr/${txid}`)).body.tentativas[0].status).toBe('CANCELADA');
-    expectProblem(await h.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' }), 400, 'CobROperacaoInvalida', ['cobr.status']);
+    expectProblem(await h.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' }), 400, 'CobROperacaoInvalida', [
+      'cobr.status',
+    ]);
   });
 
   it('refuses on or after the expected date of the first attempt, another status, an unknown or malformed txid', async () => {
-    const { txid } = await charge(await approvedRec(h, { calendario: { dataInicial: day(0), periodicidade: 'MENSAL' } }), day(0), { ajusteDiaUtil: false });
-    expectProblem(await h.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' }), 400, 'CobROperacaoInvalida', ['cobr.status']);
-    expectProblem(await h.call('PATCH', `/cobr/${txid}`, { status: 'REMOVIDA' }), 400, 'CobROperacaoInvalida', ['cobr.status']);
+    const { txid } = await charge(
+      await approvedRec(h, { calendario: { dataInicial: day(0), periodicidade: 'MENSAL' } }),
+      day(0),
+      { ajusteDiaUtil: false },
+    );
+    expectProblem(await h.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' }), 400, 'CobROperacaoInvalida', [
+      'cobr.status',
+    ]);
+    expectProblem(await h.call('PATCH', `/cobr/${txid}`, { status: 'REMOVIDA' }), 400, 'CobROperacaoInvalida', [
+      'cobr.status',
+    ]);
     expectProblem(await h.call('PATCH', `/cobr/${generateTxid()}`, { status: 'CANCELADA' }), 404, 'CobRNaoEncontrado');
     expectProblem(await h.call('PATCH', '/cobr/x', { status: 'CANCELADA' }), 400, 'CobROperacaoInvalida', ['txid']);
   });
@@ -201,24 +295,35 @@ describe('settlement and retries (3.5)', () => {
     const settled = await h.sandbox.settleCobr(txid, 'PAGA');
     expect(settled).toMatchObject({ status: 'CONCLUIDA', tentativas: [{ status: 'PAGA' }] });
     const got = (await h.call('GET', `/cobr/${txid}`)).body;
-    expect(got.instant).toEqual([{ endToEndId: got.tentativas[0].endToEndId, txid, valor: '29.90', horario: expect.any(String) }]);
+    expect(got.instant).toEqual([
+      { endToEndId: got.tentativas[0].endToEndId, txid, valor: '29.90', horario: expect.any(String) },
+    ]);
     await expect(h.sandbox.settleCobr(txid, 'PAGA')).rejects.toMatchObject({ errorType: 'CobROperacaoInvalida' });
-    await expect(h.sandbox.settleCobr(generateTxid(), 'PAGA')).rejects.toMatchObject({ errorType: 'CobRNaoEncontrado' });
-    await expect(h.sandbox.settleCobr(txid, 'REJEITADA', { codigo: 'XXXX' })).rejects.toMatchObject({ errorType: 'RequisicaoInvalida' });
+    await expect(h.sandbox.settleCobr(generateTxid(), 'PAGA')).rejects.toMatchObject({
+      errorType: 'CobRNaoEncontrado',
+    });
+    await expect(h.sandbox.settleCobr(txid, 'REJEITADA', { codigo: 'XXXX' })).rejects.toMatchObject({
+      errorType: 'RequisicaoInvalida',
+    });
   });
 
   it('PERMITE_3R_7D: a rejected attempt leaves the charge ATIVA; up to 3 retries within 7 days of the due date', async () => {
     const due = day(10);
     const { txid } = await charge(await approvedRec(h), due, { ajusteDiaUtil: false });
     const rejected = await h.sandbox.settleCobr(txid, 'REJEITADA');
-    expect(rejected).toMatchObject({ status: 'ATIVA', tentativas: [{ status: 'REJEITADA', rejeicao: { codigo: 'AM02', descricao: expect.any(String) } }] });
+    expect(rejected).toMatchObject({
+      status: 'ATIVA',
+      tentativas: [{ status: 'REJEITADA', rejeicao: { codigo: 'AM02', descricao: expect.any(String) } }],
+    });
     const retried = await h.call('POST', `/cobr/${txid}/retentativa/${day(11)}`);
     expect(retried.status).toBe(201);
     expect(retried.body.tentativas).toHaveLength(2);
     expect(retried.body.tentativas[1]).toMatchObject({ tipo: 'NTAG', status: 'AGENDADA', dataLiquidacao: day(11) });
     expect(retried.body.tentativas[1].endToEndId).not.toBe(retried.body.tentativas[0].endToEndId);
     // One attempt pending: no other.
-    expectProblem(await h.call('POST', `/cobr/${txid}/retentativa/${day(12)}`), 400, 'CobROperacaoInvalida', ['cobr.tentativas']);
+    expectProblem(await h.call('POST', `/cobr/${txid}/retentativa/${day(12)}`), 400, 'CobROperacaoInvalida', [
+      'cobr.tentativas',
+    ]);
     await h.sandbox.settleCobr(txid, 'REJEITADA', { codigo: 'AM02' });
     expectProblem(await h.call('POST', `/cobr/${txid}/retentativa/${day(18)}`), 400, 'CobROperacaoInvalida', ['data']); // due + 8
     expect((await h.call('POST', `/cobr/${txid}/retentativa/${day(17)}`)).status).toBe(201); // due + 7
@@ -227,7 +332,10 @@ describe('settlement and retries (3.5)', () => {
     const lastRejected = await h.sandbox.settleCobr(txid, 'REJEITADA', { codigo: 'AB10' });
     // Retries exhausted: the charge can no longer be paid.
     expect(lastRejected.status).toBe('EXPIRADA');
-    expectProblem(await h.call('POST', `/cobr/${txid}/retentativa/${day(14)}`), 400, 'CobROperacaoInvalida', ['cobr.status', 'cobr.tentativas']);
+    expectProblem(await h.call('POST', `/cobr/${txid}/retentativa/${day(14)}`), 400, 'CobROperacaoInvalida', [
+      'cobr.status',
+      'cobr.tentativas',
+    ]);
   });
 
   it('a retried attempt can be paid', async () => {
@@ -244,7 +352,9 @@ describe('settlement and retries (3.5)', () => {
       const { txid } = await charge(await approvedRec(h), day(10));
       const rejected = await h.sandbox.settleCobr(txid, 'REJEITADA', { codigo });
       expect(rejected).toMatchObject({ status: 'REJEITADA', encerramento: { rejeicao: { codigo } } });
-      expectProblem(await h.call('POST', `/cobr/${txid}/retentativa/${day(11)}`), 400, 'CobROperacaoInvalida', ['cobr.status']);
+      expectProblem(await h.call('POST', `/cobr/${txid}/retentativa/${day(11)}`), 400, 'CobROperacaoInvalida', [
+        'cobr.status',
+      ]);
     }
   });
 
@@ -277,7 +387,9 @@ describe('settlement and retries (3.5)', () => {
 
 describe('the receiving user accounts', () => {
   it('defaults to one generated account, exposed as sandbox.ownAccounts', () => {
-    expect(h.sandbox.ownAccounts).toEqual([{ conta: expect.stringMatching(/^\d{8}$/), agencia: '0001', tipoConta: 'CORRENTE' }]);
+    expect(h.sandbox.ownAccounts).toEqual([
+      { conta: expect.stringMatching(/^\d{8}$/), agencia: '0001', tipoConta: 'CORRENTE' },
+    ]);
   });
 
   it('takes the accounts given: conta and agencia must match one of them', async () => {
@@ -290,11 +402,21 @@ describe('the receiving user accounts', () => {
       expect(own.sandbox.ownAccounts).toEqual(accounts);
       const { idRec } = (await own.call('POST', '/rec', recBody())).body;
       await own.sandbox.approveRec(idRec);
-      const put = (recebedor: Json, due: string) => own.call('PUT', `/cobr/${generateTxid()}`, cobrBody(idRec, accounts[0]!, due, { recebedor }));
-      expectProblem(await put({ conta: '12345', tipoConta: 'CORRENTE' }, day(10)), 400, 'CobROperacaoInvalida', ['cobr.recebedor.conta']);
-      expectProblem(await put({ conta: '777', agencia: '0001', tipoConta: 'PAGAMENTO' }, day(10)), 400, 'CobROperacaoInvalida', ['cobr.recebedor.conta']);
+      const put = (recebedor: Json, due: string) =>
+        own.call('PUT', `/cobr/${generateTxid()}`, cobrBody(idRec, accounts[0]!, due, { recebedor }));
+      expectProblem(await put({ conta: '12345', tipoConta: 'CORRENTE' }, day(10)), 400, 'CobROperacaoInvalida', [
+        'cobr.recebedor.conta',
+      ]);
+      expectProblem(
+        await put({ conta: '777', agencia: '0001', tipoConta: 'PAGAMENTO' }, day(10)),
+        400,
+        'CobROperacaoInvalida',
+        ['cobr.recebedor.conta'],
+      );
       expect((await put({ conta: '777', tipoConta: 'PAGAMENTO' }, day(10))).status).toBe(201);
-      expect((await put({ conta: '12345', agencia: '0001', tipoConta: 'CORRENTE' }, addMonths(day(10), 1))).status).toBe(201);
+      expect(
+        (await put({ conta: '12345', agencia: '0001', tipoConta: 'CORRENTE' }, addMonths(day(10), 1))).status,
+      ).toBe(201);
     } finally {
       await own.sandbox.close();
     }

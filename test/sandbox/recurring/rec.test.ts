@@ -7,11 +7,23 @@ import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { brcode } from '../../../src/lib/brcode.ts';
 import { generateTxid } from '../../../src/lib/ids.ts';
-import { CNPJ, CPF, approvedRec, createRec, day, expectProblem, range, recBody, useRecSandbox, type Json } from './support.ts';
+import {
+  CNPJ,
+  CPF,
+  approvedRec,
+  createRec,
+  day,
+  expectProblem,
+  range,
+  recBody,
+  useRecSandbox,
+  type Json,
+} from './support.ts';
 
 const h = useRecSandbox();
 
-const idRecPattern = (policy: 'R' | 'N') => new RegExp(`^R${policy}99999999${day().replaceAll('-', '')}[a-zA-Z0-9]{11}$`);
+const idRecPattern = (policy: 'R' | 'N') =>
+  new RegExp(`^R${policy}99999999${day().replaceAll('-', '')}[a-zA-Z0-9]{11}$`);
 const tokenOf = (location: string) => location.slice(location.lastIndexOf('/') + 1);
 
 async function newLocation(): Promise<Json> {
@@ -22,7 +34,11 @@ async function newLocation(): Promise<Json> {
 
 async function immediateCharge(): Promise<Json> {
   const txid = generateTxid();
-  const created = await h.call('PUT', `/cob/${txid}`, { calendario: { expiracao: 3600 }, valor: { original: '15.00' }, chave: h.sandbox.ownKeys[0] });
+  const created = await h.call('PUT', `/cob/${txid}`, {
+    calendario: { expiracao: 3600 },
+    valor: { original: '15.00' },
+    chave: h.sandbox.ownKeys[0],
+  });
   expect(created.status).toBe(201);
   return created.body;
 }
@@ -67,7 +83,10 @@ describe('POST /rec', () => {
       atualizacao: [{ status: 'CRIADA', data: expect.any(String) }],
     });
     expect(created.body.idRec).toMatch(idRecPattern('R'));
-    const refusing = await createRec(h, { politicaRetentativa: 'NAO_PERMITE', valor: { valorMinimoRecebedor: '5.00' } });
+    const refusing = await createRec(h, {
+      politicaRetentativa: 'NAO_PERMITE',
+      valor: { valorMinimoRecebedor: '5.00' },
+    });
     expect(refusing.idRec).toMatch(idRecPattern('N'));
     expect(refusing.idRec).not.toBe(created.body.idRec);
   });
@@ -83,13 +102,37 @@ describe('POST /rec', () => {
 
   it.each<[string, Json, string[]]>([
     ['vinculo without devedor', { vinculo: { contrato: 'X' } }, ['rec.vinculo']],
-    ['vinculo with cpf and cnpj', { vinculo: { contrato: 'X', devedor: { cpf: CPF, cnpj: CNPJ, nome: 'A' } } }, ['rec.vinculo']],
+    [
+      'vinculo with cpf and cnpj',
+      { vinculo: { contrato: 'X', devedor: { cpf: CPF, cnpj: CNPJ, nome: 'A' } } },
+      ['rec.vinculo'],
+    ],
     ['contrato over 35', { vinculo: { contrato: 'x'.repeat(36), devedor: { cpf: CPF, nome: 'A' } } }, ['rec.vinculo']],
-    ['devedor nome over 140', { vinculo: { contrato: 'X', devedor: { cpf: CPF, nome: 'n'.repeat(141) } } }, ['rec.vinculo']],
-    ['dataInicial not a date', { calendario: { dataInicial: '2030-02-30', periodicidade: 'MENSAL' } }, ['rec.calendario.dataInicial']],
-    ['dataInicial before today', { calendario: { dataInicial: day(-1), periodicidade: 'MENSAL' } }, ['rec.calendario.dataInicial']],
-    ['dataFinal before dataInicial', { calendario: { dataInicial: day(5), dataFinal: day(4), periodicidade: 'MENSAL' } }, ['rec.calendario.dataFinal']],
-    ['periodicidade unknown', { calendario: { dataInicial: day(5), periodicidade: 'DIARIA' } }, ['rec.calendario.periodicidade']],
+    [
+      'devedor nome over 140',
+      { vinculo: { contrato: 'X', devedor: { cpf: CPF, nome: 'n'.repeat(141) } } },
+      ['rec.vinculo'],
+    ],
+    [
+      'dataInicial not a date',
+      { calendario: { dataInicial: '2030-02-30', periodicidade: 'MENSAL' } },
+      ['rec.calendario.dataInicial'],
+    ],
+    [
+      'dataInicial before today',
+      { calendario: { dataInicial: day(-1), periodicidade: 'MENSAL' } },
+      ['rec.calendario.dataInicial'],
+    ],
+    [
+      'dataFinal before dataInicial',
+      { calendario: { dataInicial: day(5), dataFinal: day(4), periodicidade: 'MENSAL' } },
+      ['rec.calendario.dataFinal'],
+    ],
+    [
+      'periodicidade unknown',
+      { calendario: { dataInicial: day(5), periodicidade: 'DIARIA' } },
+      ['rec.calendario.periodicidade'],
+    ],
     ['no calendario', { calendario: undefined }, ['rec.calendario.dataInicial', 'rec.calendario.periodicidade']],
     ['valor not an object', { valor: '10.00' }, ['rec.valor']],
     ['valorRec out of schema', { valor: { valorRec: '10' } }, ['rec.valor.valorRec']],
@@ -100,7 +143,11 @@ describe('POST /rec', () => {
     ['politicaRetentativa unknown', { politicaRetentativa: 'PERMITE_SEMPRE' }, ['rec.politicaRetentativa']],
     ['loc not an integer', { loc: '1' }, ['rec.loc']],
     ['loc that does not exist', { loc: 987654 }, ['rec.loc']],
-    ['dadosJornada.txid too short', { ativacao: { dadosJornada: { txid: 'abc' } } }, ['rec.ativacao.dadosJornada.txid']],
+    [
+      'dadosJornada.txid too short',
+      { ativacao: { dadosJornada: { txid: 'abc' } } },
+      ['rec.ativacao.dadosJornada.txid'],
+    ],
   ])('refuses %s with RecOperacaoInvalida', async (_name, overrides, properties) => {
     expectProblem(await h.call('POST', '/rec', recBody(overrides)), 400, 'RecOperacaoInvalida', properties);
   });
@@ -124,20 +171,43 @@ describe('GET /rec/{idRec} and GET /rec', () => {
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({ idRec, status: 'CRIADA', solicitacao: [] });
     expect(got.body.dadosQR).toBeUndefined(); // no location: no composite code
-    expectProblem(await h.call('GET', `/rec/RN99999999${day().replaceAll('-', '')}00000000000`), 404, 'RecNaoEncontrada');
+    expectProblem(
+      await h.call('GET', `/rec/RN99999999${day().replaceAll('-', '')}00000000000`),
+      404,
+      'RecNaoEncontrada',
+    );
     expectProblem(await h.call('GET', '/rec/short'), 400, 'RecConsultaInvalida', ['idRec']);
   });
 
   it('lists by creation range with filters, pages and the convenio echoed under parametros.recebedor', async () => {
-    const mine = await createRec(h, { vinculo: { contrato: 'L', devedor: { cnpj: CNPJ, nome: 'Filtro SA' } }, recebedor: { convenio: 'lista' } });
+    const mine = await createRec(h, {
+      vinculo: { contrato: 'L', devedor: { cnpj: CNPJ, nome: 'Filtro SA' } },
+      recebedor: { convenio: 'lista' },
+    });
     await createRec(h, { recebedor: { convenio: 'lista' } });
-    const listed = await h.call('GET', `/rec?${range()}&cnpj=${CNPJ}&convenio=lista&status=CRIADA&locationPresente=false`);
+    const listed = await h.call(
+      'GET',
+      `/rec?${range()}&cnpj=${CNPJ}&convenio=lista&status=CRIADA&locationPresente=false`,
+    );
     expect(listed.status).toBe(200);
     expect(listed.body.recs.map((r: Json) => r.idRec)).toEqual([mine.idRec]);
-    expect(listed.body.parametros).toMatchObject({ cnpj: CNPJ, status: 'CRIADA', locationPresente: false, recebedor: { convenio: 'lista' } });
-    const paged = await h.call('GET', `/rec?${range()}&convenio=lista&paginacao.itensPorPagina=1&paginacao.paginaAtual=1`);
+    expect(listed.body.parametros).toMatchObject({
+      cnpj: CNPJ,
+      status: 'CRIADA',
+      locationPresente: false,
+      recebedor: { convenio: 'lista' },
+    });
+    const paged = await h.call(
+      'GET',
+      `/rec?${range()}&convenio=lista&paginacao.itensPorPagina=1&paginacao.paginaAtual=1`,
+    );
     expect(paged.body.recs).toHaveLength(1);
-    expect(paged.body.parametros.paginacao).toMatchObject({ paginaAtual: 1, itensPorPagina: 1, quantidadeDePaginas: 2, quantidadeTotalDeItens: 2 });
+    expect(paged.body.parametros.paginacao).toMatchObject({
+      paginaAtual: 1,
+      itensPorPagina: 1,
+      quantidadeDePaginas: 2,
+      quantidadeTotalDeItens: 2,
+    });
     expect(paged.body.recs[0].dadosQR).toBeUndefined();
   });
 
@@ -183,9 +253,16 @@ describe('PATCH /rec/{idRec} (section 3.2)', () => {
     const idRec = await approvedRec(h);
     const loc = await newLocation();
     expectProblem(await h.call('PATCH', `/rec/${idRec}`, { loc: loc.id }), 400, 'RecOperacaoInvalida', ['rec.loc']);
-    expectProblem(await h.call('PATCH', `/rec/${idRec}`, { calendario: { dataInicial: day(30) } }), 400, 'RecOperacaoInvalida', ['rec.calendario.dataInicial']);
+    expectProblem(
+      await h.call('PATCH', `/rec/${idRec}`, { calendario: { dataInicial: day(30) } }),
+      400,
+      'RecOperacaoInvalida',
+      ['rec.calendario.dataInicial'],
+    );
     const txid = generateTxid();
-    expect((await h.call('PATCH', `/rec/${idRec}`, { ativacao: { dadosJornada: { txid } } })).body.ativacao.dadosJornada).toEqual({ txid });
+    expect(
+      (await h.call('PATCH', `/rec/${idRec}`, { ativacao: { dadosJornada: { txid } } })).body.ativacao.dadosJornada,
+    ).toEqual({ txid });
   });
 
   it('cancels (USUARIO_RECEBEDOR, SLCR) from CRIADA or APROVADA; after that, nothing changes', async () => {
@@ -197,12 +274,24 @@ describe('PATCH /rec/{idRec} (section 3.2)', () => {
         encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR' } },
       });
       expect(cancelled.body.atualizacao.at(-1).status).toBe('CANCELADA');
-      expectProblem(await h.call('PATCH', `/rec/${idRec}`, { status: 'CANCELADA' }), 400, 'RecOperacaoInvalida', ['rec.status']);
-      expectProblem(await h.call('PATCH', `/rec/${idRec}`, { ativacao: { dadosJornada: { txid: generateTxid() } } }), 400, 'RecOperacaoInvalida', ['rec.status']);
+      expectProblem(await h.call('PATCH', `/rec/${idRec}`, { status: 'CANCELADA' }), 400, 'RecOperacaoInvalida', [
+        'rec.status',
+      ]);
+      expectProblem(
+        await h.call('PATCH', `/rec/${idRec}`, { ativacao: { dadosJornada: { txid: generateTxid() } } }),
+        400,
+        'RecOperacaoInvalida',
+        ['rec.status'],
+      );
     }
     const rejected = (await createRec(h)).idRec;
     await h.sandbox.rejectRec(rejected);
-    expectProblem(await h.call('PATCH', `/rec/${rejected}`, { vinculo: { devedor: { nome: 'X' } } }), 400, 'RecOperacaoInvalida', ['rec.status']);
+    expectProblem(
+      await h.call('PATCH', `/rec/${rejected}`, { vinculo: { devedor: { nome: 'X' } } }),
+      400,
+      'RecOperacaoInvalida',
+      ['rec.status'],
+    );
   });
 
   it.each<[string, Json, string[]]>([
@@ -222,7 +311,11 @@ describe('PATCH /rec/{idRec} (section 3.2)', () => {
     await createRec(h, { loc: loc.id });
     const { idRec } = await createRec(h);
     expectProblem(await h.call('PATCH', `/rec/${idRec}`, { loc: loc.id }), 400, 'RecOperacaoInvalida', ['rec.loc']);
-    expectProblem(await h.call('PATCH', `/rec/RR99999999${day().replaceAll('-', '')}00000000000`, {}), 404, 'RecNaoEncontrada');
+    expectProblem(
+      await h.call('PATCH', `/rec/RR99999999${day().replaceAll('-', '')}00000000000`, {}),
+      404,
+      'RecNaoEncontrada',
+    );
     expectProblem(await h.call('PATCH', '/rec/x', {}), 400, 'RecOperacaoInvalida', ['idRec']);
   });
 });
@@ -231,7 +324,11 @@ describe('/locrec', () => {
   it('creates a location (201, location header), fetches, lists and unlinks it', async () => {
     const created = await h.call('POST', '/locrec');
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), location: expect.stringMatching(/^127\.0\.0\.1:\d+\/qr\/v2\/rec\/[0-9a-f]{32}$/), criacao: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      location: expect.stringMatching(/^127\.0\.0\.1:\d+\/qr\/v2\/rec\/[0-9a-f]{32}$/),
+      criacao: expect.any(String),
+    });
     expect(created.headers.get('location')).toBe(created.body.location);
     const { idRec } = await createRec(h, { loc: created.body.id });
     expect((await h.call('GET', `/locrec/${created.body.id}`)).body).toMatchObject({ id: created.body.id, idRec });
@@ -252,9 +349,24 @@ describe('/locrec', () => {
     expectProblem(await h.call('DELETE', '/locrec/999999/idRec'), 404, 'PayloadLocationRecNaoEncontrado');
     expectProblem(await h.call('DELETE', '/locrec/abc/idRec'), 404, 'PayloadLocationRecNaoEncontrado');
     expectProblem(await h.call('GET', '/locrec/abc'), 400, 'PayloadLocationRecConsultaInvalida', ['id']);
-    expectProblem(await h.call('GET', `/locrec?${range()}&idRecPresente=1`), 400, 'PayloadLocationRecConsultaInvalida', ['idRecPresente']);
-    expectProblem(await h.call('GET', '/locrec?inicio=2030-01-02T00:00:00Z&fim=2030-01-01T00:00:00Z'), 400, 'PayloadLocationRecConsultaInvalida', ['fim']);
-    expectProblem(await h.call('GET', `/locrec?${range()}&paginacao.paginaAtual=-1`), 400, 'PayloadLocationRecConsultaInvalida', ['paginacao.paginaAtual']);
+    expectProblem(
+      await h.call('GET', `/locrec?${range()}&idRecPresente=1`),
+      400,
+      'PayloadLocationRecConsultaInvalida',
+      ['idRecPresente'],
+    );
+    expectProblem(
+      await h.call('GET', '/locrec?inicio=2030-01-02T00:00:00Z&fim=2030-01-01T00:00:00Z'),
+      400,
+      'PayloadLocationRecConsultaInvalida',
+      ['fim'],
+    );
+    expectProblem(
+      await h.call('GET', `/locrec?${range()}&paginacao.paginaAtual=-1`),
+      400,
+      'PayloadLocationRecConsultaInvalida',
+      ['paginacao.paginaAtual'],
+    );
   });
 });
 
@@ -291,7 +403,9 @@ describe('the recurrence payload on its location', () => {
     expectProblem(await h.raw('GET', '/qr/v2/rec/0123456789abcdef0123456789abcdef'), 404, 'RecPayloadNaoEncontrado');
     const { idRec } = await createRec(h, { loc: loc.id });
     await h.call('PATCH', `/rec/${idRec}`, { status: 'CANCELADA' });
-    expectProblem(await h.raw('GET', `/qr/v2/rec/${tokenOf(loc.location)}`), 400, 'RecPayloadOperacaoInvalida', ['recUrlAccessToken']);
+    expectProblem(await h.raw('GET', `/qr/v2/rec/${tokenOf(loc.location)}`), 400, 'RecPayloadOperacaoInvalida', [
+      'recUrlAccessToken',
+    ]);
   });
 });
 
@@ -306,7 +420,11 @@ describe('composite codes (dadosQR) and the journeys that approve', () => {
     expect(code.url).toBeUndefined();
     expect(code.key).toBeUndefined();
     const approved = await h.sandbox.approveRec(idRec);
-    expect(approved).toMatchObject({ status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_2' }, pagador: { cpf: CPF, ispbParticipante: '99999999', codMun: '5300108' } });
+    expect(approved).toMatchObject({
+      status: 'APROVADA',
+      ativacao: { tipoJornada: 'JORNADA_2' },
+      pagador: { cpf: CPF, ispbParticipante: '99999999', codMun: '5300108' },
+    });
     // The code stays available (as the spec's example of an approved recurrence shows).
     expect((await h.call('GET', `/rec/${idRec}`)).body.dadosQR.jornada).toBe('JORNADA_2');
   });
@@ -321,7 +439,10 @@ describe('composite codes (dadosQR) and the journeys that approve', () => {
     expect(code).toMatchObject({ url: cob.location, recurrenceUrl: loc.location, pointOfInitiation: 'dynamic' });
     await h.sandbox.payCharge(cob.txid);
     const approved = (await h.call('GET', `/rec/${idRec}`)).body;
-    expect(approved).toMatchObject({ status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid: cob.txid } } });
+    expect(approved).toMatchObject({
+      status: 'APROVADA',
+      ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid: cob.txid } },
+    });
     expect(approved.atualizacao.map((a: Json) => a.status)).toEqual(['CRIADA', 'APROVADA']);
   });
 
@@ -331,7 +452,10 @@ describe('composite codes (dadosQR) and the journeys that approve', () => {
     const { idRec } = await createRec(h, { loc: loc.id });
     const got = await h.call('GET', `/rec/${idRec}?txid=${cobv.txid}`);
     expect(got.body.dadosQR.jornada).toBe('JORNADA_4');
-    expect(brcode.parse(got.body.dadosQR.instantCopiaECola)).toMatchObject({ url: cobv.location, recurrenceUrl: loc.location });
+    expect(brcode.parse(got.body.dadosQR.instantCopiaECola)).toMatchObject({
+      url: cobv.location,
+      recurrenceUrl: loc.location,
+    });
     expect(cobv.location).toContain('/cobv/');
     await h.sandbox.payCharge(cobv.txid);
     const approved = (await h.call('GET', `/rec/${idRec}`)).body;
@@ -362,7 +486,9 @@ describe('composite codes (dadosQR) and the journeys that approve', () => {
 
   it('approves or rejects only a CRIADA recurrence, journey 3 only with dadosJornada.txid', async () => {
     const { idRec } = await createRec(h);
-    await expect(h.sandbox.approveRec(idRec, { jornada: 'JORNADA_3' })).rejects.toMatchObject({ errorType: 'RecOperacaoInvalida' });
+    await expect(h.sandbox.approveRec(idRec, { jornada: 'JORNADA_3' })).rejects.toMatchObject({
+      errorType: 'RecOperacaoInvalida',
+    });
     const rejected = await h.sandbox.rejectRec(idRec, { codigo: 'AP14' });
     expect(rejected).toMatchObject({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP14' } } });
     await expect(h.sandbox.approveRec(idRec)).rejects.toMatchObject({ errorType: 'RecOperacaoInvalida' });

@@ -8,12 +8,14 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { addDays, todayInBrasilia } from '../../../src/lib/dates.ts';
 import { createSandbox, type OwnAccount, type Sandbox, type SandboxOptions } from '../../../src/sandbox.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's raw answers, read field by field by the tests.
 export type Json = Record<string, any>;
 
 export interface Answer {
   status: number;
   headers: Headers;
   /** The JSON body, the text of any other body, or `undefined` when empty. */
+  // biome-ignore lint/suspicious/noExplicitAny: as `Json`.
   body: any;
 }
 
@@ -56,8 +58,11 @@ export async function startRecSandbox(options: SandboxOptions = {}): Promise<Rec
     sandbox,
     account: sandbox.ownAccounts[0]!,
     async call(method, path, body) {
-      let response = await send(`${sandbox.baseUrl}${path}`, method, body, { authorization: `Bearer ${token ?? (await fresh())}` });
-      if (response.status === 401) response = await send(`${sandbox.baseUrl}${path}`, method, body, { authorization: `Bearer ${await fresh()}` });
+      let response = await send(`${sandbox.baseUrl}${path}`, method, body, {
+        authorization: `Bearer ${token ?? (await fresh())}`,
+      });
+      if (response.status === 401)
+        response = await send(`${sandbox.baseUrl}${path}`, method, body, { authorization: `Bearer ${await fresh()}` });
       return answer(response);
     },
     async raw(method, path, body) {
@@ -120,7 +125,11 @@ export async function createRec(h: RecHarness, overrides: Json = {}): Promise<Js
 }
 
 /** A new recurrence approved by the payer (journey 1 unless given), its idRec. */
-export async function approvedRec(h: RecHarness, overrides: Json = {}, jornada?: 'JORNADA_1' | 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4'): Promise<string> {
+export async function approvedRec(
+  h: RecHarness,
+  overrides: Json = {},
+  jornada?: 'JORNADA_1' | 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4',
+): Promise<string> {
   const { idRec } = await createRec(h, overrides);
   await h.sandbox.approveRec(idRec, jornada === undefined ? {} : { jornada });
   return idRec;

@@ -8,7 +8,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addDays } from '../../../src/lib/dates.ts';
 import { generateTxid } from '../../../src/lib/ids.ts';
-import { approvedRec, cobrBody, createRec, day, expectProblem, solicRecBody, useRecSandbox, type Json } from './support.ts';
+import {
+  approvedRec,
+  cobrBody,
+  createRec,
+  day,
+  expectProblem,
+  solicRecBody,
+  useRecSandbox,
+  type Json,
+} from './support.ts';
 
 const h = useRecSandbox();
 const DAY_MS = 86_400_000;
@@ -45,12 +54,21 @@ describe('recurring charges over time', () => {
     const expired = await get(`/cobr/${txid}`);
     expect(expired.status).toBe('EXPIRADA');
     expect(expired.tentativas.map((t: Json) => t.status)).toEqual(['EXPIRADA', 'EXPIRADA']);
-    expectProblem(await h.call('POST', `/cobr/${txid}/retentativa/${day(1)}`), 400, 'CobROperacaoInvalida', ['cobr.status', 'data']);
+    expectProblem(await h.call('POST', `/cobr/${txid}/retentativa/${day(1)}`), 400, 'CobROperacaoInvalida', [
+      'cobr.status',
+      'data',
+    ]);
   });
 
   it('NAO_PERMITE: an unpaid attempt past its date expires the charge', async () => {
     const due = day(1);
-    const txid = await charge(await approvedRec(h, { politicaRetentativa: 'NAO_PERMITE', calendario: { dataInicial: due, periodicidade: 'MENSAL' } }), due);
+    const txid = await charge(
+      await approvedRec(h, {
+        politicaRetentativa: 'NAO_PERMITE',
+        calendario: { dataInicial: due, periodicidade: 'MENSAL' },
+      }),
+      due,
+    );
     travel(2);
     expect((await get(`/cobr/${txid}`)).status).toBe('EXPIRADA');
   });
@@ -61,29 +79,57 @@ describe('recurring charges over time', () => {
     travel(1);
     expect((await get(`/cobr/${txid}`)).status).toBe('ATIVA');
     travel(1); // the attempt's date
-    expectProblem(await h.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' }), 400, 'CobROperacaoInvalida', ['cobr.status']);
+    expectProblem(await h.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' }), 400, 'CobROperacaoInvalida', [
+      'cobr.status',
+    ]);
   });
 });
 
 describe('recurrences and requests over time', () => {
   it('a recurrence past dataFinal is EXPIRADA: its payload is refused, it cannot be revised', async () => {
     const { id, location } = (await h.call('POST', '/locrec')).body;
-    const { idRec } = await createRec(h, { loc: id, calendario: { dataInicial: day(0), dataFinal: day(1), periodicidade: 'SEMANAL' } });
+    const { idRec } = await createRec(h, {
+      loc: id,
+      calendario: { dataInicial: day(0), dataFinal: day(1), periodicidade: 'SEMANAL' },
+    });
     travel(2);
     const expired = await get(`/rec/${idRec}`);
     expect(expired.status).toBe('EXPIRADA');
     expect(expired.atualizacao.map((a: Json) => a.status)).toEqual(['CRIADA', 'EXPIRADA']);
-    expectProblem(await h.raw('GET', `/qr/v2/rec/${(location as string).split('/').pop()}`), 400, 'RecPayloadOperacaoInvalida');
-    expectProblem(await h.call('PATCH', `/rec/${idRec}`, { status: 'CANCELADA' }), 400, 'RecOperacaoInvalida', ['rec.status']);
+    expectProblem(
+      await h.raw('GET', `/qr/v2/rec/${(location as string).split('/').pop()}`),
+      400,
+      'RecPayloadOperacaoInvalida',
+    );
+    expectProblem(await h.call('PATCH', `/rec/${idRec}`, { status: 'CANCELADA' }), 400, 'RecOperacaoInvalida', [
+      'rec.status',
+    ]);
   });
 
   it('a request past its expiry is EXPIRADA: no longer active, no longer cancellable', async () => {
     const { idRec } = await createRec(h);
-    const { idSolicRec } = (await h.call('POST', '/solicrec', solicRecBody(idRec, { calendario: { dataExpiracaoSolicitacao: new Date(Date.now() + 3_600_000).toISOString() } }))).body;
+    const { idSolicRec } = (
+      await h.call(
+        'POST',
+        '/solicrec',
+        solicRecBody(idRec, {
+          calendario: { dataExpiracaoSolicitacao: new Date(Date.now() + 3_600_000).toISOString() },
+        }),
+      )
+    ).body;
     travel(1);
     expect((await get(`/solicrec/${idSolicRec}`)).status).toBe('EXPIRADA');
-    expectProblem(await h.call('PATCH', `/solicrec/${idSolicRec}`, { status: 'CANCELADA' }), 400, 'SolicRecOperacaoInvalida', ['solicrec.status']);
-    const next = await h.call('POST', '/solicrec', solicRecBody(idRec, { calendario: { dataExpiracaoSolicitacao: new Date(Date.now() + 3_600_000).toISOString() } }));
+    expectProblem(
+      await h.call('PATCH', `/solicrec/${idSolicRec}`, { status: 'CANCELADA' }),
+      400,
+      'SolicRecOperacaoInvalida',
+      ['solicrec.status'],
+    );
+    const next = await h.call(
+      'POST',
+      '/solicrec',
+      solicRecBody(idRec, { calendario: { dataExpiracaoSolicitacao: new Date(Date.now() + 3_600_000).toISOString() } }),
+    );
     expect(next.status).toBe(201);
   });
 });
