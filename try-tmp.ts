@@ -1,0 +1,15 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+const transport = new StdioClientTransport({ command: process.execPath, args: ['src/cli.ts', 'mcp', '--sandbox', '--allow-writes', '--max-amount', '5.00'], stderr: 'pipe' });
+let log = ''; transport.stderr?.on('data', (d) => (log += d));
+const client = new Client({ name: 't', version: '1' });
+await client.connect(transport);
+const { tools } = await client.listTools();
+console.log(tools.map((t) => t.name));
+console.log(JSON.stringify(tools.find((t) => t.name === 'list_charges')?.inputSchema));
+const created = await client.callTool({ name: 'create_charge', arguments: { body: { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'x' } } });
+console.log(JSON.stringify(created).slice(0, 600));
+const bad = await client.callTool({ name: 'get_charge', arguments: { txid: 5 } });
+console.log(JSON.stringify(bad).slice(0, 600));
+await client.close();
+console.log(log);
