@@ -1,7 +1,9 @@
 /**
  * A tsup plugin for the library's ESM build: after esbuild has written it, the chunks the entries
  * share are joined into one (`chunk-shared-*.js`), kept apart only from what the `qr` entry
- * reaches (`chunk-base-*.js`, so that a browser bundle of `qr` takes nothing more).
+ * shares with them (`chunk-base-*.js`, so that a browser bundle of `qr` takes nothing more). What
+ * the `qr` entry shares only with a chunk loaded on use (the QR encoder, which `receipt()`'s PDF
+ * module draws with) joins the `qr` entry's own chunk, so the other entries never load it.
  *
  * Why: esbuild makes a chunk per set of entries sharing code, and the main entry had five; each
  * file a fresh process loads costs it time to resolve, read and link, on top of compiling its
@@ -57,10 +59,17 @@ export function sharedChunk(entries: readonly string[], light: string): TsupPlug
       // Real path: rollup names modules by theirs, and the sets below are compared with them.
       const dir = realpathSync(resolve(this.options.outDir ?? 'dist'));
       const isChunk = (id: string) => basename(id).startsWith('chunk-');
-      const base = reached(join(dir, `${light}.js`));
+      const lightEntry = join(dir, `${light}.js`);
       // What the first entry loads at once; a chunk only some other entry loads at once (the
       // sandbox's, which the first loads on use) keeps its own file and its own imports.
       const main = reached(join(dir, `${entries[0]}.js`));
+      const others = new Set(
+        entries.filter((name) => name !== light).flatMap((name) => [...reached(join(dir, `${name}.js`))]),
+      );
+      // What the light entry shares with the others; what it shares only with a chunk loaded on use
+      // (the receipt's PDF module draws its QR code) joins the light entry itself.
+      const base = new Set([...reached(lightEntry)].filter((id) => others.has(id)));
+      const lightOnly = new Set([...reached(lightEntry)].filter((id) => !others.has(id)));
       const read = new Set<string>();
       const bundle = await rollup({
         input: Object.fromEntries(entries.map((name) => [name, join(dir, `${name}.js`)])),
@@ -90,8 +99,19 @@ export function sharedChunk(entries: readonly string[], light: string): TsupPlug
         entryFileNames: '[name].js',
         // The joined chunks get a hash; the others keep esbuild's names (hash included).
         chunkFileNames: (chunk) =>
-          chunk.name === 'shared' || chunk.name === 'base' ? 'chunk-[name]-[hash].js' : '[name].js',
-        manualChunks: (id) => (!isChunk(id) ? undefined : base.has(id) ? 'base' : main.has(id) ? 'shared' : undefined),
+          chunk.name === 'shared' || chunk.name === 'base' || chunk.name === light
+            ? 'chunk-[name]-[hash].js'
+            : '[name].js',
+        manualChunks: (id) =>
+          id === lightEntry || lightOnly.has(id)
+            ? light
+            : !isChunk(id)
+              ? undefined
+              : base.has(id)
+                ? 'base'
+                : main.has(id)
+                  ? 'shared'
+                  : undefined,
         minifyInternalExports: false,
       });
       await bundle.close();

@@ -76,7 +76,8 @@ async function run(
       if (command === 'mcp') {
         const { serveMcp } = await import('./mcp/server.ts');
         const policy = { allowWrites: values['allow-writes'] === true, maxCents };
-        await serveMcp(service.clients, policy, { log: err, secrets: service.secrets });
+        const notes = service.notes === undefined ? {} : { notes: service.notes };
+        await serveMcp(service.clients, policy, { log: err, secrets: service.secrets, ...notes });
         return 0;
       }
       return await writeReceipt(service, positionals[0], values, out);
@@ -124,6 +125,8 @@ interface Service {
   /** With `--sandbox`: the embedded sandbox. */
   sandbox: Sandbox | undefined;
   secrets: string[];
+  /** What an assistant should know about this service. */
+  notes?: string;
   close(): Promise<void>;
 }
 
@@ -155,6 +158,7 @@ async function connect(sandboxMode: boolean): Promise<Service> {
     clients,
     sandbox,
     secrets: [sandbox.credentials.clientSecret, sandbox.cashOutCredentials.clientSecret],
+    notes: `This is an embedded sandbox: a charge's chave must be its receiving key ${sandbox.ownKeys[0]}.`,
     close: () => closeAll(clients.api, clients.cashOut, sandbox),
   };
 }

@@ -29,11 +29,16 @@ const ALLOWED: Record<string, readonly string[]> = {
   qr: ['internal', 'errors', 'lib'],
   // The sandbox judges requests by its own reading of the spec: never the client's rules.
   sandbox: ['internal', 'errors', 'lib', 'core', 'node'],
+  receipt: ['internal', 'errors', 'lib', 'qr'],
+  // The MCP server's tools get the clients from the command (src/cli.ts) that builds them.
+  mcp: ['internal', 'errors', 'lib', 'core', 'qr'],
 };
 
 /** Imports allowed for types only (erased from the build): the payer reads payloads of the collection's and the recurring part's resources. */
 const TYPES_ONLY: Record<string, readonly string[]> = {
   payer: ['collection', 'recurring'],
+  receipt: ['collection'],
+  mcp: ['composition', 'node', 'collection', 'recurring', 'cash-out'],
 };
 
 interface Import {

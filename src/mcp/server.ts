@@ -7,6 +7,7 @@
  */
 import { ConfigurationError } from '../errors/failures.ts';
 import { SDK_VERSION } from '../core/version.ts';
+import { fromCents } from '../lib/money.ts';
 import { type McpClients, type McpPolicy, type ToolDefinition, type ToolResult, toolsFor } from './tools.ts';
 
 /** How `serveMcp` reports and what it must never print. */
@@ -15,6 +16,8 @@ export interface McpServeOptions {
   log: (line: string) => void;
   /** Values replaced by `[redacted]` wherever they would appear in an answer. */
   secrets: readonly string[];
+  /** Added to the instructions the client reads (the embedded sandbox's receiving key). */
+  notes?: string;
 }
 
 export const MCP_SDK = '@modelcontextprotocol/sdk';
@@ -30,7 +33,8 @@ export async function serveMcp(clients: McpClients, policy: McpPolicy, options: 
         'recurrences, BR Codes. Amounts are decimal strings such as "10.00". ' +
         (policy.allowWrites
           ? 'Writes are allowed; refunds above the configured limit are refused.'
-          : 'Read-only: nothing here creates, cancels or refunds.'),
+          : 'Read-only: nothing here creates, cancels or refunds.') +
+        (options.notes === undefined ? '' : ` ${options.notes}`),
     },
   );
   const scrub = scrubber(options.secrets);
@@ -64,7 +68,7 @@ export async function serveMcp(clients: McpClients, policy: McpPolicy, options: 
   await server.connect(transport);
   options.log(
     `instant-payments MCP server: ${tools.length} tools, ` +
-      (policy.allowWrites ? `writes allowed, refunds up to ${policy.maxCents / 100}` : 'read-only'),
+      (policy.allowWrites ? `writes allowed, refunds up to ${fromCents(policy.maxCents)}` : 'read-only'),
   );
   await closed;
 }

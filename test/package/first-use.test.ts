@@ -49,6 +49,10 @@ const LAZY = [
   /\/dist\/schema-/,
   /^node:stream$/,
   /\/node_modules\/(ky|undici|openid-client|jose|zod|msw|pg)\//,
+  // The PDF library, its font engine and font: loaded by the first receipt() only.
+  /\/dist\/pdf-/,
+  /\/node_modules\/(pdf-lib|@pdf-lib|dejavu-fonts-ttf)\//,
+  /\/node_modules\/@modelcontextprotocol\//,
 ];
 const lazyIn = (urls: string[]) => urls.filter((url) => LAZY.some((pattern) => pattern.test(url)));
 
@@ -89,6 +93,21 @@ server.close();
         expect.stringMatching(/\/dist\/ky-/),
         expect.stringMatching(/\/dist\/listener-/),
         'node:stream',
+      ]),
+    );
+  });
+
+  it('loads the PDF library, its font engine and the font on the first receipt() only', () => {
+    const { afterImport, afterScript } = resolvedBy(`
+const { receipt } = await import('instant-payments');
+await receipt({ endToEndId: 'E'.padEnd(32, '1'), valor: '1.00', horario: '2026-01-01T00:00:00Z' });
+`);
+    expect(lazyIn(afterImport)).toEqual([]);
+    expect(afterScript).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\/dist\/pdf-/),
+        expect.stringMatching(/\/node_modules\/pdf-lib\//),
+        expect.stringMatching(/\/node_modules\/@pdf-lib\/fontkit\//),
       ]),
     );
   });
