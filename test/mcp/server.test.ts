@@ -283,6 +283,24 @@ describe('instant-payments mcp configured from the environment', { timeout: 60_0
       expect(everything).not.toContain(secret);
   });
 
+  it('says how to install the MCP SDK when it is missing, exit 1', () => {
+    // A resolve hook makes the package unfindable, as in a project that did not install it.
+    const hook = `import { registerHooks } from 'node:module';
+registerHooks({ resolve(specifier, context, next) {
+  if (specifier.startsWith('@modelcontextprotocol/sdk'))
+    throw Object.assign(new Error("Cannot find package '" + specifier + "'"), { code: 'ERR_MODULE_NOT_FOUND' });
+  return next(specifier, context);
+} });`;
+    const { status, stdout, stderr } = spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, CLI, 'mcp', '--sandbox'],
+      { env: { PATH: process.env['PATH'] ?? '' }, encoding: 'utf8', input: '', timeout: 30_000 },
+    );
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('npm install @modelcontextprotocol/sdk');
+  });
+
   it('refuses to start without its configuration, naming the variable (not a value), exit 1', () => {
     const { status, stderr } = spawnSync(process.execPath, [CLI, 'mcp'], {
       env: { PATH: process.env['PATH'] ?? '', INSTANT_CLIENT_SECRET: 'a-secret-never-printed' },

@@ -122,6 +122,10 @@ describe('the shared chunks of the ESM entries', () => {
     expect(bare.filter((specifier) => builtins.has(specifier))).toEqual([]);
   });
 
+  it.each(['index.js', 'payer.js'])('%s loads no QR encoder at once (the qr entry and receipt() do)', (entry) => {
+    expect(staticGraph(`${root}dist/${entry}`).bare).not.toContain('qr');
+  });
+
   it('give each class once: an error class is the same through the main, payer and qr entries', async () => {
     // The built entries, as a user imports them (typed from the sources: dist/ is built after the type check).
     const built = (specifier: string) => import(specifier) as Promise<unknown>;
