@@ -266,6 +266,16 @@ describe('instant-payments mcp configured from the environment', { timeout: 60_0
     expect((await server.call('get_balance')).isError).toBe(false);
     await server.call('refund_payment', { e2eid: payment.endToEndId, id: 'x1', valor: '2.00' });
     await server.call('get_charge', { txid: 'a'.repeat(30) });
+    // A secret pasted into a field comes back from the service: the answer shows it redacted.
+    const pasted = await server.call('create_charge', {
+      body: {
+        calendario: { expiracao: 3600 },
+        valor: { original: '1.00' },
+        chave: 'loja@example.com',
+        solicitacaoPagador: `see ${env['INSTANT_CLIENT_SECRET']}`,
+      },
+    });
+    expect(pasted.record['solicitacaoPagador']).toBe('see [redacted]');
     // The service logged the calls (INSTANT_PAYMENTS_LOG=debug), to stderr only.
     expect(server.log()).toMatch(/\[instant-payments\] debug/);
 
