@@ -19,6 +19,13 @@ const payment: InstantPayment = {
   horario: '2026-10-09T20:15:00Z',
 };
 
+/** A promise and its resolve function. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
 const notification = () =>
   new Request('https://shop.example/webhook/instant', {
     method: 'POST',
@@ -31,7 +38,7 @@ function gatedStore() {
   const inner = createMemoryStore();
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  const markWriting = Promise.withResolvers<void>();
+  const markWriting = deferred();
   let looks = 0;
   const looked = new EventTarget();
   const store: Store = {
@@ -70,7 +77,7 @@ it('a lease-held claim writes its done mark before giving the lease back: a seco
   net.server.use(http.get(`${BASE_URL}/instant/:e2eid`, () => HttpResponse.json(payment)));
   const { store, open, markWriting, looksReach } = gatedStore();
   const ran = vi.fn();
-  const secondRan = Promise.withResolvers<void>();
+  const secondRan = deferred();
   const onPayment = () => {
     ran();
     if (ran.mock.calls.length === 2) secondRan.resolve();
