@@ -1,5 +1,5 @@
 /**
- * Node only (Deno and Bun too). The receipt's font: DejaVu Sans from the `dejavu-fonts-ttf`
+ * Node only. The receipt's font: DejaVu Sans from the `dejavu-fonts-ttf`
  * package, embedded (subset) so accented names print and extract on any reader.
  */
 import { readFile } from 'node:fs/promises';

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Devolucao, InstantPayment } from '../../src/collection/instant.ts';
 import { ConfigurationError, receipt } from '../../src/index.ts';
 import { maskCpf } from '../../src/receipt/fields.ts';
+import { receipt as webReceipt } from '../../src/receipt/receipt.web.ts';
 import { readPng, readQr } from '../support/qr-read.ts';
 
 const E2EID = 'E99999999202611290230a1B2c3D4e5F';
@@ -167,5 +168,11 @@ describe('receipt() refusals', () => {
     const error = await receipt(payment as unknown as InstantPayment, options).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toMatchObject({ option });
+  });
+});
+
+describe('receipt() in the web build', () => {
+  it('rejects with ConfigurationError: Workers, edge and browser bundles carry no PDF library', async () => {
+    await expect(webReceipt(PAYMENT)).rejects.toMatchObject({ name: 'ConfigurationError', option: 'receipt' });
   });
 });
