@@ -11,7 +11,7 @@ import { receiptFonts } from './font.ts';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 56;
-const LABEL_WIDTH = 170;
+const LABEL_WIDTH = 180;
 const TEXT_SIZE = 10.5;
 const LEADING = 16;
 const MODULE = 4;
