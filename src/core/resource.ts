@@ -10,7 +10,7 @@ import type { CallSpec, RequestOptions, WithResponse } from './types.ts';
 import type { HttpCore } from './http.ts';
 import { apiPromise, refusedApiPromise, rejectedApiPromise, type APIPromise } from './api-promise.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
-import type { RoutePath } from './path.ts';
+import { routeOf, type RoutePath } from './path.ts';
 import { refusal, refuse, ruleContext, shouldValidate, type Rule } from './validation.ts';
 
 /** What a resource class sees of its client: the HTTP core and the validation settings. */
@@ -68,14 +68,24 @@ export abstract class APIResource {
    */
   protected send<T, W = T>(call: ResourceCall<T, W>): APIPromise<T> {
     // No `async`: a refusal is `refusedApiPromise`, a call one promise more than the core's.
+    const traced = this.client.http.telemetry !== undefined;
     let judging: Promise<void> | ApiError | undefined;
     try {
-      judging = this.#judge(call.rule, call.errors, call.options, true);
+      judging = this.#judge(call.rule, call.errors, call.options, !traced);
     } catch (error) {
-      return rejectedApiPromise(error);
+      return traced ? apiPromise(this.#refused(call, error)) : rejectedApiPromise(error);
     }
-    if (judging instanceof ApiError) return refusedApiPromise(judging);
-    return apiPromise(judging ? judging.then(() => this.#dispatch<T, W>(call)) : this.#dispatch<T, W>(call));
+    if (judging instanceof ApiError)
+      return traced ? apiPromise(this.#refused(call, judging)) : refusedApiPromise(judging);
+    if (judging === undefined) return apiPromise(this.#dispatch<T, W>(call));
+    return apiPromise(
+      judging.then(() => this.#dispatch<T, W>(call), traced ? (error) => this.#refused(call, error) : undefined),
+    );
+  }
+
+  /** A refused call's span (telemetry is on), named as its call would be; rejects with `error`. */
+  #refused(call: Pick<ResourceCall<unknown>, 'method' | 'path'>, error: unknown): Promise<never> {
+    return this.client.http.telemetry!.refusedCall(error, call.method, routeOf(call.path) ?? '');
   }
 
   /** Hands the call to the core, which reads the answer with `normalize` as it parses it. */
