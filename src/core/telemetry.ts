@@ -66,7 +66,7 @@ export interface TelemetryOptions {
 }
 
 /** The environment variable that turns telemetry on, with the global providers, for a client without the option. */
-export const TELEMETRY_ENV = 'INSTANT_PAYMENTS_TELEMETRY';
+const TELEMETRY_ENV = 'INSTANT_PAYMENTS_TELEMETRY';
 
 /** OpenTelemetry's `SpanKind` and `SpanStatusCode` values. */
 const SPAN_KIND_SERVER = 1;

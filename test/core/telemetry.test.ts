@@ -19,6 +19,7 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
+import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackAsyncContext } from './telemetry-context.ts';
 import {
@@ -79,6 +80,21 @@ function api(extra: Record<string, unknown> = {}): InstantClient {
 }
 
 const CPF = '12345678909';
+
+/** A store that is not the in-memory default: payments then go through intents. */
+function sharedStore(): Store {
+  const memory = createMemoryStore();
+  return {
+    lease: (...a) => memory.lease(...a),
+    renew: (...a) => memory.renew!(...a),
+    unlease: (...a) => memory.unlease(...a),
+    get: (k) => memory.get(k),
+    set: (...a) => memory.set(...a),
+    delete: (...a) => memory.delete(...a),
+    list: (p) => memory.list(p),
+    sealer: createSealer(new Uint8Array(32).fill(7)),
+  };
+}
 
 describe('CLIENT spans', () => {
   it('one per call, named after the method, with the HTTP attributes and the attempt count', async () => {
@@ -145,18 +161,7 @@ describe('CLIENT spans', () => {
 
 describe('workflows and notifications', () => {
   it('cashOut.pay and recover() show their store steps', async () => {
-    const memory = createMemoryStore();
-    // A store that is not the in-memory default: payments then go through intents.
-    const store: Store = {
-      lease: (...a) => memory.lease(...a),
-      renew: (...a) => memory.renew!(...a),
-      unlease: (...a) => memory.unlease(...a),
-      get: (k) => memory.get(k),
-      set: (...a) => memory.set(...a),
-      delete: (...a) => memory.delete(...a),
-      list: (p) => memory.list(p),
-      sealer: createSealer(new Uint8Array(32).fill(7)),
-    };
+    const store = sharedStore();
     const options = sandbox.cashOutOptions();
     secrets.add(options.auth.clientSecret).add(options.auth.clientId);
     const cashOut = new CashOutClient({ ...options, store, telemetry });
@@ -178,6 +183,28 @@ describe('workflows and notifications', () => {
     const [recover] = byName('cashOut.recover');
     expect(recover?.events.map((event) => event.name)).toEqual(expect.arrayContaining(['store.list', 'recovered']));
     expect(byName('cashOut.payments.create')[0]?.attributes['url.template']).toBe('/api/v2/instant/payments/dict');
+  });
+
+  it("recover()'s look-ups are its children", async () => {
+    const store = sharedStore();
+    const options = sandbox.cashOutOptions();
+    let ordersFail = true;
+    // The order answered 503 without reaching the sandbox: its outcome is unknown, its intent left open.
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (ordersFail && url.endsWith('/payments/dict')) return Promise.resolve(new Response(null, { status: 503 }));
+      return globalThis.fetch(input, init);
+    };
+    const cashOut = new CashOutClient({ ...options, store, telemetry, fetch, maxRetries: 0 });
+    const idempotencyKey = generateIdempotencyKey();
+    secrets.add(idempotencyKey).add('3.33');
+    await expect(
+      cashOut.pay({ idempotencyKey, key: '+5561999990001', creditorDocument: '52998224725', amount: '3.33' }),
+    ).rejects.toMatchObject({ name: 'PaymentOutcomeUnknownError' });
+    ordersFail = false;
+    expect(await cashOut.recover({ settleDelayMs: 1 })).toEqual([{ idempotencyKey, outcome: 'not-placed' }]);
+    const recover = byName('cashOut.recover').at(-1);
+    expect(childrenOf(recover)).toContain('cashOut.payments.get');
   });
 
   it('one SERVER span per notification with its outcome: confirmed, duplicate, unconfirmed, refused', async () => {
@@ -359,8 +386,14 @@ describe('a call refused before sending', () => {
 });
 
 describe("the caller's active span", () => {
-  it("is the parent of the SDK's spans, a refused call's included", async () => {
-    const client = api();
+  it("is the parent of the SDK's spans, a refused call's included; the call's span is active in fetch", async () => {
+    const activeInFetch: (string | undefined)[] = [];
+    const client = api({
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+        activeInFetch.push(trace.getActiveSpan()?.spanContext().spanId);
+        return globalThis.fetch(input, init);
+      },
+    });
     const txid = generateTxid();
     secrets.add(txid);
     const tracer = tracerProvider.getTracer('the-users-app');
@@ -376,6 +409,9 @@ describe("the caller's active span", () => {
         .slice(-2)
         .map((span) => span.attributes['error.type']),
     ).toEqual(['CobNaoEncontrado', 'CobConsultaInvalida']);
+    // An instrumented fetch (undici's) nests its span under the call's.
+    const get = byName('cob.get').at(-2)!;
+    expect(activeInFetch.at(-1)).toBe(get.spanContext().spanId);
   });
 });
 
