@@ -43,6 +43,9 @@ export interface ResourceCall<T, W = T> extends Omit<CallSpec, 'errors' | 'path'
   normalize?: ((body: W) => T) | undefined;
 }
 
+/** What names a refused call's span. */
+type RefusedCall = Pick<ResourceCall<unknown>, 'method' | 'path'>;
+
 /** One list call: the query as the caller wrote it, the list's errors and rule, per-item reading. */
 export interface ResourceListCall<T> {
   query: object | undefined;
@@ -68,24 +71,33 @@ export abstract class APIResource {
    */
   protected send<T, W = T>(call: ResourceCall<T, W>): APIPromise<T> {
     // No `async`: a refusal is `refusedApiPromise`, a call one promise more than the core's.
-    const traced = this.client.http.telemetry !== undefined;
     let judging: Promise<void> | ApiError | undefined;
     try {
-      judging = this.#judge(call.rule, call.errors, call.options, !traced);
+      judging = this.#judge(call.rule, call.errors, call.options, true);
     } catch (error) {
-      return traced ? apiPromise(this.#refused(call, error)) : rejectedApiPromise(error);
+      return this.#traceRefusal(call, rejectedApiPromise(error));
     }
-    if (judging instanceof ApiError)
-      return traced ? apiPromise(this.#refused(call, judging)) : refusedApiPromise(judging);
+    if (judging instanceof ApiError) return this.#traceRefusal(call, refusedApiPromise(judging));
     if (judging === undefined) return apiPromise(this.#dispatch<T, W>(call));
     return apiPromise(
-      judging.then(() => this.#dispatch<T, W>(call), traced ? (error) => this.#refused(call, error) : undefined),
+      judging.then(
+        () => this.#dispatch<T, W>(call),
+        (error: unknown) => this.#refused(call, error),
+      ),
     );
   }
 
-  /** A refused call's span (telemetry is on), named as its call would be; rejects with `error`. */
-  #refused(call: Pick<ResourceCall<unknown>, 'method' | 'path'>, error: unknown): Promise<never> {
-    return this.client.http.telemetry!.refusedCall(error, call.method, routeOf(call.path) ?? '');
+  /** `refused` as it is without telemetry; with it, rejecting once the refusal's span is recorded. */
+  #traceRefusal<T>(call: RefusedCall, refused: APIPromise<T>): APIPromise<T> {
+    if (this.client.http.telemetry === undefined) return refused;
+    return apiPromise(refused.then(undefined, (error: unknown) => this.#refused(call, error)) as Promise<never>);
+  }
+
+  /** Rejects with `error`; with telemetry, after the refused call's span (named as the call's would be) is recorded. */
+  #refused(call: RefusedCall, error: unknown): Promise<never> {
+    const telemetry = this.client.http.telemetry;
+    if (telemetry === undefined) return Promise.reject(error);
+    return telemetry.refusedCall(error, call.method, routeOf(call.path) ?? '');
   }
 
   /** Hands the call to the core, which reads the answer with `normalize` as it parses it. */
