@@ -101,7 +101,7 @@ export async function placeOrder(
     let failure: unknown;
     let answered = false;
     try {
-      answer = await channel.post({ ...budget.request(), maxRetries: 0 });
+      answer = await channel.post(budget.request());
       answered = true;
     } catch (error) {
       failure = error;

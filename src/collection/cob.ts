@@ -50,6 +50,7 @@ export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, Cob
     const body = chargeRequest(first);
     return this.send<CobGerada>({
       method: 'POST',
+      retry: 'never',
       path: () => COB.list,
       body,
       errors: COB.writeErrors,

@@ -11,16 +11,19 @@ import { createApiError, type ErrorTables } from '../errors/factory.ts';
 import { serialize } from './request-body.ts';
 import { resolveLogger, type Logger } from './log.ts';
 import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
+import { systemNow, type Now } from '../internal/clock.ts';
 import type {
   CallSpec,
   CustomRequest,
   FetchLike,
   HttpMethod,
+  LookFirst,
   QueryValue,
   RequestOptions,
   TokenProvider,
   WithResponse,
 } from './types.ts';
+import { retryPolicyOf } from './retry-policy.ts';
 import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardResponse, type GuardOptions } from './response.ts';
 import { USER_AGENT } from './version.ts';
 import { apiPromise, type APIPromise } from './api-promise.ts';
@@ -61,6 +64,8 @@ export interface HttpCoreConfig {
   baseUrls?: Readonly<Record<string, string>>;
   /** Spans and the duration metric; `undefined`: no OpenTelemetry, no work for it. */
   telemetry?: Telemetry | undefined;
+  /** The clock every time the core reads comes from (default: the system's). */
+  now?: Now;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -69,11 +74,12 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** Longest Retry-After the SDK waits for; a longer one is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 const CORE_BACKOFF: Backoff = { baseMs: 500, maxMs: 8_000, floor: 0 };
-const SAFE_METHODS = ['get', 'put', 'delete'];
+/** ky may retry any method: the call's policy (`retryPolicyOf`) sets its limit, 0 for `'never'`. */
+const ANY_METHOD = ['get', 'put', 'delete', 'post', 'patch'];
 const LEADING_SLASHES = /^\/+/;
 const SLASH = 0x2f;
 
-/** What the retry hook logs; given to ky as the call's context only when retries are logged. */
+/** What the retry hook needs of a call; given to ky as its context only when a retry needs it. */
 interface CallContext {
   /** Holder shared by ky's copies of the context: when the last attempt failed. */
   sent: CallState;
@@ -81,6 +87,9 @@ interface CallContext {
   route: string;
   /** The call's span, told of each retry. */
   observer: CallObserver | undefined;
+  /** The call's look before a resend (its policy), with the caller's options. */
+  look: LookFirst | undefined;
+  options: RequestOptions | undefined;
   [key: string]: unknown;
 }
 
@@ -90,6 +99,8 @@ type BodyCarrier = { [BODY_TEXT]?: string };
 
 interface CallState {
   failedAt?: number;
+  /** Epoch ms by which the call must end (its `totalTimeout`). */
+  deadline: number;
 }
 
 type KyModule = typeof import('./ky.ts');
@@ -112,8 +123,7 @@ export class HttpCore {
   readonly #base: string | undefined;
   /** Where the core logs: the `logger` option, else the `INSTANT_PAYMENTS_LOG` one. */
   readonly logger: Logger | undefined;
-  /** The retry settings of the client's defaults with an idempotency key, built once. */
-  readonly #idempotentRetry: NonNullable<KyOptions['retry']>;
+  readonly #now: Now;
   /** The token each request was sent with, when the provider can drop a refused one. */
   readonly #sentTokens = new WeakMap<Request, string>();
   /** `baseUrls` without trailing slashes, by route's first segment; `undefined` when not given. */
@@ -134,31 +144,12 @@ export class HttpCore {
     const query = config.defaultQuery && Object.entries(config.defaultQuery).filter(([, value]) => value !== undefined);
     this.#defaultQuery = query?.length ? query : undefined;
     this.logger = resolveLogger(config.logger);
-    this.#idempotentRetry = this.#retryOptions(undefined, true);
+    this.#now = config.now ?? systemNow;
   }
 
-  #retryOptions(
-    maxRetries: number | undefined,
-    idempotent: boolean,
-    state?: CallState,
-  ): NonNullable<KyOptions['retry']> {
-    const config = this.#config;
-    return {
-      limit: maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
-      methods: idempotent ? [...SAFE_METHODS, 'post'] : SAFE_METHODS,
-      statusCodes: [...RETRY_STATUSES],
-      afterStatusCodes: [...RETRY_STATUSES],
-      maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
-      delay: retryDelay,
-      retryOnTimeout: true,
-      // Only when retries are logged: notes when the attempt failed, so the retry logs its wait.
-      ...(state && {
-        shouldRetry: () => {
-          state.failedAt = Date.now();
-          return undefined;
-        },
-      }),
-    };
+  /** The clock's time in epoch ms. */
+  #ms(): number {
+    return this.#now().getTime();
   }
 
   /** ky is loaded on the first call: importing it touches fetch's globals, ~30 ms of a cold start. */
@@ -176,27 +167,57 @@ export class HttpCore {
   #create(create: KyModule['ky']): KyInstance {
     const config = this.#config;
     const log = this.logger;
-    const traced = config.telemetry !== undefined;
     return create.create({
       fetch: this.#fetchAttempt(),
       redirect: 'manual',
       timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
-      retry: this.#retryOptions(undefined, false),
-      ...((log?.warn || traced) && {
-        hooks: {
-          beforeRetry: [
-            ({ options, error, retryCount }) => {
-              const { method, route, sent, observer } = options.context as CallContext;
-              observer?.retry(retryCount, describeRetry(error));
-              if (!log?.warn) return;
-              const waitedMs = sent.failedAt === undefined ? undefined : Date.now() - sent.failedAt;
+      retry: {
+        limit: config.maxRetries ?? DEFAULT_MAX_RETRIES,
+        methods: ANY_METHOD,
+        statusCodes: [...RETRY_STATUSES],
+        afterStatusCodes: [...RETRY_STATUSES],
+        maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
+        delay: retryDelay,
+        retryOnTimeout: true,
+      },
+      hooks: {
+        beforeRetry: [
+          ({ options, error, retryCount }) => {
+            const context = options.context as Partial<CallContext>;
+            if (context.sent === undefined) return undefined;
+            const { method, route, sent, observer, look } = context as CallContext;
+            observer?.retry(retryCount, describeRetry(error));
+            if (log?.warn) {
+              const waitedMs = sent.failedAt === undefined ? undefined : this.#ms() - sent.failedAt;
               log.warn('retry', { method, route, retry: retryCount, reason: describeRetry(error), waitedMs });
-            },
-          ],
-        },
-      }),
+            }
+            return look && this.#lookFirst(look, context as CallContext, error);
+          },
+        ],
+      },
     });
+  }
+
+  /**
+   * Before a create under a key of ours is sent again: what the service holds. The record found
+   * is the call's answer, handed to ky as this retry's response (a `beforeRetry` hook may answer
+   * in the retry's stead); nothing found, the call is sent again. A look that fails leaves the
+   * attempt's own failure standing: nothing is sent again on a guess.
+   */
+  async #lookFirst(look: LookFirst, context: CallContext, error: unknown): Promise<Response | undefined> {
+    const given = context.options;
+    const options: RequestOptions = { totalTimeout: Math.max(1, context.sent.deadline - this.#ms()) };
+    if (given?.signal) options.signal = given.signal;
+    if (given?.timeout !== undefined) options.timeout = given.timeout;
+    let found: unknown;
+    try {
+      found = await look.lookFirst(options);
+    } catch {
+      throw error;
+    }
+    if (found === undefined) return undefined;
+    return new Response(JSON.stringify(found), { status: 200, headers: { 'content-type': 'application/json' } });
   }
 
   /**
@@ -321,10 +342,10 @@ export class HttpCore {
    * succeeds takes no step more for it.
    */
   #attempt<T>(spec: CallSpec, replay: boolean, observer: CallObserver | undefined): Promise<WithResponse<T>> {
-    const started = Date.now();
+    const started = this.#ms();
     let kyOptions: KyOptions;
     try {
-      kyOptions = this.#kyOptions(spec, observer);
+      kyOptions = this.#kyOptions(spec, observer, started);
     } catch (error) {
       // Refused before sending (a body JSON cannot hold): nothing was sent, nothing is logged.
       return Promise.reject(error);
@@ -342,7 +363,7 @@ export class HttpCore {
           method: spec.method,
           route: spec.path.route,
           status: response.status,
-          ms: Date.now() - started,
+          ms: this.#ms() - started,
         });
       // Outside the try: a reader's own failure is not the call's.
       if (spec.normalize) data = (spec.normalize as (body: unknown) => T)(data);
@@ -370,19 +391,19 @@ export class HttpCore {
       if (ky === undefined) loadKy().catch(() => undefined); // a failed load fails the call in #transport
       return withinBudget(auth.getToken(spec.options?.signal), totalTimeout, spec)
         .then(() => {
-          kyOptions.totalTimeout = Math.max(1, totalTimeout - (Date.now() - started));
-          return this.#transmit(spec, kyOptions, observer);
+          kyOptions.totalTimeout = Math.max(1, totalTimeout - (this.#ms() - started));
+          return this.#transmit(spec, kyOptions);
         })
         .then(read, fail);
     }
-    return this.#transmit(spec, kyOptions, observer).then(read, fail);
+    return this.#transmit(spec, kyOptions).then(read, fail);
   }
 
-  #transmit(spec: CallSpec, kyOptions: KyOptions, observer: CallObserver | undefined): Promise<Response> {
+  #transmit(spec: CallSpec, kyOptions: KyOptions): Promise<Response> {
     const transport = this.#ky;
     const url = this.#url(spec.path);
     if (transport) return transport(url, kyOptions);
-    return this.#transport().then((loaded) => loaded(url, this.#withRetry(kyOptions, spec, observer)));
+    return this.#transport().then((loaded) => loaded(url, kyOptions));
   }
 
   /**
@@ -402,7 +423,7 @@ export class HttpCore {
    * ky's options for one call: only what differs from the client's defaults (accept, user
    * agent, time limits, retries), as ky merges every per-call option into its defaults.
    */
-  #kyOptions(spec: CallSpec, observer: CallObserver | undefined): KyOptions {
+  #kyOptions(spec: CallSpec, observer: CallObserver | undefined, started: number): KyOptions {
     const options = spec.options;
     const kyOptions: KyOptions = { method: spec.method };
     let headers: Record<string, string> | undefined;
@@ -421,34 +442,51 @@ export class HttpCore {
     }
     const query = toSearchParams(spec.query, this.#defaultQuery);
     if (query) kyOptions.searchParams = query;
-    return ky === undefined ? kyOptions : this.#withRetry(kyOptions, spec, observer);
+    this.#retryPolicy(kyOptions, spec, observer, started);
+    return kyOptions;
   }
 
-  /** The call's retry settings, when they differ from the defaults (ky must be loaded). */
-  #withRetry(kyOptions: KyOptions, spec: CallSpec, observer: CallObserver | undefined): KyOptions {
-    const log = this.logger;
-    const idempotent = spec.idempotencyKey !== undefined;
-    const maxRetries = spec.options?.maxRetries;
-    if (log?.warn || observer) {
-      const sent: CallState = {};
-      kyOptions.context = { sent, method: spec.method, route: spec.path.route, observer } satisfies CallContext;
+  /**
+   * The call's retry policy in ky's per-call options: `'never'` is a limit of 0, a look first
+   * rides in the call's context to the `beforeRetry` hook. Nothing per call for a plain replay.
+   */
+  #retryPolicy(kyOptions: KyOptions, spec: CallSpec, observer: CallObserver | undefined, started: number): void {
+    const policy = retryPolicyOf(spec);
+    const look = typeof policy === 'object' ? policy : undefined;
+    const log = this.logger?.warn;
+    const limit = policy === 'never' ? 0 : spec.options?.maxRetries;
+    let sent: CallState | undefined;
+    if (limit !== 0 && (log || observer || look)) {
+      const totalTimeout = spec.options?.totalTimeout ?? this.#config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS;
+      sent = { deadline: started + totalTimeout };
+      const context: CallContext = {
+        sent,
+        method: spec.method,
+        route: spec.path.route,
+        observer,
+        look,
+        options: spec.options,
+      };
+      kyOptions.context = context;
     }
-    if (log?.warn) {
-      kyOptions.retry = ky!.replaceOption(
-        this.#retryOptions(maxRetries, idempotent, (kyOptions.context as CallContext).sent),
-      );
-    } else if (idempotent || maxRetries !== undefined) {
-      kyOptions.retry = ky!.replaceOption(
-        maxRetries === undefined ? this.#idempotentRetry : this.#retryOptions(maxRetries, idempotent),
-      );
+    if (limit === undefined && !(log && sent)) return;
+    const retry: NonNullable<KyOptions['retry']> = {};
+    if (limit !== undefined) retry.limit = limit;
+    if (log && sent) {
+      const state = sent;
+      // Notes when the attempt failed, so the retry logs its wait (ky's `delay` is told no more than the count).
+      retry.shouldRetry = () => {
+        state.failedAt = this.#ms();
+        return undefined;
+      };
     }
-    return kyOptions;
+    kyOptions.retry = retry;
   }
 
   /** The typed error of a failed call, logged. */
   #failed(error: unknown, spec: CallSpec, started: number): unknown {
-    const mapped = this.#mapError(error, spec, Date.now() - started);
-    if (this.logger) logFailure(this.logger, spec, mapped, Date.now() - started);
+    const mapped = this.#mapError(error, spec, this.#ms() - started);
+    if (this.logger) logFailure(this.logger, spec, mapped, this.#ms() - started);
     return mapped;
   }
 
