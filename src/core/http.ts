@@ -192,7 +192,7 @@ export class HttpCore {
               const waitedMs = sent.failedAt === undefined ? undefined : this.#ms() - sent.failedAt;
               log.warn('retry', { method, route, retry: retryCount, reason: describeRetry(error), waitedMs });
             }
-            return look && this.#lookFirst(look, context as CallContext, error);
+            return look && !refusedUntouched(error) ? this.#lookFirst(look, context as CallContext, error) : undefined;
           },
         ],
       },
@@ -200,7 +200,8 @@ export class HttpCore {
   }
 
   /**
-   * Before a create under a key of ours is sent again: what the service holds. The record found
+   * Before a create under a key of ours is sent again after an answer that may hide a landed
+   * attempt (none at all, a time-out, 500, 502, 504): what the service holds. The record found
    * is the call's answer, handed to ky as this retry's response (a `beforeRetry` hook may answer
    * in the retry's stead); nothing found, the call is sent again. A look that fails leaves the
    * attempt's own failure standing: nothing is sent again on a guess.
@@ -533,6 +534,13 @@ export class HttpCore {
     if (spec.options?.signal?.aborted) return spec.options.signal.reason;
     return error;
   }
+}
+
+/** Statuses by which the service says it did not take the request (nothing to look for before resending). */
+const UNTOUCHED_STATUSES = [408, 429, 503];
+
+function refusedUntouched(error: unknown): boolean {
+  return ky?.isHTTPError(error) === true && UNTOUCHED_STATUSES.includes(error.response.status);
 }
 
 function describeRetry(error: unknown): string {
