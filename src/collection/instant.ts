@@ -82,7 +82,8 @@ export class Instant extends APIResource {
   /**
    * `PUT /instant/{e2eid}/devolucao/{id}`: asks for a refund of `valor` (at most what is left
    * of the payment). `id` is yours (1 to 35 letters or digits) and makes the call idempotent:
-   * it is retried safely, and reusing an id for another refund is refused by the service.
+   * after a lost answer the refund under the id is read first, and is the answer when it is this
+   * one; reusing an id for another refund is refused by the service.
    */
   refund(e2eid: string, id: string, body: DevolucaoSolicitada, options?: RequestOptions): APIPromise<Devolucao> {
     const at = () => path`/instant/${e2eid}/devolucao/${id}`;
