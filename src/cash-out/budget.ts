@@ -15,19 +15,20 @@ export class Budget {
   /** Epoch ms; `Infinity` when the caller set no time. */
   readonly deadline: number;
   readonly #options: RequestOptions;
-  readonly #now: Now;
+  /** The client's clock. */
+  readonly clock: Now;
 
   /** `defaultMs`: the time when `options.totalTimeout` is not given (`Infinity`: none). */
   constructor(options: RequestOptions = {}, defaultMs: number = DEFAULT_TOTAL_TIMEOUT_MS, now: Now = systemNow) {
     this.#options = options;
-    this.#now = now;
+    this.clock = now;
     this.signal = options.signal;
     this.deadline = this.now() + (options.totalTimeout ?? defaultMs);
   }
 
   /** The client's clock, in epoch ms. */
   now(): number {
-    return this.#now().getTime();
+    return this.clock().getTime();
   }
 
   /** Milliseconds left, never below 0 (`Infinity` when the caller set no time). */

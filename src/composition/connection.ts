@@ -13,6 +13,7 @@ import { sharedStore } from '../store/memory.ts';
 import { SharedTokenProvider, tokenIdentity } from './shared-token.ts';
 import type { Store } from '../store/types.ts';
 import { Telemetry, type TelemetryOptions } from '../core/telemetry.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
 export interface ConnectionOptions {
@@ -59,6 +60,8 @@ export interface ConnectionOptions {
    * `@opentelemetry/api` registered some before the client was built; else nothing is done.
    */
   telemetry?: TelemetryOptions;
+  /** The clock the client reads (api.md "Time"; default: the system's). */
+  now?: Now;
 }
 
 /** The API's tags, each of which may have its own base URL (`baseUrls`). */
@@ -114,6 +117,7 @@ export function connect(
     ...(options.defaultHeaders && { defaultHeaders: { ...options.defaultHeaders } }),
     ...(options.defaultQuery && { defaultQuery: { ...options.defaultQuery } }),
     ...(options.baseUrls && { baseUrls: { ...options.baseUrls } }),
+    ...(options.now && { now: options.now }),
   });
   return { http, telemetry, close: async () => transport?.close() };
 }
@@ -133,6 +137,7 @@ function tokenProvider(
       ...(timeout !== undefined && { timeout }),
       ...(maxResponseBytes !== undefined && { maxResponseBytes }),
       ...(options.logger && { logger: options.logger }),
+      ...(options.now && { now: options.now }),
     },
   );
   const shared = sharedStore(store);
