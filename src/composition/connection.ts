@@ -106,7 +106,6 @@ export function connect(
     telemetry,
     baseUrl: options.baseUrl,
     ...(fetch && { fetch }),
-    ...(options.fetch && { usersFetch: true }),
     ...(auth && { auth }),
     ...(options.timeout !== undefined && { timeout: options.timeout }),
     ...(options.totalTimeout !== undefined && { totalTimeout: options.totalTimeout }),

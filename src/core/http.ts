@@ -1,7 +1,9 @@
 /**
  * The HTTP core: the only user of ky (through `ky.ts`, loaded on the first call). One ky
- * instance per client with a few hooks: the bearer token before every attempt, retries only where
- * they are safe, one token refresh on 401, and every failure turned into a typed error.
+ * instance per client, used through its options and hooks: the default headers, the bearer token
+ * before every attempt (`beforeRequest`, `beforeRetry`), each call's retry policy (a limit, and a
+ * look before a create is sent again), time limits; one token refresh on 401 and every failure
+ * turned into a typed error. Its `fetch` only guards the answer (bounded, no redirect followed).
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
 import { UnauthorizedError } from '../errors/api-error.ts';
@@ -43,8 +45,6 @@ export interface HttpCoreConfig {
   /** Base URL the paths are appended to (a trailing slash is optional). */
   baseUrl?: string;
   fetch?: FetchLike;
-  /** `fetch` is the user's (perhaps under the mTLS transport): it is handed `Request`s only. */
-  usersFetch?: boolean;
   auth?: TokenProvider;
   timeout?: number;
   totalTimeout?: number;
@@ -93,10 +93,6 @@ interface CallContext {
   [key: string]: unknown;
 }
 
-/** The per-call option that carries the JSON text past ky to `#fetchAttempt`. */
-const BODY_TEXT = 'instantBodyText';
-type BodyCarrier = { [BODY_TEXT]?: string };
-
 interface CallState {
   failedAt?: number;
   /** Epoch ms by which the call must end (its `totalTimeout`). */
@@ -124,8 +120,6 @@ export class HttpCore {
   /** Where the core logs: the `logger` option, else the `INSTANT_PAYMENTS_LOG` one. */
   readonly logger: Logger | undefined;
   readonly #now: Now;
-  /** The token each request was sent with, when the provider can drop a refused one. */
-  readonly #sentTokens = new WeakMap<Request, string>();
   /** `baseUrls` without trailing slashes, by route's first segment; `undefined` when not given. */
   readonly #bases: ReadonlyMap<string, string> | undefined;
   /** `defaultQuery`'s entries; `undefined` when not given (no work per call then). */
@@ -170,6 +164,8 @@ export class HttpCore {
     return create.create({
       fetch: this.#fetchAttempt(),
       redirect: 'manual',
+      // The defaults under each call's own (a call's `accept`, a caller's header wins).
+      headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...lowerCased(config.defaultHeaders) },
       timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
       retry: {
@@ -222,76 +218,36 @@ export class HttpCore {
   }
 
   /**
-   * ky's `fetch`: one attempt. The bearer token (fetched for each attempt, so a retry sends a
-   * fresh one) and the JSON content type are set on ky's own `Request` here rather than passed
-   * as per-call headers, which ky would merge into its defaults on every call. A built-in
-   * provider's token is at hand here (`#attempt` waited for it before the first attempt); a
-   * custom `getToken` is waited for inside the attempt. The guard reads the whole body, so ky's
-   * timeouts and retries cover it too. Not `async`: with the token at hand, the attempt is the
-   * guard's own promise. ky's `Request` carries no body: the JSON text comes in the `init` ky
-   * forwards (`BODY_TEXT`) and is sent as text, each attempt. A body in ky's `Request` would be
-   * a stream, which ky tees for its retries and `fetch` pipes again when handed a `Request`: a
-   * quarter of a PUT's client CPU (measured). So a call with a body reaches `fetch` as its URL
-   * and an init, or, for a user's `fetch` (which may read one), as a `Request` made from them;
-   * a call without a body reaches it as ky's `Request`.
+   * ky's `fetch`: one attempt, for what ky does not do. The bearer token is set here, each
+   * attempt (a retry sends a fresh one), not in a `beforeRequest` hook: ky runs its hooks outside
+   * the attempt's `timeout`, and a custom `getToken` has no time limit of its own. A built-in
+   * provider's token is at hand (`#attempt` waited for a fetch before the first attempt). `fetch`
+   * is looked up at call time, so a mock installed after the client was built still sees it; the
+   * answer is guarded (a redirect refused, the body read whole but bounded, inside ky's time
+   * limits and retries).
    */
   #fetchAttempt(): FetchLike {
     const config = this.#config;
     const auth = config.auth;
-    const sentTokens = this.#sentTokens;
-    const defaultHeaders = config.defaultHeaders && Object.entries(config.defaultHeaders);
     const guard: GuardOptions = {
       maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       detachSuccessBody: true,
     };
-    const send = (request: Request, init: RequestInit | undefined, body: string | undefined): Promise<Response> => {
-      // Looked up at call time, so a mock installed after the client was built still sees it.
+    const send = (request: Request, init: RequestInit | undefined): Promise<Response> =>
       // `Promise.resolve`: a user's `fetch` may hand back its `Response` without a promise.
-      const fetch = config.fetch ?? globalThis.fetch;
-      if (body === undefined)
-        return Promise.resolve(fetch(request, init)).then((response) => guardResponse(response, request, guard));
-      const url = request.url;
-      const withBody: RequestInit = {
-        method: request.method,
-        headers: request.headers,
-        body,
-        signal: request.signal,
-        redirect: 'manual',
-      };
-      const sent = config.usersFetch ? fetch(new Request(url, withBody)) : fetch(url, withBody);
-      return Promise.resolve(sent).then((response) => guardResponse(response, url, guard));
-    };
-    const withToken = (
-      request: Request,
-      init: RequestInit | undefined,
-      body: string | undefined,
-      token: string,
-    ): Promise<Response> => {
+      Promise.resolve((config.fetch ?? globalThis.fetch)(request, init)).then((response) =>
+        guardResponse(response, request, guard),
+      );
+    const withToken = (request: Request, init: RequestInit | undefined, token: string): Promise<Response> => {
       request.headers.set('authorization', `Bearer ${token}`);
-      // The token a 401 would refuse, for the failure handler to drop.
-      if (auth?.invalidate) sentTokens.set(request, token);
-      return send(request, init, body);
+      return send(request, init);
     };
     return (input, init) => {
-      try {
-        const request = input as Request;
-        const body = (init as BodyCarrier | undefined)?.[BODY_TEXT];
-        const headers = request.headers;
-        // The defaults, unless the call gave its own (a call's `accept`, a caller's header).
-        if (!headers.has('accept')) headers.set('accept', 'application/json');
-        if (!headers.has('user-agent')) headers.set('user-agent', USER_AGENT);
-        if (body !== undefined) headers.set('content-type', 'application/json');
-        if (defaultHeaders) {
-          for (const [name, value] of defaultHeaders) if (!headers.has(name)) headers.set(name, value);
-        }
-        if (!auth) return send(request, init, body);
-        // A built-in provider's token at hand is taken as it is: no promise to wait for.
-        const token = auth.tokenNow?.();
-        if (token !== undefined) return withToken(request, init, body, token);
-        return auth.getToken(request.signal).then((fetched) => withToken(request, init, body, fetched));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      const request = input as Request;
+      if (!auth) return send(request, init);
+      const token = auth.tokenNow?.();
+      if (token !== undefined) return withToken(request, init, token);
+      return auth.getToken(request.signal).then((fetched) => withToken(request, init, fetched));
     };
   }
 
@@ -380,7 +336,7 @@ export class HttpCore {
       const failed = this.#failed(error, spec, started);
       if (!replay || !auth?.invalidate || !(failed instanceof UnauthorizedError)) throw failed;
       // ky's error names the request that was answered 401: the token it carried is dropped.
-      auth.invalidate(ky?.isHTTPError(error) ? this.#sentTokens.get(error.request) : undefined);
+      auth.invalidate(ky?.isHTTPError(error) ? sentToken(error.request) : undefined);
       this.logger?.warn?.('401: token dropped, replaying once', { method: spec.method, route: spec.path.route });
       observer?.replay();
       return this.#attempt<T>(spec, false, observer);
@@ -429,13 +385,16 @@ export class HttpCore {
     const kyOptions: KyOptions = { method: spec.method };
     let headers: Record<string, string> | undefined;
     if (spec.accept !== undefined) (headers ??= {})['accept'] = spec.accept;
-    if (spec.headers) headers = Object.assign(headers ?? {}, spec.headers);
-    if (options?.headers) headers = Object.assign(headers ?? {}, options.headers);
-    if (spec.idempotencyKey) (headers ??= {})[spec.idempotencyKey.header] = spec.idempotencyKey.value;
-    if (headers) kyOptions.headers = headers;
+    if (spec.headers) headers = Object.assign(headers ?? {}, lowerCased(spec.headers));
+    if (options?.headers) headers = Object.assign(headers ?? {}, lowerCased(options.headers));
+    if (spec.idempotencyKey) (headers ??= {})[spec.idempotencyKey.header.toLowerCase()] = spec.idempotencyKey.value;
+    // The JSON text as ky's `body` rather than `json`: a body JSON cannot hold is refused before sending.
     const body = serialize(spec);
-    // Not ky's `body`: see `#fetchAttempt`. ky hands options it does not know to `fetch`.
-    if (body !== undefined) (kyOptions as BodyCarrier)[BODY_TEXT] = body;
+    if (body !== undefined) {
+      kyOptions.body = body;
+      (headers ??= {})['content-type'] = 'application/json';
+    }
+    if (headers) kyOptions.headers = headers;
     if (options) {
       if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
       if (options.totalTimeout !== undefined) kyOptions.totalTimeout = options.totalTimeout;
@@ -541,6 +500,16 @@ const UNTOUCHED_STATUSES = [408, 429, 503];
 
 function refusedUntouched(error: unknown): boolean {
   return ky?.isHTTPError(error) === true && UNTOUCHED_STATUSES.includes(error.response.status);
+}
+
+/** Header names in lower case: ky merges a call's headers into the defaults by name as written. */
+function lowerCased(headers: Readonly<Record<string, string>> | undefined): Record<string, string> | undefined {
+  return headers && Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+/** The token a request carried (the one a 401 refused). */
+function sentToken(request: Request): string | undefined {
+  return request.headers.get('authorization')?.replace(/^Bearer /, '');
 }
 
 function describeRetry(error: unknown): string {
