@@ -106,6 +106,7 @@ export function connect(
     telemetry,
     baseUrl: options.baseUrl,
     ...(fetch && { fetch }),
+    ...(options.fetch && { usersFetch: true }),
     ...(auth && { auth }),
     ...(options.timeout !== undefined && { timeout: options.timeout }),
     ...(options.totalTimeout !== undefined && { totalTimeout: options.totalTimeout }),
