@@ -8,7 +8,7 @@
  * Run alone: `node bench/qr.ts` (after `npm run build`).
  */
 import { encodeQR } from 'qr';
-import { fmt, median, type Row } from './support.ts';
+import { fmt, loadSdk, median, type Row } from './support.ts';
 
 const ROUNDS = 31;
 const CALLS = 200;
@@ -48,7 +48,7 @@ async function paired(
 export async function measure(): Promise<Row[]> {
   const specifier = 'instant-payments/qr';
   const { qrSvg, qrPng } = (await import(specifier)) as typeof import('../src/qr.ts');
-  const { brcode } = (await import('instant-payments')) as typeof import('../src/index.ts');
+  const { brcode } = await loadSdk();
   // A dynamic code as a service returns it: a location of 62 characters, no amount, txid `***`.
   const code = brcode.build({
     url: 'instant.example.com/qr/v2/cobv/9d36b84fc70b478fb95c12729b90ca25',
