@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CONSUMERS,
