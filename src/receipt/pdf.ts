@@ -5,7 +5,7 @@
  */
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
-import { qrMatrix } from '../qr/matrix.ts';
+import { isDark, qrMatrix } from '../qr/matrix.ts';
 import type { ReceiptLine, ReceiptText } from './fields.ts';
 import { receiptFonts } from './font.ts';
 
@@ -95,26 +95,22 @@ function wrap(value: string, font: PDFFont, width: number): string[] {
 
 /** The QR code of `content` centred under the text, its caption beneath. */
 function drawQr(page: PDFPage, fonts: Fonts, content: string, top: number): void {
-  const { dark, size } = qrMatrix(content, { margin: 4, scale: 1 });
-  const side = size * MODULE;
+  const { symbol, margin } = qrMatrix(content, { margin: 4, scale: 1 });
+  const side = (symbol.size + 2 * margin) * MODULE;
   const left = (PAGE.width - side) / 2;
   const bottom = top - side;
   page.drawRectangle({ x: left, y: bottom, width: side, height: side, color: rgb(1, 1, 1) });
-  dark.forEach((row, r) => {
+  const origin = { x: left + margin * MODULE, y: top - margin * MODULE };
+  for (let y = 0; y < symbol.size; y++) {
     // One rectangle per run of dark modules in a row.
-    for (let c = 0; c < size; c++) {
-      if (!row[c]) continue;
-      const start = c;
-      while (c + 1 < size && row[c + 1]) c++;
-      page.drawRectangle({
-        x: left + start * MODULE,
-        y: top - (r + 1) * MODULE,
-        width: (c - start + 1) * MODULE,
-        height: MODULE,
-        color: rgb(0, 0, 0),
-      });
+    for (let x = 0; x < symbol.size; x++) {
+      if (!isDark(symbol, x, y)) continue;
+      const start = x;
+      while (x + 1 < symbol.size && isDark(symbol, x + 1, y)) x++;
+      const width = (x - start + 1) * MODULE;
+      page.drawRectangle({ x: origin.x + start * MODULE, y: origin.y - (y + 1) * MODULE, width, height: MODULE });
     }
-  });
+  }
   const caption = 'QR code do ID fim a fim';
   const width = fonts.regular.widthOfTextAtSize(caption, 9);
   page.drawText(caption, { x: (PAGE.width - width) / 2, y: bottom - 12, size: 9, font: fonts.regular, color: GREY });
