@@ -10,18 +10,20 @@ import {
   API_TOKEN_PATH,
   CASH_OUT_TOKEN_PATH,
   apiToken,
-  authorized,
   balance,
   cashOutToken,
   getOrder,
+  grantOf,
+  oauthError,
   placeOrder,
 } from './cash-out.ts';
 import { chargeRoutes, locRoutes } from './charges.ts';
 import { CONTROL_PREFIX, type ControlTable } from './controls.ts';
 import { ConnectionDrop, type FaultInjector, cutMidBody } from './faults.ts';
 import { JWKS_PATH, type PayloadSigner, payloadRoutes } from './payload.ts';
+import { operationFor } from './operations.ts';
 import { instantRoutes, webhookRoutes } from './payments.ts';
-import { Problem, ProviderProblem, problemResponse, providerResponse, unauthorized } from './problems.ts';
+import { Problem, ProviderProblem, missingScope, problemResponse, providerResponse, unauthorized } from './problems.ts';
 import { REC_PAYLOAD_PATH, type RecurringPart } from './recurring/part.ts';
 import type { Context, Credentials, Transfer } from './state.ts';
 
@@ -40,6 +42,8 @@ export interface SandboxParts {
   readonly cashOut: Credentials;
   /** Lifetime of issued access tokens, in seconds. */
   readonly tokenLifetime: number;
+  /** The token endpoint takes a JSON body too. */
+  readonly lenientToken: boolean;
   /** True while served over TLS: the server let through only requests with a certificate from its CA. */
   certificateVerified(): boolean;
   /** A cash-out order was placed (the front door settles it, or waits for `settleTransfer`). */
@@ -88,6 +92,7 @@ export class SandboxRoutes {
       if (error instanceof Problem) return problemResponse(error, correlationId);
       if (error instanceof ProviderProblem) return providerResponse(error, correlationId);
       if (error instanceof Unauthorized) return unauthorized(correlationId);
+      if (error instanceof MissingScope) return missingScope(error.scope, error.granted, correlationId);
       return problemResponse(new Problem('ErroInternoDoServidor', 'Erro inesperado no sandbox.'), correlationId);
     }
   }
@@ -98,7 +103,7 @@ export class SandboxRoutes {
     const method = request.method;
     if (path === API_TOKEN_PATH)
       return method === 'POST'
-        ? apiToken(ctx, request, this.#parts.api, lifetime, this.#parts.certificateVerified())
+        ? apiToken(ctx, request, this.#parts.api, lifetime, this.#parts.certificateVerified(), this.#parts.lenientToken)
         : undefined;
     if (path === CASH_OUT_TOKEN_PATH)
       return method === 'POST' ? cashOutToken(ctx, request, this.#parts.cashOut, lifetime) : undefined;
@@ -110,14 +115,23 @@ export class SandboxRoutes {
     return undefined;
   }
 
-  /** Runs `route` for a request with a live token of `audience`; no route, no token check (404, not 401). */
+  /**
+   * Runs `route` for a request with a live token of `audience` holding the scope the operation
+   * names; no route, no token check (404, not 401).
+   */
   async #authorized(
     request: Request,
     audience: 'api' | 'cash-out',
     route: Route | undefined,
   ): Promise<Response | undefined> {
     if (route === undefined) return undefined;
-    if (!authorized(this.#parts.ctx, request, audience)) throw new Unauthorized();
+    const grant = grantOf(this.#parts.ctx, request, audience);
+    if (grant === false) throw new Unauthorized();
+    if (grant !== 'all') {
+      const path = new URL(request.url).pathname.slice('/v2'.length);
+      const scope = operationFor(request.method, path)?.scope;
+      if (scope !== undefined && !grant.has(scope)) throw new MissingScope(scope, grant);
+    }
     return route();
   }
 
@@ -173,9 +187,29 @@ export class SandboxRoutes {
 
 class Unauthorized extends Error {}
 
-/** Over HTTPS, the API, the provider and the token endpoints want a client certificate; payloads and test controls do not. */
-export function needsCertificate(path: string): boolean {
-  return !path.startsWith('/qr/') && !path.startsWith(CONTROL_PREFIX);
+class MissingScope extends Error {
+  readonly scope: string;
+  readonly granted: ReadonlySet<string>;
+
+  constructor(scope: string, granted: ReadonlySet<string>) {
+    super(scope);
+    this.scope = scope;
+    this.granted = granted;
+  }
+}
+
+/**
+ * Over HTTPS, the API, the provider and the token endpoints want a client certificate; payloads
+ * and test controls do not. The refusal of a request without one at `path`, in the shape that
+ * endpoint answers in (OAuth's at the token endpoint), or `undefined` where none is needed.
+ */
+export function refusalWithoutCertificate(path: string, correlationId: string): Response | undefined {
+  if (path.startsWith('/qr/') || path.startsWith(CONTROL_PREFIX)) return undefined;
+  const detail = 'A client certificate issued by the sandbox CA is required.';
+  if (path === API_TOKEN_PATH) return oauthError(401, 'invalid_client', detail);
+  if (path.startsWith('/api/v2/'))
+    return providerResponse(new ProviderProblem(403, 'Forbidden', detail), correlationId);
+  return problemResponse(new Problem('AcessoNegado', detail), correlationId);
 }
 
 function decode(segment: string): string {
