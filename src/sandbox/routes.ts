@@ -21,11 +21,14 @@ import { chargeRoutes, locRoutes } from './charges.ts';
 import { CONTROL_PREFIX, type ControlTable } from './controls.ts';
 import { ConnectionDrop, type FaultInjector, cutMidBody } from './faults.ts';
 import { JWKS_PATH, type PayloadSigner, payloadRoutes } from './payload.ts';
+import { json } from './http.ts';
+import { OPENAPI_JSON_PATH, OPENAPI_YAML_PATH, openapiDocument } from './openapi.ts';
 import { operationFor } from './operations.ts';
 import { instantRoutes, webhookRoutes } from './payments.ts';
 import { Problem, ProviderProblem, missingScope, problemResponse, providerResponse, unauthorized } from './problems.ts';
 import { REC_PAYLOAD_PATH, type RecurringPart } from './recurring/part.ts';
 import type { Context, Credentials, Transfer } from './state.ts';
+import { toYaml } from './yaml.ts';
 
 /** A request's route, found before any token is looked at, run after. */
 type Route = () => Promise<Response | undefined>;
@@ -62,9 +65,13 @@ export class SandboxRoutes {
   async serve(request: Request): Promise<Response> {
     const correlationId = `sbx-${++this.#requests}`;
     const path = new URL(request.url).pathname;
-    // Faults are the service's: never on the token endpoints, the key set or the test controls.
+    // Faults are the service's: never on the token endpoints, the key set, the documents or the test controls.
     const faultable =
-      path !== API_TOKEN_PATH && path !== CASH_OUT_TOKEN_PATH && path !== JWKS_PATH && !path.startsWith(CONTROL_PREFIX);
+      path !== API_TOKEN_PATH &&
+      path !== CASH_OUT_TOKEN_PATH &&
+      path !== JWKS_PATH &&
+      !isDocument(path) &&
+      !path.startsWith(CONTROL_PREFIX);
     const drawn = faultable ? this.#parts.faults.draw() : undefined;
     const fault = drawn?.fault;
     if (drawn && drawn.delayMs > 0) await sleep(drawn.delayMs);
@@ -108,6 +115,7 @@ export class SandboxRoutes {
     if (path === CASH_OUT_TOKEN_PATH)
       return method === 'POST' ? cashOutToken(ctx, request, this.#parts.cashOut, lifetime) : undefined;
     if (path.startsWith(CONTROL_PREFIX)) return this.#parts.controls.answer(request, path);
+    if (isDocument(path)) return method === 'GET' ? openapiResponse(ctx.origin(), path) : undefined;
     if (path.startsWith(REC_PAYLOAD_PATH)) return this.#parts.recurring.payload(request, path);
     if (path.startsWith('/qr/')) return payloadRoutes(ctx, this.#parts.signer, request, path);
     if (path.startsWith('/api/v2/')) return this.#authorized(request, 'cash-out', this.#cashOutRoute(request, path));
@@ -204,12 +212,23 @@ class MissingScope extends Error {
  * endpoint answers in (OAuth's at the token endpoint), or `undefined` where none is needed.
  */
 export function refusalWithoutCertificate(path: string, correlationId: string): Response | undefined {
-  if (path.startsWith('/qr/') || path.startsWith(CONTROL_PREFIX)) return undefined;
+  if (path.startsWith('/qr/') || path.startsWith(CONTROL_PREFIX) || isDocument(path)) return undefined;
   const detail = 'A client certificate issued by the sandbox CA is required.';
   if (path === API_TOKEN_PATH) return oauthError(401, 'invalid_client', detail);
   if (path.startsWith('/api/v2/'))
     return providerResponse(new ProviderProblem(403, 'Forbidden', detail), correlationId);
   return problemResponse(new Problem('AcessoNegado', detail), correlationId);
+}
+
+function isDocument(path: string): boolean {
+  return path === OPENAPI_JSON_PATH || path === OPENAPI_YAML_PATH;
+}
+
+function openapiResponse(origin: string, path: string): Response {
+  const document = openapiDocument(origin);
+  return path === OPENAPI_JSON_PATH
+    ? json(200, document)
+    : new Response(toYaml(document), { status: 200, headers: { 'content-type': 'application/yaml' } });
 }
 
 function decode(segment: string): string {
