@@ -9,7 +9,8 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { RoutePath } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
 import { checkWebhookUrl } from '../collection/rules/fields.ts';
-import { warnAppendedSegment } from '../collection/webhook.ts';
+import { appendedSegmentError } from '../collection/webhook.ts';
+import { refusedApiPromise } from '../core/api-promise.ts';
 
 /** Where one registration lives and which classes its endpoints answer with. */
 export interface RegistrationKind {
@@ -32,7 +33,8 @@ export abstract class WebhookRegistration extends APIResource {
    * body; safe to retry.
    */
   put(webhookUrl: string, options?: RequestOptions): APIPromise<void> {
-    warnAppendedSegment(webhookUrl, [this.kind.appended], this.client.http.logger);
+    const misplaced = appendedSegmentError(webhookUrl, [this.kind.appended]);
+    if (misplaced) return refusedApiPromise(misplaced);
     return this.send<void, unknown>({
       method: 'PUT',
       path: () => this.kind.path,
