@@ -5,7 +5,7 @@
  * included), the scheme the banner names, a port in use, the certificate-less token request
  * and http webhooks off loopback.
  */
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,14 +13,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startCommand } from './support.ts';
 
 const CLI = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
 const GUIDE = readFileSync(new URL('../../docs/sandbox-and-testing.md', import.meta.url), 'utf8');
 const run = promisify(execFile);
-const children: ChildProcess[] = [];
+const running: Array<() => Promise<void>> = [];
 const folders: string[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill();
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((stop) => stop()));
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -30,19 +31,10 @@ function folder(): string {
   return dir;
 }
 
-/** Starts the command in `cwd` on a free port and waits for its whole printout. */
+/** Starts the command in `cwd` on a free port, stopped after the test; its whole printout. */
 async function startCli(args: string[], cwd: string): Promise<string> {
-  const child = spawn(process.execPath, [CLI, ...args, '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (/^Seed /m.test(out)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-  });
+  const { out, stop } = await startCommand(args, { cwd, timeoutMs: 90_000 });
+  running.push(stop);
   return out;
 }
 
