@@ -14,7 +14,6 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
-import { refusedApiPromise } from '../core/api-promise.ts';
 import { ConfigurationError } from '../errors/failures.ts';
 import { checkChave, checkWebhookUrl } from './rules/fields.ts';
 import { INSTANT_LIST_KEY } from './instant.ts';
@@ -24,23 +23,23 @@ const WRITE_ERRORS = { 400: WebhookOperacaoInvalida, 404: WebhookNaoEncontrado }
 const READ_ERRORS = { 400: WebhookConsultaInvalida, 404: WebhookNaoEncontrado };
 
 /**
- * A `ConfigurationError` when `webhookUrl` already ends with the segment the service appends
- * (`.../webhook/instant`: notifications would land at `.../webhook/instant/instant`), saying
- * where they would land; `undefined` for any other URL. A refusal rather than a warning: a
- * warning shown only through an optional logger reached nobody. The URL itself is not repeated
- * (it may carry a secret path).
+ * Throws a `ConfigurationError` when `webhookUrl` already ends with the segment the service
+ * appends (`.../webhook/instant`: notifications would land at `.../webhook/instant/instant`),
+ * saying where they would land. Part of the call's rule (off with `validate: false`). A refusal
+ * rather than a warning: a warning shown only through an optional logger reached nobody. The
+ * URL itself is not repeated (it may carry a secret path).
  */
-export function appendedSegmentError(webhookUrl: unknown, segments: readonly string[]): ConfigurationError | undefined {
-  if (typeof webhookUrl !== 'string') return undefined;
+export function refuseAppendedSegment(webhookUrl: unknown, segments: readonly string[]): void {
+  if (typeof webhookUrl !== 'string') return;
   let pathname: string;
   try {
     pathname = new URL(webhookUrl).pathname.replace(/\/+$/, '');
   } catch {
-    return undefined;
+    return;
   }
   const segment = segments.find((name) => pathname.endsWith(`/${name}`));
-  if (segment === undefined) return undefined;
-  return new ConfigurationError(
+  if (segment === undefined) return;
+  throw new ConfigurationError(
     'webhookUrl',
     `webhookUrl already ends with /${segment}, which the service appends: notifications would land at ` +
       `.../${segment}/${segment}. Register the URL without the final /${segment}, and serve .../${segment}.`,
@@ -57,8 +56,6 @@ export class Webhook extends APIResource {
    * received payments to `webhookUrl` with `/<list name>` appended, so serve the whole subtree.
    */
   put(chave: string, webhookUrl: string, options?: RequestOptions): APIPromise<void> {
-    const misplaced = appendedSegmentError(webhookUrl, APPENDED);
-    if (misplaced) return refusedApiPromise(misplaced);
     return this.send<void, unknown>({
       method: 'PUT',
       path: () => path`/webhook/${chave}`,
@@ -66,6 +63,7 @@ export class Webhook extends APIResource {
       errors: WRITE_ERRORS,
       options,
       rule: (ctx) => {
+        refuseAppendedSegment(webhookUrl, APPENDED);
         checkChave(chave, 'chave', ctx, { required: true, owned: true });
         checkWebhookUrl(webhookUrl, ctx);
       },

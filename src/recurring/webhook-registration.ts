@@ -9,8 +9,7 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { RoutePath } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
 import { checkWebhookUrl } from '../collection/rules/fields.ts';
-import { appendedSegmentError } from '../collection/webhook.ts';
-import { refusedApiPromise } from '../core/api-promise.ts';
+import { refuseAppendedSegment } from '../collection/webhook.ts';
 
 /** Where one registration lives and which classes its endpoints answer with. */
 export interface RegistrationKind {
@@ -33,15 +32,16 @@ export abstract class WebhookRegistration extends APIResource {
    * body; safe to retry.
    */
   put(webhookUrl: string, options?: RequestOptions): APIPromise<void> {
-    const misplaced = appendedSegmentError(webhookUrl, [this.kind.appended]);
-    if (misplaced) return refusedApiPromise(misplaced);
     return this.send<void, unknown>({
       method: 'PUT',
       path: () => this.kind.path,
       body: { webhookUrl } satisfies WebhookRecSolicitado,
       errors: { 400: this.kind.writeError },
       options,
-      rule: (ctx) => checkWebhookUrl(webhookUrl, ctx),
+      rule: (ctx) => {
+        refuseAppendedSegment(webhookUrl, [this.kind.appended]);
+        checkWebhookUrl(webhookUrl, ctx);
+      },
       normalize: noData,
     });
   }
