@@ -34,6 +34,8 @@ export abstract class WebhookRegistration extends APIResource {
   put(webhookUrl: string, options?: RequestOptions): APIPromise<void> {
     return this.send<void, unknown>({
       method: 'PUT',
+      // Registers or replaces: sent again, it registers the same callback.
+      retry: 'replay',
       path: () => this.kind.path,
       body: { webhookUrl } satisfies WebhookRecSolicitado,
       errors: { 400: this.kind.writeError },
@@ -50,6 +52,7 @@ export abstract class WebhookRegistration extends APIResource {
   get(options?: RequestOptions): APIPromise<WebhookRecCompleto> {
     return this.send<WebhookRecCompleto>({
       method: 'GET',
+      retry: 'replay',
       path: () => this.kind.path,
       errors: { 400: this.kind.readError },
       options,
@@ -60,6 +63,7 @@ export abstract class WebhookRegistration extends APIResource {
   delete(options?: RequestOptions): APIPromise<void> {
     return this.send<void, unknown>({
       method: 'DELETE',
+      retry: 'replay',
       path: () => this.kind.path,
       errors: { 400: this.kind.writeError },
       options,
