@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
-import { sharedChunk } from './scripts/shared-chunk.ts';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -58,8 +57,6 @@ export default defineConfig([
     ...shared,
     entry: LIBRARY_ENTRIES,
     format: ['esm', 'cjs'],
-    // The ESM entries share one chunk (and the qr entry's few modules a second), not five.
-    plugins: [sharedChunk(Object.keys(LIBRARY_ENTRIES), 'qr')],
     // Members marked @internal (the clients' HTTP core) stay out of the public declarations.
     dts: { compilerOptions: { stripInternal: true } },
     // The web build and the commands' write beside it at the same time, and clean their own.
@@ -70,8 +67,7 @@ export default defineConfig([
   },
   {
     // The commands run in their own processes and share no object with a user's import: built
-    // apart, so that the library entries split into fewer shared chunks (each costs a cold start
-    // ~0.5 ms to resolve and link).
+    // apart, their chunks in a folder of their own.
     ...shared,
     entry: { cli: 'src/cli.ts', 'sandbox-cli': 'src/sandbox-cli.ts' },
     format: ['esm'],

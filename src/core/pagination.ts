@@ -66,7 +66,7 @@ export class PagePromise<T, P extends PageParametros = PageParametros>
   extends Promise<Page<T, P>>
   implements APIPromise<Page<T, P>>, AsyncIterable<T>
 {
-  // `then`, `catch` and `finally` make plain promises: a derived promise is no page promise.
+  /** `then`, `catch` and `finally` make plain promises: a derived promise is no page promise. */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }
