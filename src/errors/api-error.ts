@@ -32,8 +32,8 @@ export interface ApiErrorInit {
 
 /** An HTTP failure, or a client-side refusal that mirrors one (`sentRequest: false`). */
 export class ApiError extends InstantError {
-  // `declare`: the constructor assigns each field once (a class field would first define it as
-  // undefined: 3% of a refusal's cost, measured).
+  // `declare`: the constructor assigns each field once. Class fields, defined as undefined first,
+  // made a refusal 5-17% dearer (bench row "cost of a refusal", A/B of two module copies).
   declare readonly name: string;
   declare readonly status: number;
   /** Full error type URI, e.g. `https://host/api/v2/error/CobOperacaoInvalida`. */
