@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
-import { sharedChunk } from './scripts/shared-chunk.ts';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -11,7 +10,8 @@ const shared = {
   treeshake: true,
   define: { __SDK_VERSION__: JSON.stringify(version) },
   // ky is bundled into one chunk of our own, loaded on the first call: its package is 30 modules,
-  // and resolving them is most of its cold start (~13 ms of 19 on the bench machine).
+  // and resolving them is most of its cold start (~13 ms of 19 on the bench machine; bench row
+  // "cold start: process start to the first answered call").
   noExternal: ['ky'],
 } satisfies Options;
 
@@ -97,8 +97,6 @@ export default defineConfig([
     ...shared,
     entry: LIBRARY_ENTRIES,
     format: ['esm', 'cjs'],
-    // The ESM entries share one chunk (and the qr entry's few modules a second), not five.
-    plugins: [sharedChunk(Object.keys(LIBRARY_ENTRIES), 'qr')],
     // Members marked @internal (the clients' HTTP core) stay out of the public declarations.
     dts: { compilerOptions: { stripInternal: true } },
     // The web build and the commands' write beside it at the same time, and clean their own.
@@ -109,8 +107,7 @@ export default defineConfig([
   },
   {
     // The commands run in their own processes and share no object with a user's import: built
-    // apart, so that the library entries split into fewer shared chunks (each costs a cold start
-    // ~0.5 ms to resolve and link).
+    // apart, their chunks in a folder of their own.
     ...shared,
     entry: { cli: 'src/cli.ts', 'sandbox-cli': 'src/sandbox-cli.ts' },
     format: ['esm'],

@@ -7,7 +7,6 @@ import type { ClientCredentials } from '../core/auth.ts';
 import type { CustomRequest, RequestOptions, TokenProvider } from '../core/types.ts';
 import type { HttpCore } from '../core/http.ts';
 import type { Logger } from '../core/log.ts';
-import type { ClientContext } from '../core/resource.ts';
 import { connect, type ConnectionOptions } from '../composition/connection.ts';
 import { checkClientOptions, type ClientKind } from '../composition/check-options.ts';
 import { tracedStore, type Telemetry, type WorkflowSpan } from '../core/telemetry.ts';
@@ -77,7 +76,7 @@ function settled<T>(work: Promise<T>, span: WorkflowSpan, outcome: (value: T) =>
 export const CASH_OUT_TOKEN_PATH = '/api/v2/oauth/token';
 
 /** The cash-out client: resources `balance` and `payments`, workflows `pay`, `recover`, notifications, and `request()`. */
-export class CashOutClient implements ClientContext {
+export class CashOutClient {
   /** @internal The HTTP core; a call the SDK does not model goes through `request()`. */
   readonly http: HttpCore;
   readonly validate: boolean;

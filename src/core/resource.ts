@@ -62,8 +62,10 @@ export interface ResourceListCall<T> {
 export function noData(): void {}
 
 export abstract class APIResource {
+  /** @internal */
   protected readonly client: ClientContext;
 
+  /** @internal A client makes its resources. */
   constructor(client: ClientContext) {
     this.client = client;
   }
