@@ -4,7 +4,7 @@
  */
 import type { Checked } from './checked.ts';
 
-export const TIME_ZONE = 'America/Sao_Paulo';
+const TIME_ZONE = 'America/Sao_Paulo';
 const CIVIL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // RFC 3339 section 5.6 date-time; section 5.6 lets `T` and `Z` be lowercase.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;

@@ -7,7 +7,6 @@
 import type { Devolucao, DevolucaoNatureza, InstantPayment } from '../collection/instant.ts';
 import { ConfigurationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
-import { TIME_ZONE } from '../lib/dates.ts';
 import { isValidE2eid } from '../lib/ids.ts';
 import { isValidAmount, toCents } from '../lib/money.ts';
 
@@ -150,6 +149,8 @@ function reais(amount: unknown, field: string): string {
   return `R$ ${whole},${cents.slice(-2)}`;
 }
 
+// Named here rather than exported from lib/dates.ts: that module sits in the chunk the payer entry loads.
+const TIME_ZONE = 'America/Sao_Paulo';
 let brasilia: Intl.DateTimeFormat | undefined;
 
 /** An RFC 3339 instant as `29/11/2026 21:05:03` in Brasília. */
