@@ -11,6 +11,7 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
+import { systemNow, type Now } from '../internal/clock.ts';
 import { refuse, ruleContext, shouldValidate, type Rule, type RuleContext } from '../core/validation.ts';
 import { checkLoteCobV, judgeAgainstBatch } from './rules/lotecobv.ts';
 import { collectListQuery } from './rules/query.ts';
@@ -45,7 +46,7 @@ export class LoteCobV extends APIResource {
    * With `validate: false` it is a plain `put`.
    */
   alter(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
-    return alterLoteCobV({ lotecobv: this, validate: this.client.validate }, id, body, options);
+    return alterLoteCobV({ lotecobv: this, validate: this.client.validate, now: this.client.now }, id, body, options);
   }
 
   /**
@@ -118,6 +119,8 @@ function checkBatchId(id: unknown, ctx: RuleContext): boolean {
 export interface LoteCobVAlterApi {
   readonly lotecobv: Pick<LoteCobV, 'get' | 'put'>;
   readonly validate?: boolean;
+  /** The clock the rules judge by (default the system clock). */
+  readonly now?: Now;
 }
 
 /**
@@ -134,7 +137,7 @@ export async function alterLoteCobV(
 ): Promise<void> {
   const body = batchRequest(given);
   if (shouldValidate(api.validate ?? true, options?.validate)) {
-    const ctx = ruleContext(undefined);
+    const ctx = ruleContext(undefined, api.now ?? systemNow);
     judgeAgainstBatch(await api.lotecobv.get(id, options), body, 'create', ctx);
     refuse(LoteCobVOperacaoInvalida, ctx.out);
   }

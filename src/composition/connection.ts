@@ -13,6 +13,7 @@ import { sharedStore } from '../store/memory.ts';
 import { SharedTokenProvider, tokenIdentity } from './shared-token.ts';
 import type { Store } from '../store/types.ts';
 import { Telemetry, type TelemetryOptions } from '../core/telemetry.ts';
+import { systemNow, type Now } from '../internal/clock.ts';
 
 /** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
 export interface ConnectionOptions {
@@ -59,6 +60,12 @@ export interface ConnectionOptions {
    * `@opentelemetry/api` registered some before the client was built; else nothing is done.
    */
   telemetry?: TelemetryOptions;
+  /**
+   * The clock (default the system clock): every rule that reads "today" (dates not before
+   * today, the Brasília civil date), every expiry and deadline, and every duration logged read
+   * it. A test clock (the sandbox's `clientOptions()` passes its own) moves the client with it.
+   */
+  now?: Now;
 }
 
 /** The API's tags, each of which may have its own base URL (`baseUrls`). */
@@ -84,6 +91,8 @@ export interface Connection {
   http: HttpCore;
   /** The client's OpenTelemetry, decided once; `undefined` when there is none. */
   telemetry: Telemetry | undefined;
+  /** The client's clock: the `now` option, else the system clock. */
+  now: Now;
   close(): Promise<void>;
 }
 
@@ -92,13 +101,14 @@ export function connect(
   options: ConnectionOptions & { baseUrls?: BaseUrls },
   tokenRequestFormat?: 'form' | 'json',
 ): Connection {
+  const now = options.now ?? systemNow;
   const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
   const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
   const auth =
     options.auth === undefined
       ? undefined
-      : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);
-  const telemetry = Telemetry.resolve(options.telemetry);
+      : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat, now);
+  const telemetry = Telemetry.resolve(options.telemetry, now);
   const http = new HttpCore({
     telemetry,
     baseUrl: options.baseUrl,
@@ -115,13 +125,14 @@ export function connect(
     ...(options.defaultQuery && { defaultQuery: { ...options.defaultQuery } }),
     ...(options.baseUrls && { baseUrls: { ...options.baseUrls } }),
   });
-  return { http, telemetry, close: async () => transport?.close() };
+  return { http, telemetry, now, close: async () => transport?.close() };
 }
 
 function tokenProvider(
   options: ConnectionOptions & { auth: ClientCredentials | TokenProvider },
   fetch: FetchLike | undefined,
   format: 'form' | 'json' | undefined,
+  now: Now,
 ): TokenProvider {
   const { auth, timeout, maxResponseBytes, store, tls } = options;
   if ('getToken' in auth && typeof auth.getToken === 'function') return auth;
@@ -142,5 +153,6 @@ function tokenProvider(
     identity: tokenIdentity(credentials, certificate),
     // The fetch lease lasts one token request's time limit.
     requestTimeoutMs: timeout ?? DEFAULT_TOKEN_TIMEOUT_MS,
+    now,
   });
 }

@@ -9,6 +9,7 @@
  * amount, a token, a secret or a body.
  */
 import { SDK_VERSION } from './version.ts';
+import { epochMs, systemNow, type Now } from '../internal/clock.ts';
 
 /** The part of an OpenTelemetry `Span` the SDK uses. */
 export interface TelemetrySpan {
@@ -101,11 +102,14 @@ export interface WorkflowSpan {
 export class Telemetry {
   readonly #tracer: ReturnType<TelemetryTracerProvider['getTracer']> | undefined;
   readonly #duration: ReturnType<ReturnType<TelemetryMeterProvider['getMeter']>['createHistogram']> | undefined;
+  readonly #now: Now;
 
   private constructor(
     tracerProvider: TelemetryTracerProvider | undefined,
     meterProvider: TelemetryMeterProvider | undefined,
+    now: Now,
   ) {
+    this.#now = now;
     this.#tracer = tracerProvider?.getTracer(SCOPE, SDK_VERSION);
     this.#duration = meterProvider?.getMeter(SCOPE, SDK_VERSION).createHistogram('http.client.request.duration', {
       description: 'Duration of the SDK calls to the service, retries included',
@@ -115,17 +119,17 @@ export class Telemetry {
   }
 
   /** The option's providers, else the global ones; `undefined` when there are none. */
-  static resolve(options: TelemetryOptions | undefined): Telemetry | undefined {
+  static resolve(options: TelemetryOptions | undefined, now: Now = systemNow): Telemetry | undefined {
     const global = options?.tracerProvider && options.meterProvider ? undefined : globalApi();
     const tracerProvider = options?.tracerProvider ?? global?.trace;
     const meterProvider = options?.meterProvider ?? global?.metrics;
     if (tracerProvider === undefined && meterProvider === undefined) return undefined;
-    return new Telemetry(tracerProvider, meterProvider);
+    return new Telemetry(tracerProvider, meterProvider, now);
   }
 
   /** A CLIENT span for one SDK call, `name` such as `cob.create`; the metric at its end. */
   call(name: string, method: string, template: string, url: string): CallObserver {
-    const started = performance.now();
+    const started = epochMs(this.#now);
     const base: Attributes = { 'http.request.method': method, 'url.template': template };
     const host = hostOf(url);
     if (host !== undefined) base['server.address'] = host;
@@ -144,7 +148,7 @@ export class Telemetry {
         const attributes: Attributes = { ...base };
         if (status !== undefined) attributes['http.response.status_code'] = status;
         if (error !== undefined) attributes['error.type'] = errorType(error);
-        this.#duration?.record((performance.now() - started) / 1000, attributes);
+        this.#duration?.record((epochMs(this.#now) - started) / 1000, attributes);
         if (span === undefined) return;
         if (status !== undefined) span.setAttribute('http.response.status_code', status);
         span.setAttribute('instant_payments.attempts', attempts);

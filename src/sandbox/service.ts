@@ -52,6 +52,7 @@ import { SandboxState, type Context, type Credentials, type Transfer } from './s
 import { ConfigurationError } from '../errors/failures.ts';
 import { SandboxRoutes, needsCertificate } from './routes.ts';
 import { checkOrigin, listenNode, type NodeServer, type SandboxListenOptions } from './server.ts';
+import { epochMs, systemNow } from '../internal/clock.ts';
 export type { SandboxListenOptions };
 
 /** The origin msw handlers answer on (no network: nothing resolves it). */
@@ -146,7 +147,7 @@ export class Sandbox {
       {
         send: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
         later: (ms, task) => this.#later(ms, task),
-        now: () => new Date(),
+        now: systemNow,
         closed: this.#stop.signal,
         clientCertificate: options.webhookClientCertificate ? { serverCa: options.webhookServerCa } : undefined,
       },
@@ -167,7 +168,7 @@ export class Sandbox {
         cep: '70000000',
       },
       origin: () => this.origin,
-      now: () => new Date(),
+      now: systemNow,
       later: (ms, task) => this.#later(ms, task),
       notify: (url, body) => this.#notify(url, body),
       batchDelayMs: options.batchDelayMs ?? 20,
@@ -490,7 +491,7 @@ export class Sandbox {
   expireTokens(): number {
     let live = 0;
     for (const token of this.#state.tokens.values()) {
-      if (token.expiresAt > Date.now()) live++;
+      if (token.expiresAt > epochMs(this.#ctx.now)) live++;
       token.expiresAt = 0;
     }
     return live;
