@@ -3,7 +3,7 @@
  * `npx instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00] [--own-key KEY]...
  * [--settle auto|manual] [--transfer-notification-url URL] [--redelivery-attempts 5]
  * [--redelivery-delay-ms 1000] [--webhook-mtls] [--webhook-server-ca file.pem]
- * [--local-holidays 2026-01-20,01-25] [--host 127.0.0.1] [--public-origin URL] [--tls [--tls-dir DIR]]`:
+ * [--local-holidays 2026-01-20,01-25] [--clock 2026-12-24T10:00:00-03:00] [--host 127.0.0.1] [--public-origin URL] [--tls [--tls-dir DIR]]`:
  * serves the sandbox (on 127.0.0.1 unless `--host` says otherwise) and prints where it is, the
  * credentials to use and the `/sandbox/...` test controls, for clients in any language. Ctrl-C
  * stops it.
@@ -20,7 +20,7 @@ const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--bala
        [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]
        [--redelivery-attempts 5] [--redelivery-delay-ms 1000]
        [--webhook-mtls] [--webhook-server-ca file.pem]
-       [--local-holidays 2026-01-20,01-25]
+       [--local-holidays 2026-01-20,01-25] [--clock 2026-12-24T10:00:00-03:00]
        [--host 127.0.0.1] [--public-origin http://sandbox:8080] [--tls [--tls-dir DIR]]
 
 --seed N gives the same credentials, own keys and ids on every start.
@@ -28,6 +28,8 @@ const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--bala
   at start (printed), as a production service; --webhook-server-ca trusts the receiver's own CA.
 --local-holidays adds payers' local holidays (YYYY-MM-DD, or MM-DD every year) to the
   national calendar due dates roll on.
+--clock starts the sandbox's test clock at that instant (it runs on from there; move it with
+  POST /sandbox/clock { set?, advance? }).
 --host 0.0.0.0 serves a container network or a LAN (the test controls take no credentials).
 --public-origin is the origin written into URLs and locations (default: where it listens).
 --tls serves HTTPS demanding a client certificate: a CA, a server and a client certificate
@@ -48,6 +50,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       'webhook-mtls': { type: 'boolean' },
       'webhook-server-ca': { type: 'string' },
       'local-holidays': { type: 'string' },
+      clock: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       'public-origin': { type: 'string' },
       tls: { type: 'boolean' },
@@ -87,6 +90,11 @@ export async function main(argv: readonly string[]): Promise<void> {
   const publicOrigin = values['public-origin'];
   const tls = values.tls ? writeCertificates(values['tls-dir'], host, publicOrigin) : undefined;
   const sandbox = createSandbox(options);
+  if (values.clock !== undefined) {
+    await sandbox.clock.set(values.clock).catch(() => {
+      throw new Error(`--clock is an RFC 3339 instant with its offset, such as 2026-12-24T10:00:00-03:00\n${USAGE}`);
+    });
+  }
   await sandbox.listen({
     port,
     host,
@@ -122,6 +130,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       `  balance        ${sandbox.balance}`,
       '',
       `Payloads         ${sandbox.origin}/qr/v2/...   (signed JWS; key set at ${sandbox.origin}/qr/v2/jwks.json)`,
+      `Clock            ${sandbox.clock.now().toISOString()}   (test clock: GET ${sandbox.origin}/sandbox/clock; POST it { set?, advance? } to move it)`,
       `Due dates        roll past weekends and national holidays${localHolidays === undefined ? '' : `, and the local holidays ${localHolidays.join(', ')}`}`,
       `Payer            new PayerClient(sandboxPayerOptions('${sandbox.origin}'))   (from instant-payments/sandbox: locations are fetched over https, this sandbox speaks http)`,
       `Notifications    redelivered with backoff after a non-2xx answer or a failed connection; log at GET ${sandbox.origin}/sandbox/notifications`,
