@@ -102,6 +102,18 @@ describe('receivedPaymentsHandler', () => {
     expect(queried).toEqual([E1]);
   });
 
+  it('a reworded re-notification of a handled payment is not handed over twice', async () => {
+    records({ [E1]: pay(E1) });
+    const onPayment = vi.fn();
+    const handler = receivedPaymentsHandler(api, { onPayment });
+    expect((await handler(notification(pay(E1)))).status).toBe(200);
+    // The same payment in other words: a field the first one lacked, the time written another way.
+    const reworded = { ...pay(E1), infoPagador: 'pedido 42', horario: '2026-10-09T17:15:00.358-03:00' };
+    expect((await handler(notification(reworded))).status).toBe(200);
+    expect((await handler(notification({ valor: '10.00', endToEndId: E1 }))).status).toBe(200);
+    expect(onPayment).toHaveBeenCalledTimes(1);
+  });
+
   it('delivers a payment once when two deliveries of it arrive at the same time', async () => {
     records({ [E1]: pay(E1) });
     const onPayment = vi.fn(async () => new Promise<void>((resolve) => setTimeout(resolve, 20)));
