@@ -20,6 +20,7 @@ interface Task {
   run: () => void;
 }
 
+/** The sandbox's test clock (`sandbox.clock`): read it with `now()`, move it with `set` and `advance`. */
 export class SandboxClock {
   readonly #base: Now;
   /** The sandbox's time-driven changes, run at each step of `advance`. */
@@ -28,6 +29,7 @@ export class SandboxClock {
   #tasks: Task[] = [];
   #moving: Promise<unknown> = Promise.resolve();
 
+  /** @internal Made by the sandbox: `base` is the clock it runs with, `tick` its time-driven changes. */
   constructor(base: Now, tick: () => Promise<void>) {
     this.#base = base;
     this.#tick = tick;
@@ -75,6 +77,7 @@ export class SandboxClock {
   }
 
   /**
+   * @internal
    * Runs `task` once `ms` have passed on this clock, or in real time, whichever comes first (a
    * pause between redeliveries passes either way). Returns the real timer, for `close()` to clear.
    */
