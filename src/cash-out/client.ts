@@ -140,24 +140,27 @@ export class CashOutClient implements ClientContext {
    * `totalTimeout` (else the client's) bounds the whole call, store calls included.
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
+    const telemetry = this.telemetry;
     const missing = missingPayParams(params);
-    if (missing) return Promise.reject(missing);
+    if (missing) return telemetry ? telemetry.refused(missing, 'cashOut.pay') : Promise.reject(missing);
     // `totalTimeout` bounds the whole pay(): the client's own when the call gives none.
     const timed =
       options?.totalTimeout === undefined && this.#totalTimeout !== undefined
         ? { ...options, totalTimeout: this.#totalTimeout }
         : options;
     // With a shared store the intent is recorded before the order leaves, for `recover()` (see pay-with-intent.ts).
-    const span = this.telemetry?.workflow('cashOut.pay', 'client');
-    if (span === undefined) {
+    if (telemetry === undefined) {
       if (this.#shared === undefined) return payCashOut(this, params, timed);
       return payWithIntent(this, this.#shared, params, timed, this.#intents);
     }
-    const paid =
-      this.#shared === undefined
-        ? payCashOut(this, params, timed)
-        : payWithIntent(this, tracedStore(this.#shared, span), params, timed, this.#intents);
-    return settled(paid, span, () => 'placed');
+    const shared = this.#shared;
+    return telemetry.workflow('cashOut.pay', 'client', (span) => {
+      const paid =
+        shared === undefined
+          ? payCashOut(this, params, timed)
+          : payWithIntent(this, tracedStore(shared, span), params, timed, this.#intents);
+      return settled(paid, span, () => 'placed');
+    });
   }
 
   /**
@@ -167,12 +170,14 @@ export class CashOutClient implements ClientContext {
    * not open is reported `tampered` and never acted on.
    */
   recover(options?: RecoverOptions): Promise<RecoveredPayment[]> {
-    const span = this.telemetry?.workflow('cashOut.recover', 'client');
-    if (span === undefined) return recoverIntents(this, this.store, { ...this.#intents, ...options });
-    const recovered = recoverIntents(this, tracedStore(this.store, span), { ...this.#intents, ...options });
-    return settled(recovered, span, (payments) => {
-      span.step('recovered', { count: payments.length });
-      return 'recovered';
+    const telemetry = this.telemetry;
+    if (telemetry === undefined) return recoverIntents(this, this.store, { ...this.#intents, ...options });
+    return telemetry.workflow('cashOut.recover', 'client', (span) => {
+      const recovered = recoverIntents(this, tracedStore(this.store, span), { ...this.#intents, ...options });
+      return settled(recovered, span, (payments) => {
+        span.step('recovered', { count: payments.length });
+        return 'recovered';
+      });
     });
   }
 

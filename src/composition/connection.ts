@@ -56,8 +56,9 @@ export interface ConnectionOptions {
   defaultQuery?: Record<string, string | number | boolean>;
   /**
    * OpenTelemetry providers (`@opentelemetry/api`'s `TracerProvider`, `MeterProvider`): a CLIENT
-   * span per call and `http.client.request.duration`. Default: the global providers, when
-   * `@opentelemetry/api` registered some before the client was built; else nothing is done.
+   * span per call and `http.client.request.duration`; one left out (`{}`: both) is the global
+   * one. Without the option, the global ones when `INSTANT_PAYMENTS_TELEMETRY=on`; else nothing
+   * of OpenTelemetry is loaded or done.
    */
   telemetry?: TelemetryOptions;
   /**

@@ -291,27 +291,17 @@ export class HttpCore {
     return this.json<T>(errors ? { ...call, options, errors } : { ...call, options });
   }
 
-  /** Sends the call; on a 401 the token is invalidated and the call replayed exactly once. */
+  /**
+   * Sends the call; on a 401 the token is invalidated and the call replayed exactly once. With
+   * telemetry, inside the call's CLIENT span (named after the SDK method) and its duration metric.
+   */
   send<T>(spec: CallSpec): Promise<WithResponse<T>> {
     const telemetry = this.#config.telemetry;
     if (telemetry === undefined) return this.#attempt<T>(spec, true, undefined);
-    return this.#traced<T>(spec, telemetry);
-  }
-
-  /** The call inside its CLIENT span (named after the SDK method), and its duration metric. */
-  #traced<T>(spec: CallSpec, telemetry: Telemetry): Promise<WithResponse<T>> {
-    const route = spec.path.route;
-    const observer = telemetry.call(operationName(spec.method, route), spec.method, route, this.#url(spec.path));
-    return this.#attempt<T>(spec, true, observer).then(
-      (result) => {
-        observer.end(result.response.status);
-        return result;
-      },
-      (error: unknown) => {
-        const status = (error as { status?: unknown } | null)?.status;
-        observer.end(typeof status === 'number' ? status : undefined, error);
-        throw error;
-      },
+    const { method, path } = spec;
+    const route = { method, template: path.route, url: this.#url(path) };
+    return telemetry.call(operationName(method, path.route), route, (observer) =>
+      this.#attempt<T>(spec, true, observer),
     );
   }
 

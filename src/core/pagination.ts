@@ -187,10 +187,24 @@ export interface ListCall<T> {
   normalize?: ((item: T) => unknown) | undefined;
 }
 
+/** Runs the list's check; with telemetry, a refusal has its span (named as the list call would be). */
+async function refusing(
+  call: Pick<ListCall<unknown>, 'http' | 'path'>,
+  check: () => void | Promise<void>,
+): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    const telemetry = call.http.telemetry;
+    if (telemetry === undefined) throw error;
+    return telemetry.refusedCall(error, 'GET', call.path.route);
+  }
+}
+
 /** A page promise over a list endpoint: `await` = first page, `for await` = every item. */
 export function listPages<T, P extends PageParametros>(call: ListCall<T>): PagePromise<T, P> {
   const fetchPage: PageResponseLoader<T, P> = async (page) => {
-    if (page === undefined) await call.check?.();
+    if (page === undefined && call.check) await refusing(call, call.check);
     const { data, response } = await call.http.send<unknown>({
       method: 'GET',
       path: call.path,

@@ -10,7 +10,7 @@ import type { CallSpec, RequestOptions, WithResponse } from './types.ts';
 import type { HttpCore } from './http.ts';
 import { apiPromise, refusedApiPromise, rejectedApiPromise, type APIPromise } from './api-promise.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
-import type { RoutePath } from './path.ts';
+import { routeOf, type RoutePath } from './path.ts';
 import type { Now } from '../internal/clock.ts';
 import { refusal, refuse, ruleContext, shouldValidate, type Rule } from './validation.ts';
 
@@ -46,6 +46,9 @@ export interface ResourceCall<T, W = T> extends Omit<CallSpec, 'errors' | 'path'
   normalize?: ((body: W) => T) | undefined;
 }
 
+/** What names a refused call's span. */
+type RefusedCall = Pick<ResourceCall<unknown>, 'method' | 'path'>;
+
 /** One list call: the query as the caller wrote it, the list's errors and rule, per-item reading. */
 export interface ResourceListCall<T> {
   query: object | undefined;
@@ -75,10 +78,29 @@ export abstract class APIResource {
     try {
       judging = this.#judge(call.rule, call.errors, call.options, true);
     } catch (error) {
-      return rejectedApiPromise(error);
+      return this.#traceRefusal(call, rejectedApiPromise(error));
     }
-    if (judging instanceof ApiError) return refusedApiPromise(judging);
-    return apiPromise(judging ? judging.then(() => this.#dispatch<T, W>(call)) : this.#dispatch<T, W>(call));
+    if (judging instanceof ApiError) return this.#traceRefusal(call, refusedApiPromise(judging));
+    if (judging === undefined) return apiPromise(this.#dispatch<T, W>(call));
+    return apiPromise(
+      judging.then(
+        () => this.#dispatch<T, W>(call),
+        (error: unknown) => this.#refused(call, error),
+      ),
+    );
+  }
+
+  /** `refused` as it is without telemetry; with it, rejecting once the refusal's span is recorded. */
+  #traceRefusal<T>(call: RefusedCall, refused: APIPromise<T>): APIPromise<T> {
+    if (this.client.http.telemetry === undefined) return refused;
+    return apiPromise(refused.then(undefined, (error: unknown) => this.#refused(call, error)) as Promise<never>);
+  }
+
+  /** Rejects with `error`; with telemetry, after the refused call's span (named as the call's would be) is recorded. */
+  #refused(call: RefusedCall, error: unknown): Promise<never> {
+    const telemetry = this.client.http.telemetry;
+    if (telemetry === undefined) return Promise.reject(error);
+    return telemetry.refusedCall(error, call.method, routeOf(call.path) ?? '');
   }
 
   /** Hands the call to the core, which reads the answer with `normalize` as it parses it. */
