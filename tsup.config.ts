@@ -44,6 +44,45 @@ const webSiblings: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/** Every source module `entries` reach through relative imports (type-only imports aside), by its path. */
+function moduleGraph(entries: readonly string[]): string[] {
+  const found = new Set<string>();
+  const visit = (file: string) => {
+    if (found.has(file)) return;
+    found.add(file);
+    const source = readFileSync(file, 'utf8');
+    const imports = [
+      ...source.matchAll(/^(?:import|export)(?! type\b)[^'";]*?from '(\.[^']+)'/gm),
+      ...source.matchAll(/import\('(\.[^']+)'\)/g),
+    ];
+    for (const [, specifier] of imports) visit(join(dirname(file), specifier as string));
+  };
+  for (const entry of entries) visit(entry);
+  return [...found];
+}
+
+/**
+ * The browser build of the payer and qr entries (`dist/browser/`, chosen by the exports map's
+ * `browser` condition): one file per source module, each import left as an import, so that a
+ * payer app's bundler drops every module and export the app does not use. A bundled entry hands
+ * it one chunk shared with the backend instead (error catalogue, log redaction, lint rules).
+ */
+const moduleByModule: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'module-by-module',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: args.path.replace(/\.ts$/, '.js'), external: true },
+    );
+  },
+};
+
+const BROWSER_MODULES = Object.fromEntries(
+  moduleGraph(['src/payer.ts', 'src/qr.ts']).map((file) => [
+    file.replace(/^src\//, 'browser/').replace(/\.ts$/, ''),
+    file,
+  ]),
+);
+
 /** The package's import paths (the commands are built apart, below). */
 const LIBRARY_ENTRIES = {
   index: 'src/index.ts',
@@ -80,6 +119,16 @@ export default defineConfig([
       options.chunkNames = 'commands/[name]-[hash]';
     },
     esbuildPlugins: [cleansOwn('commands')],
+  },
+  {
+    ...shared,
+    entry: BROWSER_MODULES,
+    format: ['esm'],
+    splitting: false,
+    treeshake: false,
+    target: 'es2022',
+    platform: 'browser',
+    esbuildPlugins: [cleansOwn('browser'), moduleByModule],
   },
   {
     ...shared,

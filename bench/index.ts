@@ -27,6 +27,7 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   'cold-start': () => import('./cold-start.ts'),
   'payer-size': () => import('./payer-size.ts'),
   brcode: () => import('./brcode.ts'),
+  qr: () => import('./qr.ts'),
   'backend-size': () => import('./backend-size.ts'),
   memory: () => import('./memory.ts'),
   store: () => import('./store-latency.ts'),

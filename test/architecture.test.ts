@@ -141,23 +141,6 @@ describe('architecture', () => {
 
 /** `src/` reads the time only through the client's clock (`src/internal/clock.ts`, api.md "Time"). */
 const CLOCK = join(SRC, 'internal/clock.ts');
-/**
- * Files that still read the time directly because the transport work owns them (it adds `now` to
- * the HTTP core's configuration). Temporary: this list empties when that work lands.
- */
-const NOT_YET_ON_THE_CLOCK = new Set(
-  [
-    'core/http.ts',
-    'core/http-helpers.ts',
-    'core/auth.ts',
-    'payer/transport.ts',
-    'cash-out/order.ts',
-    'cash-out/budget.ts',
-    'cash-out/key-lease.ts',
-    'internal/retry.ts',
-    'internal/bounded.ts',
-  ].map((file) => join(SRC, file)),
-);
 /** `Date.now()`, `new Date()` without arguments, `performance.now()`: a read of the system clock. */
 const TIME_READ = /\bDate\s*\.\s*now\s*\(|\bnew\s+Date\s*\(\s*\)|\bperformance\s*\.\s*now\s*\(/g;
 
@@ -172,9 +155,7 @@ function timeReads(file: string, text: string): string[] {
 
 describe('one clock', () => {
   it('reads the time nowhere in src/ but through src/internal/clock.ts', () => {
-    const reads = files
-      .filter((file) => file !== CLOCK && !NOT_YET_ON_THE_CLOCK.has(file))
-      .flatMap((file) => timeReads(file, readFileSync(file, 'utf8')));
+    const reads = files.filter((file) => file !== CLOCK).flatMap((file) => timeReads(file, readFileSync(file, 'utf8')));
     expect(reads).toEqual([]);
   });
 

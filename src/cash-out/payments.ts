@@ -81,6 +81,8 @@ export class CashOutPayments extends CashOutResource {
       post: (attempt) =>
         this.send<unknown>({
           method: 'POST',
+          // One attempt: the order loop (`placeOrder`) looks the order up by its key before any other.
+          retry: 'never',
           path: () => path`/api/v2/instant/payments/dict`,
           body,
           idempotencyKey: { header: IDEMPOTENCY_HEADER, value: idempotencyKey as string },
@@ -114,6 +116,7 @@ export class CashOutPayments extends CashOutResource {
   getByIdempotencyKey(idempotencyKey: string, options?: RequestOptions): APIPromise<Transfer> {
     return this.send<Transfer, unknown>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/api/v2/instant/payments/idempotencyKey/${idempotencyKey}`,
       errors: BY_KEY_ERRORS,
       options,

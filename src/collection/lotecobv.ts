@@ -66,6 +66,7 @@ export class LoteCobV extends APIResource {
   get(id: string | number, options?: RequestOptions): APIPromise<LoteCobVConsultado> {
     return this.send<LoteCobVConsultado>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/lotecobv/${id}`,
       errors: READ_ERRORS,
       options,
@@ -93,6 +94,8 @@ export class LoteCobV extends APIResource {
     return this.send<void, unknown>({
       method,
       path: () => path`/lotecobv/${id}`,
+      // A PUT creates or alters: sent again after it landed, it alters the batch to what it already is.
+      retry: method === 'PUT' ? 'replay' : 'never',
       body,
       errors: WRITE_ERRORS,
       options,

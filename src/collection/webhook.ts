@@ -63,6 +63,8 @@ export class Webhook extends APIResource {
     return this.send<void, unknown>({
       method: 'PUT',
       path: () => path`/webhook/${chave}`,
+      // Registers or replaces: sent again, it registers the same callback.
+      retry: 'replay',
       body: { webhookUrl } satisfies WebhookSolicitado,
       errors: WRITE_ERRORS,
       options,
@@ -78,6 +80,7 @@ export class Webhook extends APIResource {
   get(chave: string, options?: RequestOptions): APIPromise<WebhookCompleto> {
     return this.send<WebhookCompleto>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/webhook/${chave}`,
       errors: READ_ERRORS,
       options,
@@ -89,6 +92,7 @@ export class Webhook extends APIResource {
   delete(chave: string, options?: RequestOptions): APIPromise<void> {
     return this.send<void, unknown>({
       method: 'DELETE',
+      retry: 'replay',
       path: () => path`/webhook/${chave}`,
       errors: WRITE_ERRORS,
       options,

@@ -125,6 +125,7 @@ export function connect(
     ...(options.defaultHeaders && { defaultHeaders: { ...options.defaultHeaders } }),
     ...(options.defaultQuery && { defaultQuery: { ...options.defaultQuery } }),
     ...(options.baseUrls && { baseUrls: { ...options.baseUrls } }),
+    now,
   });
   return { http, telemetry, now, close: async () => transport?.close() };
 }
@@ -145,6 +146,7 @@ function tokenProvider(
       ...(timeout !== undefined && { timeout }),
       ...(maxResponseBytes !== undefined && { maxResponseBytes }),
       ...(options.logger && { logger: options.logger }),
+      now,
     },
   );
   const shared = sharedStore(store);

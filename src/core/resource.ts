@@ -6,7 +6,8 @@
  */
 import { ApiError, type ApiErrorClass } from '../errors/api-error.ts';
 import type { ErrorTables, StatusTable } from '../errors/factory.ts';
-import type { CallSpec, RequestOptions, WithResponse } from './types.ts';
+import type { CallSpec, LookFirst, RequestOptions, RetryPolicy, WithResponse } from './types.ts';
+import { holds } from './retry-policy.ts';
 import type { HttpCore } from './http.ts';
 import { apiPromise, refusedApiPromise, rejectedApiPromise, type APIPromise } from './api-promise.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
@@ -33,7 +34,9 @@ export interface ClientContext {
 export type EndpointErrors = StatusTable & { readonly 400: ApiErrorClass };
 
 /** One call of a resource method; `W` is the answer as it comes off the wire. */
-export interface ResourceCall<T, W = T> extends Omit<CallSpec, 'errors' | 'path'> {
+export interface ResourceCall<T, W = T> extends Omit<CallSpec, 'errors' | 'path' | 'retry'> {
+  /** Whether and how the call is sent again after an attempt whose outcome is unknown. */
+  retry: RetryPolicy;
   /**
    * Built after the rule was judged: a parameter the rule refuses (an empty txid) is refused as
    * the service would refuse it, not as a malformed path.
@@ -116,7 +119,13 @@ export abstract class APIResource {
 
   /** The core's call, field by field (a rest-and-spread copy costs a call more than this). */
   #callSpec<T, W>(c: ResourceCall<T, W>): CallSpec {
-    const call: CallSpec = { method: c.method, path: c.path(), errors: this.errorTables(c.errors), options: c.options };
+    const call: CallSpec = {
+      method: c.method,
+      path: c.path(),
+      errors: this.errorTables(c.errors),
+      options: c.options,
+      retry: c.retry,
+    };
     if (c.query !== undefined) call.query = c.query;
     if (c.body !== undefined) call.body = c.body;
     if (c.headers !== undefined) call.headers = c.headers;
@@ -149,6 +158,30 @@ export abstract class APIResource {
       },
       normalize: call.normalize,
     });
+  }
+
+  /**
+   * The look before a create under a key of ours is sent again: `GET at` (answered 404 when the
+   * service holds nothing there) must hold what the call `sent`; the record found is the answer.
+   */
+  protected lookFirst(at: () => RoutePath, errors: EndpointErrors, sent: unknown): LookFirst {
+    return {
+      lookFirst: async (options) => {
+        try {
+          const found = await this.client.http.send({
+            method: 'GET',
+            path: at(),
+            errors: this.errorTables(errors),
+            options,
+            retry: 'replay',
+          });
+          return holds(found.data, sent) ? found.data : undefined;
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) return undefined;
+          throw error;
+        }
+      },
+    };
   }
 
   /** @internal How the endpoint's classes by status combine with the error types (default: the catalogue's). */

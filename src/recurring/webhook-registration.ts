@@ -35,6 +35,8 @@ export abstract class WebhookRegistration extends APIResource {
     warnAppendedSegment(webhookUrl, [this.kind.appended], this.client.http.logger);
     return this.send<void, unknown>({
       method: 'PUT',
+      // Registers or replaces: sent again, it registers the same callback.
+      retry: 'replay',
       path: () => this.kind.path,
       body: { webhookUrl } satisfies WebhookRecSolicitado,
       errors: { 400: this.kind.writeError },
@@ -48,6 +50,7 @@ export abstract class WebhookRegistration extends APIResource {
   get(options?: RequestOptions): APIPromise<WebhookRecCompleto> {
     return this.send<WebhookRecCompleto>({
       method: 'GET',
+      retry: 'replay',
       path: () => this.kind.path,
       errors: { 400: this.kind.readError },
       options,
@@ -58,6 +61,7 @@ export abstract class WebhookRegistration extends APIResource {
   delete(options?: RequestOptions): APIPromise<void> {
     return this.send<void, unknown>({
       method: 'DELETE',
+      retry: 'replay',
       path: () => this.kind.path,
       errors: { 400: this.kind.writeError },
       options,
