@@ -254,6 +254,7 @@ export {
   type NotificationVerification,
   type TransferNotificationHandlerOptions,
   type TransferNotificationHandler,
+  type TransferContext,
 } from './cash-out/notifications.ts';
 export {
   DEFAULT_NOTIFICATION_MAX_BYTES,

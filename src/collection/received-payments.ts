@@ -16,25 +16,18 @@ import { ApiError } from '../errors/api-error.ts';
 import { InvalidNotificationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/types.ts';
-import { resolveLogger, type Logger } from '../core/log.ts';
+import type { Logger } from '../core/log.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
 import { listKeyOf, normalizePayment, type InstantPayment } from './instant.ts';
 import type { Store } from '../store/types.ts';
 import {
-  DEFAULT_MAX_BODY_BYTES,
-  notificationHandler,
   readNotificationJson,
   type NotificationContext,
   type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
-import {
-  confirmedDelivery,
-  deliverySettings,
-  notificationOutcome,
-  type DeliveryOutcome,
-} from '../notifications/confirmed.ts';
+import { feed, notificationPipeline } from '../notifications/pipeline.ts';
 
 /**
  * The former name of `InvalidNotificationError` for received-payment bodies: the same class.
@@ -148,70 +141,47 @@ export function receivedPaymentsHandler<S extends Store = Store>(
   api: ReceivedPaymentsApi,
   options: ReceivedPaymentsHandlerOptions<S>,
 ): NotificationHandler {
-  const log = options.logger ?? api.logger ?? resolveLogger(undefined);
-  const handle = confirmedDelivery<InstantPayment, InstantPayment>(
-    {
-      what: 'payment',
-      callback: 'onPayment',
-      confirm: async (notified, signal) => {
-        let actual: InstantPayment;
-        try {
-          actual = await api.instant.get(notified.endToEndId, { ...options.requestOptions, signal });
-        } catch (error) {
-          // 404, or an e2eid the client refuses before asking: no such payment.
+  return notificationPipeline<InstantPayment[]>(api, options, (log) => ({
+    span: 'receivedPayments.notification',
+    parse: parseReceivedPayments,
+    counts: (payments) => ({ payments: payments.length }),
+    feeds: [
+      feed((payments) => payments, {
+        what: 'payment',
+        callback: 'onPayment',
+        confirm: async (notified: InstantPayment, signal: AbortSignal) => {
+          let actual: InstantPayment;
+          try {
+            actual = await api.instant.get(notified.endToEndId, { ...options.requestOptions, signal });
+          } catch (error) {
+            // 404, or an e2eid the client refuses before asking: no such payment.
+            if (
+              (error instanceof ApiError && (error.status === 404 || !error.sentRequest)) ||
+              error instanceof PathParameterError
+            ) {
+              log?.warn?.('payment unconfirmed', { reason: 'not-found' });
+              await options.onUnconfirmed?.({ reason: 'not-found', notified });
+              return undefined;
+            }
+            throw error;
+          }
           if (
-            (error instanceof ApiError && (error.status === 404 || !error.sentRequest)) ||
-            error instanceof PathParameterError
+            !sameAmount(actual.valor, notified.valor) ||
+            actual.endToEndId !== notified.endToEndId ||
+            !sameTxid(actual, notified)
           ) {
-            log?.warn?.('payment unconfirmed', { reason: 'not-found' });
-            await options.onUnconfirmed?.({ reason: 'not-found', notified });
+            log?.warn?.('payment unconfirmed', { reason: 'mismatch' });
+            await options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
             return undefined;
           }
-          throw error;
-        }
-        if (
-          !sameAmount(actual.valor, notified.valor) ||
-          actual.endToEndId !== notified.endToEndId ||
-          !sameTxid(actual, notified)
-        ) {
-          log?.warn?.('payment unconfirmed', { reason: 'mismatch' });
-          await options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
-          return undefined;
-        }
-        return actual;
-      },
-      deliveryKey,
-      // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
-      deliver: (actual, notified, claim) => options.onPayment(actual, { ...claim, notified } as PaymentContext<S>),
-    },
-    deliverySettings(options, options.store ?? api.store, log),
-  );
-
-  return notificationHandler(
-    options,
-    DEFAULT_MAX_BODY_BYTES,
-    log,
-    async (bytes, request, fail, report) => {
-      const started = Date.now();
-      let payments: InstantPayment[];
-      try {
-        payments = parseReceivedPayments(bytes);
-      } catch (error) {
-        return fail(400, error);
-      }
-      log?.info?.('notification received', { payments: payments.length });
-      try {
-        const outcomes: DeliveryOutcome[] = [];
-        for (const payment of payments) outcomes.push(await handle(payment, request.signal));
-        report(notificationOutcome(outcomes));
-        log?.info?.('notification answered', { status: 200, payments: payments.length, ms: Date.now() - started });
-        return new Response(null, { status: 200 });
-      } catch (error) {
-        return fail(500, error);
-      }
-    },
-    { telemetry: api.telemetry, name: 'receivedPayments.notification' },
-  );
+          return actual;
+        },
+        deliveryKey,
+        // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
+        deliver: (actual, context) => options.onPayment(actual, context as PaymentContext<S>),
+      }),
+    ],
+  })).handler;
 }
 
 /** The claim of a payment's delivery: its e2eid plus the refunds' ids and statuses (a refund reaching a final status is news). */

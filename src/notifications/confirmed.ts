@@ -30,9 +30,15 @@ export interface Confirmation<N, A> {
   confirm(notified: N, signal: AbortSignal): Promise<A | undefined>;
   /** The identity of a delivery, also its claim's name: the callback runs once per key. */
   deliveryKey(actual: A): string;
-  /** Runs the callback with the service's record, the notified item and the claim's context. */
-  deliver(actual: A, notified: N, claim: ClaimContext): unknown;
+  /** Runs the callback with the service's record and its context: the claim's, and the notified item. */
+  deliver(actual: A, context: DeliveryContext<N>): unknown;
 }
+
+/** What every confirmed callback gets beside the record: the claim's `signal` (and `tx`), and the item as notified. */
+export type DeliveryContext<N> = ClaimContext & {
+  /** The item as notified. Not trustworthy: use the service's record. */
+  readonly notified: N;
+};
 
 /** What a confirmed delivery runs on: the handler's memory bound, claim runner and logger. */
 export interface DeliverySettings {
@@ -103,14 +109,20 @@ function limiter(max: number): Limit {
   };
 }
 
-/**
- * Handles one notified item: resolves once its confirmed record was delivered (now or before)
- * or it was set aside; rejects when the confirmation or the callback failed.
- */
+/** One kind of item's way to its callback. */
+export interface Delivery<N> {
+  /**
+   * A notified item: resolves once its confirmed record was delivered (now or before) or it was
+   * set aside; rejects when the confirmation or the callback failed.
+   */
+  notified(item: N, signal: AbortSignal): Promise<DeliveryOutcome>;
+}
+
+/** The delivery of `confirmation`'s items over one handler's settings. */
 export function confirmedDelivery<N, A>(
   confirmation: Confirmation<N, A>,
   { maxRemembered, runOnce, log, limit }: DeliverySettings,
-): (notified: N, signal: AbortSignal) => Promise<DeliveryOutcome> {
+): Delivery<N> {
   const { what } = confirmation;
   // Records handed to the callback (`deliveryKey`), and notifications that led to one (`contentKey`).
   const delivered = new RecentSet(maxRemembered);
@@ -127,7 +139,7 @@ export function confirmedDelivery<N, A>(
       return Promise.resolve('duplicate');
     }
     return joined(delivering, key, async () => {
-      const ran = await runOnce(key, (claim) => confirmation.deliver(actual, notified, claim), signal);
+      const ran = await runOnce(key, (claim) => confirmation.deliver(actual, { ...claim, notified }), signal);
       delivered.add(key);
       log?.info?.(`${what} confirmed`);
       // Another process (or an earlier delivery) handed it over already.
@@ -135,21 +147,23 @@ export function confirmedDelivery<N, A>(
     });
   };
 
-  return (notified, signal) => {
-    // Only the same notification (same content) is answered from memory or joins a running
-    // one: a forged one naming the same id must not stand in for the genuine one.
-    const key = contentKey(notified);
-    if (answered.has(key)) {
-      log?.info?.(`${what} duplicate: notification already answered`);
-      return Promise.resolve('duplicate');
-    }
-    return joined(confirming, key, async () => {
-      const actual = await limit(() => confirmation.confirm(notified, signal), signal);
-      if (actual === undefined) return 'unconfirmed';
-      const outcome = await deliver(actual, notified, signal);
-      answered.add(key);
-      return outcome;
-    });
+  return {
+    notified(item, signal) {
+      // Only the same notification (same content) is answered from memory or joins a running
+      // one: a forged one naming the same id must not stand in for the genuine one.
+      const key = contentKey(item);
+      if (answered.has(key)) {
+        log?.info?.(`${what} duplicate: notification already answered`);
+        return Promise.resolve('duplicate');
+      }
+      return joined(confirming, key, async () => {
+        const actual = await limit(() => confirmation.confirm(item, signal), signal);
+        if (actual === undefined) return 'unconfirmed';
+        const outcome = await deliver(actual, item, signal);
+        answered.add(key);
+        return outcome;
+      });
+    },
   };
 }
 

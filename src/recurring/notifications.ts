@@ -17,26 +17,18 @@ import { ApiError } from '../errors/api-error.ts';
 import { ConfigurationError, InvalidNotificationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/types.ts';
-import { resolveLogger, type Logger } from '../core/log.ts';
+import type { Logger } from '../core/log.ts';
 import type { Telemetry } from '../core/telemetry.ts';
 import { PathParameterError } from '../core/path.ts';
 import type { UnconfirmedReason } from '../collection/received-payments.ts';
 import type { Store } from '../store/types.ts';
 import {
-  DEFAULT_MAX_BODY_BYTES,
-  notificationHandler,
   readNotificationJson,
   type NotificationContext,
   type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
-import {
-  confirmedDelivery,
-  deliverySettings,
-  notificationOutcome,
-  type DeliveryOutcome,
-  type DeliverySettings,
-} from '../notifications/confirmed.ts';
+import { feed, notificationPipeline } from '../notifications/pipeline.ts';
 import type { InstantPayment } from '../collection/instant.ts';
 import type { CobRCompleta, CobREncerramento, CobRStatus, Tentativa } from './cobr.ts';
 import type { RecAtivacao, RecCompleta, RecEncerramento } from './rec.ts';
@@ -215,84 +207,53 @@ export function recurringHandler<S extends Store = Store>(
   if (onRec === undefined && onCobr === undefined) {
     throw new ConfigurationError('onRec', 'recurringHandler needs onRec, onCobr or both');
   }
-  const log = options.logger ?? api.logger ?? resolveLogger(undefined);
-  const settings: DeliverySettings = deliverySettings(options, options.store ?? api.store, log);
-  const request = (signal: AbortSignal): RequestOptions => ({ ...options.requestOptions, signal });
-  const unconfirmed = async (event: UnconfirmedRecurring): Promise<undefined> => {
-    log?.warn?.(`${event.kind === 'rec' ? 'recurrence' : 'recurring charge'} unconfirmed`, { reason: event.reason });
-    await options.onUnconfirmed?.(event);
-    return undefined;
-  };
-
-  const handleRec =
-    onRec &&
-    confirmedDelivery<RecNotification, RecCompleta>(
-      {
-        what: 'recurrence',
-        callback: 'onRec',
-        confirm: async (notified, signal) => {
-          const actual = await found(api.rec.get(notified.idRec, {}, request(signal)));
-          if (actual === undefined) return unconfirmed({ kind: 'rec', reason: 'not-found', notified });
-          if (actual.idRec !== notified.idRec || !wasIn(actual, notified.status))
-            return unconfirmed({ kind: 'rec', reason: 'mismatch', notified, actual });
-          return actual;
-        },
-        deliveryKey: (rec) => `rec:${rec.idRec}:${rec.status}`,
-        // The context has `tx` exactly when the store is transactional, as `RecNotificationContext<S>` says.
-        deliver: (actual, notified, claim) => onRec(actual, { ...claim, notified } as RecNotificationContext<S>),
-      },
-      settings,
-    );
-
-  const handleCobr =
-    onCobr &&
-    confirmedDelivery<CobRNotification, CobRCompleta>(
-      {
-        what: 'recurring charge',
-        callback: 'onCobr',
-        confirm: async (notified, signal) => {
-          const actual = await found(api.cobr.get(notified.txid, request(signal)));
-          if (actual === undefined) return unconfirmed({ kind: 'cobr', reason: 'not-found', notified });
-          if (!confirmsCharge(actual, notified))
-            return unconfirmed({ kind: 'cobr', reason: 'mismatch', notified, actual });
-          return actual;
-        },
-        deliveryKey: (cobr) =>
-          `cobr:${cobr.txid}:${cobr.status}:${attemptsOf(cobr)
-            .map((t) => t?.status)
-            .join('+')}`,
-        deliver: (actual, notified, claim) => onCobr(actual, { ...claim, notified } as CobRNotificationContext<S>),
-      },
-      settings,
-    );
-
-  return notificationHandler(
-    options,
-    DEFAULT_MAX_BODY_BYTES,
-    log,
-    async (bytes, req, fail, report) => {
-      const started = Date.now();
-      let notified: RecurringNotifications;
-      try {
-        notified = parseRecurringNotifications(bytes);
-      } catch (error) {
-        return fail(400, error);
-      }
-      const counts = { recs: notified.recs.length, cobsr: notified.cobsr.length };
-      log?.info?.('notification received', counts);
-      try {
-        const outcomes: DeliveryOutcome[] = [];
-        if (handleRec) for (const item of notified.recs) outcomes.push(await handleRec(item, req.signal));
-        if (handleCobr) for (const item of notified.cobsr) outcomes.push(await handleCobr(item, req.signal));
-        report(notificationOutcome(outcomes));
-        log?.info?.('notification answered', { status: 200, ...counts, ms: Date.now() - started });
-        return new Response(null, { status: 200 });
-      } catch (error) {
-        return fail(500, error);
-      }
-    },
-    { telemetry: api.telemetry, name: 'recurring.notification' },
-  );
+  return notificationPipeline<RecurringNotifications>(api, options, (log) => {
+    const request = (signal: AbortSignal): RequestOptions => ({ ...options.requestOptions, signal });
+    const unconfirmed = async (event: UnconfirmedRecurring): Promise<undefined> => {
+      log?.warn?.(`${event.kind === 'rec' ? 'recurrence' : 'recurring charge'} unconfirmed`, { reason: event.reason });
+      await options.onUnconfirmed?.(event);
+      return undefined;
+    };
+    return {
+      span: 'recurring.notification',
+      parse: parseRecurringNotifications,
+      counts: (notified) => ({ recs: notified.recs.length, cobsr: notified.cobsr.length }),
+      feeds: [
+        onRec &&
+          feed((notified) => notified.recs, {
+            what: 'recurrence',
+            callback: 'onRec',
+            confirm: async (notified: RecNotification, signal: AbortSignal) => {
+              const actual = await found(api.rec.get(notified.idRec, {}, request(signal)));
+              if (actual === undefined) return unconfirmed({ kind: 'rec', reason: 'not-found', notified });
+              if (actual.idRec !== notified.idRec || !wasIn(actual, notified.status))
+                return unconfirmed({ kind: 'rec', reason: 'mismatch', notified, actual });
+              return actual;
+            },
+            deliveryKey: (rec: RecCompleta) => `rec:${rec.idRec}:${rec.status}`,
+            // The context has `tx` exactly when the store is transactional, as `RecNotificationContext<S>` says.
+            deliver: (actual, context) => onRec(actual, context as RecNotificationContext<S>),
+          }),
+        onCobr &&
+          feed((notified) => notified.cobsr, {
+            what: 'recurring charge',
+            callback: 'onCobr',
+            confirm: async (notified: CobRNotification, signal: AbortSignal) => {
+              const actual = await found(api.cobr.get(notified.txid, request(signal)));
+              if (actual === undefined) return unconfirmed({ kind: 'cobr', reason: 'not-found', notified });
+              if (!confirmsCharge(actual, notified))
+                return unconfirmed({ kind: 'cobr', reason: 'mismatch', notified, actual });
+              return actual;
+            },
+            deliveryKey: (cobr: CobRCompleta) =>
+              `cobr:${cobr.txid}:${cobr.status}:${attemptsOf(cobr)
+                .map((t) => t?.status)
+                .join('+')}`,
+            deliver: (actual, context) => onCobr(actual, context as CobRNotificationContext<S>),
+          }),
+      ],
+    };
+  }).handler;
 }
 
 /** The service's record, or `undefined` when it has none (404) or the id cannot name one (refused before asking). */
