@@ -110,6 +110,9 @@ export {
 } from './collection/loc.ts';
 export {
   Instant,
+  isDispute,
+  DISPUTE_NATURES,
+  MED_AUTOMATIC,
   type DevolucaoStatus,
   type DevolucaoNatureza,
   type DevolucaoSolicitada,
@@ -274,7 +277,9 @@ export {
   type PaymentContext,
   type UnconfirmedReason,
   type UnconfirmedPayment,
+  type ReceivedPaymentsHandler,
 } from './collection/received-payments.ts';
+export { DEFAULT_SWEEP_OVERLAP_MS, type SweepOptions, type SweepResult } from './notifications/sweep.ts';
 export {
   reconcilePayment,
   type Reconciliation,

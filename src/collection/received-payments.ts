@@ -19,7 +19,9 @@ import type { RequestOptions } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
-import { listKeyOf, normalizePayment, type InstantPayment } from './instant.ts';
+import { listKeyOf, normalizePayment, type Devolucao, type InstantListQuery, type InstantPayment } from './instant.ts';
+import type { Page } from '../core/pagination.ts';
+import type { Now } from '../internal/clock.ts';
 import type { Store } from '../store/types.ts';
 import {
   readNotificationJson,
@@ -28,6 +30,13 @@ import {
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
 import { feed, notificationPipeline } from '../notifications/pipeline.ts';
+import {
+  DEFAULT_SWEEP_OVERLAP_MS,
+  sweeper,
+  type SweepOptions,
+  type SweepResult,
+  type SweepSource,
+} from '../notifications/sweep.ts';
 
 /**
  * The former name of `InvalidNotificationError` for received-payment bodies: the same class.
@@ -63,12 +72,16 @@ export function parseReceivedPayments(body: unknown): InstantPayment[] {
   });
 }
 
-/** What the handler needs of the client: the received-payment query. */
+/** What the handler needs of the client: the received-payment query (and for `sweep()`, the list). */
 export interface ReceivedPaymentsApi {
   readonly instant: {
     /** The service's record of a payment (`api.instant.get`). */
     get(e2eid: string, options?: RequestOptions): Promise<InstantPayment>;
+    /** A page of the received payments of a period (`api.instant.list`): what `sweep()` reads. */
+    list?(query: InstantListQuery, options?: RequestOptions): PromiseLike<Page<InstantPayment>>;
   };
+  /** The client's clock (`now` option): the end of a sweep's period. */
+  readonly now?: Now | undefined;
   /** The client's shared store, used when the handler is given none. */
   readonly store?: Store | undefined;
   /** The client's logger, used when the handler is given none. */
@@ -113,8 +126,20 @@ export interface ReceivedPaymentsHandlerOptions<S extends Store = Store> extends
    * record the payment exactly once: it commits with the done mark or not at all.
    */
   onPayment(payment: InstantPayment, context: PaymentContext<S>): void | Promise<void>;
+  /**
+   * A refund of a confirmed payment reached a final status (`DEVOLVIDO`, `NAO_REALIZADO`): called
+   * once per refund id and final status, from notifications and sweeps alike (fleet-wide with a
+   * shared `store`), after `onPayment` for the record that shows it. `isDispute(refund)` tells a
+   * return the service made on its own (a `MED_*` nature) from one the user asked for. A throw
+   * answers 500 (or fails the sweep), so it is handed over again.
+   */
+  onRefund?(payment: InstantPayment, refund: Devolucao, context: PaymentContext<S>): void | Promise<void>;
   /** A notified payment the service does not confirm (forged or mistaken). A throw answers 500. */
   onUnconfirmed?(event: UnconfirmedPayment): void | Promise<void>;
+  /** Names this handler's sweep cursor in the store, to tell two handlers apart (default `receivedPayments`). */
+  name?: string;
+  /** How far a sweep reaches back before the cursor, in milliseconds (default 5 minutes). */
+  sweepOverlapMs?: number;
   /** How many delivered payments are remembered to drop duplicates (default 10 000, least recent dropped first). */
   maxRemembered?: number;
   /** Options for the confirming `api.instant.get` calls (timeouts, retries). */
@@ -128,9 +153,23 @@ export interface ReceivedPaymentsHandlerOptions<S extends Store = Store> extends
   store?: S;
 }
 
+/** The received-payments handler: a web-standard notification handler that can also sweep. */
+export interface ReceivedPaymentsHandler extends NotificationHandler {
+  /**
+   * Reads the service's received payments of a period (`GET /instant`, page by page) and hands
+   * each to `onPayment` (and its final refunds to `onRefund`) through the same once-only claims
+   * as a notification: what a notification handled is not handed over again, here or (with a
+   * store) anywhere in the fleet. Without `from`, starts where this handler's last sweep ended
+   * (the store's cursor) less `sweepOverlapMs`; the cursor moves only once the whole period was
+   * handed over. Rejects when a page cannot be read or a callback throws (the cursor stays).
+   */
+  sweep(options?: SweepOptions): Promise<SweepResult>;
+}
+
 /**
  * A web-standard handler for the received-payment notifications (any path: the service
- * appends the list name to the registered URL), with `.node` for a Node `(req, res)` server.
+ * appends the list name to the registered URL), with `.node` for a Node `(req, res)` server
+ * and `sweep()` to catch up lost notifications.
  * Answers 200 once every payment was handled (a confirmed one only once `onPayment` returned
  * for it, in this request or an earlier one; duplicates and unconfirmed ones set aside), 400
  * for a body that is too large or not a notification, 405 for a method other than POST, and
@@ -140,8 +179,9 @@ export interface ReceivedPaymentsHandlerOptions<S extends Store = Store> extends
 export function receivedPaymentsHandler<S extends Store = Store>(
   api: ReceivedPaymentsApi,
   options: ReceivedPaymentsHandlerOptions<S>,
-): NotificationHandler {
-  return notificationPipeline<InstantPayment[]>(api, options, (log) => ({
+): ReceivedPaymentsHandler {
+  const { onRefund } = options;
+  const pipeline = notificationPipeline<InstantPayment[]>(api, options, (log) => ({
     span: 'receivedPayments.notification',
     parse: parseReceivedPayments,
     counts: (payments) => ({ payments: payments.length }),
@@ -179,9 +219,43 @@ export function receivedPaymentsHandler<S extends Store = Store>(
         deliveryKey,
         // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
         deliver: (actual, context) => options.onPayment(actual, context as PaymentContext<S>),
+        events: (actual: InstantPayment) =>
+          onRefund === undefined
+            ? []
+            : finalRefunds(actual).map((refund) => ({
+                key: `refund:${actual.endToEndId}:${refund.id}:${refund.status}`,
+                run: (context) => onRefund(actual, refund, context as PaymentContext<S>),
+              })),
       }),
     ],
-  })).handler;
+  }));
+  const delivery = pipeline.deliveries[0]!;
+  const sweep = sweeper(
+    [
+      {
+        page: async (inicio, fim, paginacao, signal) => {
+          if (api.instant.list === undefined) throw new TypeError('sweep() needs api.instant.list');
+          const page = await api.instant.list({ inicio, fim, paginacao }, { ...options.requestOptions, signal });
+          return { items: page.items, pages: page.parametros.paginacao.quantidadeDePaginas };
+        },
+        deliver: (record, signal) => delivery.listed(record, record, signal),
+      } satisfies SweepSource<InstantPayment> as SweepSource<unknown>,
+    ],
+    {
+      store: options.store ?? api.store,
+      name: options.name ?? 'receivedPayments',
+      overlapMs: options.sweepOverlapMs ?? DEFAULT_SWEEP_OVERLAP_MS,
+      now: api.now,
+    },
+  );
+  return Object.assign(pipeline.handler, { sweep });
+}
+
+/** A payment's refunds that reached a final status. */
+function finalRefunds(payment: InstantPayment): Devolucao[] {
+  return (Array.isArray(payment.devolucoes) ? payment.devolucoes : []).filter(
+    (refund) => refund?.status === 'DEVOLVIDO' || refund?.status === 'NAO_REALIZADO',
+  );
 }
 
 /** The claim of a payment's delivery: its e2eid plus the refunds' ids and statuses (a refund reaching a final status is news). */

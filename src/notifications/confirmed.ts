@@ -32,6 +32,18 @@ export interface Confirmation<N, A> {
   deliveryKey(actual: A): string;
   /** Runs the callback with the service's record and its context: the claim's, and the notified item. */
   deliver(actual: A, context: DeliveryContext<N>): unknown;
+  /**
+   * Further events a record carries, each handed over once by its own key after the record's
+   * callback (a payment's refunds reaching a final status): a new state of the record does not
+   * repeat them, and one that failed runs again on the next delivery.
+   */
+  events?(actual: A): ReadonlyArray<DeliveryEvent<N>>;
+}
+
+/** An event of a confirmed record, run once per `key` as a delivery is. */
+export interface DeliveryEvent<N> {
+  readonly key: string;
+  run(context: DeliveryContext<N>): unknown;
 }
 
 /** What every confirmed callback gets beside the record: the claim's `signal` (and `tx`), and the item as notified. */
@@ -110,41 +122,55 @@ function limiter(max: number): Limit {
 }
 
 /** One kind of item's way to its callback. */
-export interface Delivery<N> {
+export interface Delivery<N, A> {
   /**
    * A notified item: resolves once its confirmed record was delivered (now or before) or it was
    * set aside; rejects when the confirmation or the callback failed.
    */
   notified(item: N, signal: AbortSignal): Promise<DeliveryOutcome>;
+  /**
+   * A record the service listed itself (a sweep): nothing to confirm, delivered under the same
+   * keys and claims as a notified one, so that the two never both hand it over.
+   */
+  listed(record: A, as: N, signal: AbortSignal): Promise<DeliveryOutcome>;
 }
 
 /** The delivery of `confirmation`'s items over one handler's settings. */
 export function confirmedDelivery<N, A>(
   confirmation: Confirmation<N, A>,
   { maxRemembered, runOnce, log, limit }: DeliverySettings,
-): Delivery<N> {
+): Delivery<N, A> {
   const { what } = confirmation;
-  // Records handed to the callback (`deliveryKey`), and notifications that led to one (`contentKey`).
+  // Keys handed over (records and their events), and notifications that led to one (`contentKey`).
   const delivered = new RecentSet(maxRemembered);
   const answered = new RecentSet(maxRemembered);
   // Running work, joined only by the same thing: the same notification content, or the same
-  // confirmed record being handed to the callback.
+  // key being handed over.
   const confirming = new Map<string, Promise<DeliveryOutcome>>();
   const delivering = new Map<string, Promise<DeliveryOutcome>>();
 
-  const deliver = (actual: A, notified: N, signal: AbortSignal): Promise<DeliveryOutcome> => {
-    const key = confirmation.deliveryKey(actual);
-    if (delivered.has(key)) {
-      log?.info?.(`${what} duplicate: already handed to ${confirmation.callback}`);
-      return Promise.resolve('duplicate');
-    }
+  const once = (key: string, run: (claim: ClaimContext) => unknown, signal: AbortSignal): Promise<DeliveryOutcome> => {
+    if (delivered.has(key)) return Promise.resolve('duplicate');
     return joined(delivering, key, async () => {
-      const ran = await runOnce(key, (claim) => confirmation.deliver(actual, { ...claim, notified }), signal);
+      const ran = await runOnce(key, run, signal);
       delivered.add(key);
-      log?.info?.(`${what} confirmed`);
       // Another process (or an earlier delivery) handed it over already.
       return ran === 'done' ? 'duplicate' : 'confirmed';
     });
+  };
+
+  const deliver = async (actual: A, notified: N, signal: AbortSignal): Promise<DeliveryOutcome> => {
+    const outcome = await once(
+      confirmation.deliveryKey(actual),
+      (claim) => confirmation.deliver(actual, { ...claim, notified }),
+      signal,
+    );
+    if (outcome === 'duplicate') log?.info?.(`${what} duplicate: already handed to ${confirmation.callback}`);
+    else log?.info?.(`${what} confirmed`);
+    for (const event of confirmation.events?.(actual) ?? []) {
+      await once(event.key, (claim) => event.run({ ...claim, notified }), signal);
+    }
+    return outcome;
   };
 
   return {
@@ -164,6 +190,7 @@ export function confirmedDelivery<N, A>(
         return outcome;
       });
     },
+    listed: deliver,
   };
 }
 

@@ -57,7 +57,7 @@ export interface PipelineDefinition<B> {
 export interface Pipeline {
   readonly handler: NotificationHandler;
   /** The deliveries of `definition.feeds`, in order (`undefined` where the feed was left out). */
-  readonly deliveries: ReadonlyArray<Delivery<unknown> | undefined>;
+  readonly deliveries: ReadonlyArray<Delivery<unknown, unknown> | undefined>;
   readonly log: Logger | undefined;
 }
 
