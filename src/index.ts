@@ -205,6 +205,7 @@ export {
   parseRecurringNotifications,
   type RecurringNotificationsApi,
   type RecurringHandlerOptions,
+  type RecurringHandler,
   type RecurringNotifications,
   type RecNotification,
   type CobRNotification,

@@ -19,8 +19,7 @@ import type { RequestOptions } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
-import { listKeyOf, normalizePayment, type Devolucao, type InstantListQuery, type InstantPayment } from './instant.ts';
-import type { Page } from '../core/pagination.ts';
+import { listKeyOf, normalizePayment, type Devolucao, type InstantPayment } from './instant.ts';
 import type { Now } from '../internal/clock.ts';
 import type { Store } from '../store/types.ts';
 import {
@@ -31,11 +30,11 @@ import {
 } from '../notifications/handler.ts';
 import { feed, notificationPipeline } from '../notifications/pipeline.ts';
 import {
-  DEFAULT_SWEEP_OVERLAP_MS,
-  sweeper,
+  handlerSweep,
+  listSource,
+  type ListMethod,
   type SweepOptions,
   type SweepResult,
-  type SweepSource,
 } from '../notifications/sweep.ts';
 
 /**
@@ -78,7 +77,7 @@ export interface ReceivedPaymentsApi {
     /** The service's record of a payment (`api.instant.get`). */
     get(e2eid: string, options?: RequestOptions): Promise<InstantPayment>;
     /** A page of the received payments of a period (`api.instant.list`): what `sweep()` reads. */
-    list?(query: InstantListQuery, options?: RequestOptions): PromiseLike<Page<InstantPayment>>;
+    list?: ListMethod<InstantPayment>;
   };
   /** The client's clock (`now` option): the end of a sweep's period. */
   readonly now?: Now | undefined;
@@ -230,24 +229,9 @@ export function receivedPaymentsHandler<S extends Store = Store>(
     ],
   }));
   const delivery = pipeline.deliveries[0]!;
-  const sweep = sweeper(
-    [
-      {
-        page: async (inicio, fim, paginacao, signal) => {
-          if (api.instant.list === undefined) throw new TypeError('sweep() needs api.instant.list');
-          const page = await api.instant.list({ inicio, fim, paginacao }, { ...options.requestOptions, signal });
-          return { items: page.items, pages: page.parametros.paginacao.quantidadeDePaginas };
-        },
-        deliver: (record, signal) => delivery.listed(record, record, signal),
-      } satisfies SweepSource<InstantPayment> as SweepSource<unknown>,
-    ],
-    {
-      store: options.store ?? api.store,
-      name: options.name ?? 'receivedPayments',
-      overlapMs: options.sweepOverlapMs ?? DEFAULT_SWEEP_OVERLAP_MS,
-      now: api.now,
-    },
-  );
+  const list = api.instant.list?.bind(api.instant);
+  const sources = [listSource(list, 'api.instant.list', options.requestOptions, delivery)];
+  const sweep = handlerSweep(api, options, 'receivedPayments', sources);
   return Object.assign(pipeline.handler, { sweep });
 }
 

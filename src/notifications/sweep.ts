@@ -11,8 +11,10 @@
  */
 import { ConfigurationError } from '../errors/failures.ts';
 import { epochMs, systemNow, type Now } from '../internal/clock.ts';
+import type { Page } from '../core/pagination.ts';
+import type { RequestOptions } from '../core/types.ts';
 import type { Store } from '../store/types.ts';
-import type { DeliveryOutcome } from './confirmed.ts';
+import type { Delivery, DeliveryOutcome } from './confirmed.ts';
 
 /** Options of a handler's `sweep()`. */
 export interface SweepOptions {
@@ -57,6 +59,33 @@ export interface SweepSource<R> {
   deliver(record: R, signal: AbortSignal): Promise<DeliveryOutcome>;
 }
 
+/** A list method of the client (`api.instant.list`, `api.rec.list`...): what a sweep reads. */
+export type ListMethod<R> = (
+  query: { inicio: string; fim: string; paginacao: { paginaAtual: number; itensPorPagina: number } },
+  options?: RequestOptions,
+) => PromiseLike<Page<R>>;
+
+/**
+ * A sweep source over a client's list method (bound, or `undefined` when the client has none: the
+ * sweep then rejects naming `name`), handing each record to `delivery` (as notified: itself).
+ */
+export function listSource<R>(
+  list: ListMethod<R> | undefined,
+  name: string,
+  requestOptions: RequestOptions | undefined,
+  delivery: Delivery<unknown, unknown>,
+): SweepSource<unknown> {
+  const source: SweepSource<R> = {
+    page: async (inicio, fim, paginacao, signal) => {
+      if (list === undefined) throw new TypeError(`sweep() needs ${name}`);
+      const page = await list({ inicio, fim, paginacao }, { ...requestOptions, signal });
+      return { items: page.items, pages: page.parametros.paginacao.quantidadeDePaginas };
+    },
+    deliver: (record, signal) => delivery.listed(record, record, signal),
+  };
+  return source as SweepSource<unknown>;
+}
+
 /** What a handler's sweep runs on. */
 export interface SweepSettings {
   readonly store: Store | undefined;
@@ -69,8 +98,29 @@ export interface SweepSettings {
 /** Five minutes: payments may be listed a little after their `horario`. */
 export const DEFAULT_SWEEP_OVERLAP_MS = 5 * 60_000;
 
+/**
+ * A handler's `sweep()` over `sources` (those left out are skipped), with its options: the
+ * store's cursor named `options.name` (else `name`), `sweepOverlapMs`, and the client's clock.
+ */
+export function handlerSweep(
+  api: { readonly store?: Store | undefined; readonly now?: Now | undefined },
+  options: { store?: Store | undefined; name?: string | undefined; sweepOverlapMs?: number | undefined },
+  name: string,
+  sources: ReadonlyArray<SweepSource<unknown> | undefined>,
+): (options?: SweepOptions) => Promise<SweepResult> {
+  return sweeper(
+    sources.filter((source) => source !== undefined),
+    {
+      store: options.store ?? api.store,
+      name: options.name ?? name,
+      overlapMs: options.sweepOverlapMs ?? DEFAULT_SWEEP_OVERLAP_MS,
+      now: api.now,
+    },
+  );
+}
+
 /** A handler's `sweep()` over `sources`, walked one after the other. */
-export function sweeper(
+function sweeper(
   sources: ReadonlyArray<SweepSource<unknown>>,
   { store, name, overlapMs, now = systemNow }: SweepSettings,
 ): (options?: SweepOptions) => Promise<SweepResult> {

@@ -29,6 +29,14 @@ import {
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
 import { feed, notificationPipeline } from '../notifications/pipeline.ts';
+import {
+  handlerSweep,
+  listSource,
+  type ListMethod,
+  type SweepOptions,
+  type SweepResult,
+} from '../notifications/sweep.ts';
+import type { Now } from '../internal/clock.ts';
 import type { InstantPayment } from '../collection/instant.ts';
 import type { CobRCompleta, CobREncerramento, CobRStatus, Tentativa } from './cobr.ts';
 import type { RecAtivacao, RecCompleta, RecEncerramento } from './rec.ts';
@@ -104,11 +112,17 @@ export interface RecurringNotificationsApi {
   readonly rec: {
     /** The service's record of a recurrence (`api.rec.get`). */
     get(idRec: string, query?: { txid?: string }, options?: RequestOptions): PromiseLike<RecCompleta>;
+    /** A page of the recurrences created in a period (`api.rec.list`): what `sweep()` reads. */
+    list?: ListMethod<RecCompleta>;
   };
   readonly cobr: {
     /** The service's record of a recurring charge (`api.cobr.get`). */
     get(txid: string, options?: RequestOptions): PromiseLike<CobRCompleta>;
+    /** A page of the recurring charges created in a period (`api.cobr.list`): what `sweep()` reads. */
+    list?: ListMethod<CobRCompleta>;
   };
+  /** The client's clock (`now` option): the end of a sweep's period. */
+  readonly now?: Now | undefined;
   /** The client's shared store, used when the handler is given none. */
   readonly store?: Store | undefined;
   /** The client's logger, used when the handler is given none. */
@@ -171,8 +185,24 @@ export interface RecurringHandlerOptions<S extends Store = Store> extends Notifi
   onUnconfirmed?(event: UnconfirmedRecurring): void | Promise<void>;
   /** How many delivered states are remembered to drop duplicates (default 10 000 of each kind, least recent dropped first). */
   maxRemembered?: number;
-  /** Options for the confirming `api.rec.get` and `api.cobr.get` calls (timeouts, retries). */
+  /** Options for the confirming `api.rec.get` and `api.cobr.get` calls and the sweep's lists (timeouts, retries). */
   requestOptions?: RequestOptions;
+  /** Names this handler's sweep cursor in the store, to tell two handlers apart (default `recurring`). */
+  name?: string;
+  /** How far a sweep reaches back before the cursor, in milliseconds (default 5 minutes). */
+  sweepOverlapMs?: number;
+}
+
+/** The recurring handler: a web-standard notification handler that can also sweep. */
+export interface RecurringHandler extends NotificationHandler {
+  /**
+   * Reads the recurrences and recurring charges the service created in a period (`GET /rec`,
+   * `GET /cobr`, page by page; only the lists with a callback) and hands each record to `onRec`
+   * or `onCobr` through the same once-only claims as a notification. The lists are by creation
+   * time: a sweep finds a record's current state when the record was created in the period.
+   * The cursor and its overlap work as `receivedPaymentsHandler`'s (`SweepOptions`).
+   */
+  sweep(options?: SweepOptions): Promise<SweepResult>;
 }
 
 /**
@@ -195,7 +225,7 @@ export interface RecurringHandlerOptions<S extends Store = Store> extends Notifi
 export function recurringHandler<S extends Store = Store>(
   api: RecurringNotificationsApi,
   options: RecurringHandlerOptions<S>,
-): NotificationHandler {
+): RecurringHandler {
   const { onRec, onCobr } = options ?? {};
   for (const [name, callback] of [
     ['onRec', onRec],
@@ -207,7 +237,7 @@ export function recurringHandler<S extends Store = Store>(
   if (onRec === undefined && onCobr === undefined) {
     throw new ConfigurationError('onRec', 'recurringHandler needs onRec, onCobr or both');
   }
-  return notificationPipeline<RecurringNotifications>(api, options, (log) => {
+  const pipeline = notificationPipeline<RecurringNotifications>(api, options, (log) => {
     const request = (signal: AbortSignal): RequestOptions => ({ ...options.requestOptions, signal });
     const unconfirmed = async (event: UnconfirmedRecurring): Promise<undefined> => {
       log?.warn?.(`${event.kind === 'rec' ? 'recurrence' : 'recurring charge'} unconfirmed`, { reason: event.reason });
@@ -253,7 +283,14 @@ export function recurringHandler<S extends Store = Store>(
           }),
       ],
     };
-  }).handler;
+  });
+  const [recs, cobsr] = pipeline.deliveries;
+  const sources = [
+    recs && listSource(api.rec.list?.bind(api.rec), 'api.rec.list', options.requestOptions, recs),
+    cobsr && listSource(api.cobr.list?.bind(api.cobr), 'api.cobr.list', options.requestOptions, cobsr),
+  ];
+  const sweep = handlerSweep(api, options, 'recurring', sources);
+  return Object.assign(pipeline.handler, { sweep });
 }
 
 /** The service's record, or `undefined` when it has none (404) or the id cannot name one (refused before asking). */

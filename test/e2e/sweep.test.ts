@@ -13,6 +13,9 @@ import {
   isDispute,
   MED_AUTOMATIC,
   receivedPaymentsHandler,
+  recurringHandler,
+  addDays,
+  todayInBrasilia,
   type Devolucao,
   type InstantPayment,
   type ReceivedPaymentsHandler,
@@ -178,6 +181,31 @@ describe('sweep() against the sandbox', () => {
     });
     expect(response.status).toBe(400);
     expect(JSON.stringify(await response.json())).toContain('Resta devolver 0.00');
+  });
+});
+
+describe('recurringHandler(...).sweep()', () => {
+  it('recurrence notifications lost for good are found by a sweep of GET /rec and handed over once', async () => {
+    const seen: string[] = [];
+    const recurring = recurringHandler(s.api, {
+      store: createMemoryStore(),
+      onRec: (rec) => void seen.push(rec.status),
+    });
+    s.sandbox.dropNotifications({ rate: 1 });
+    const from = new Date().toISOString();
+    const loc = await s.api.locrec.create();
+    const rec = await s.api.rec.create({
+      vinculo: { contrato: 'SWEEP-1', objeto: 'Plano', devedor: { cpf: '12345678909', nome: 'Fulano de Tal' } },
+      calendario: { dataInicial: addDays(todayInBrasilia(), 5), periodicidade: 'MENSAL' },
+      valor: { valorRec: '19.90' },
+      politicaRetentativa: 'NAO_PERMITE',
+      loc: loc.id,
+    });
+    await s.sandbox.approveRec(rec.idRec);
+    s.sandbox.dropNotifications({});
+    expect(await recurring.sweep({ from })).toMatchObject({ seen: 1, handled: 1, duplicates: 0 });
+    expect(await recurring.sweep()).toMatchObject({ handled: 0 });
+    expect(seen).toEqual(['APROVADA']);
   });
 });
 
