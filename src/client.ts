@@ -3,7 +3,6 @@
  * recurring charges.
  * It owns the configuration, the HTTP core and the token provider; resources are fields.
  */
-import type { ClientContext } from './core/resource.ts';
 import type { CustomRequest, RequestOptions } from './core/types.ts';
 import type { HttpCore } from './core/http.ts';
 import type { Logger } from './core/log.ts';
@@ -53,7 +52,7 @@ const INSTANT_CLIENT: ClientKind = {
 };
 
 /** The receiving user's client: resources as fields (`api.cob`, `api.instant`...), and `request()`. */
-export class InstantClient implements ClientContext {
+export class InstantClient {
   /** @internal The HTTP core; a call the SDK does not model goes through `request()`. */
   readonly http: HttpCore;
   readonly validate: boolean;

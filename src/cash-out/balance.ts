@@ -15,6 +15,7 @@ export class CashOutBalance extends CashOutResource {
   get(options?: RequestOptions): APIPromise<Balance> {
     return this.send<Balance, unknown>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/api/v2/accounts/balances/`,
       errors: CASH_OUT_ERRORS,
       options,

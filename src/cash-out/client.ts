@@ -7,7 +7,6 @@ import type { ClientCredentials } from '../core/auth.ts';
 import type { CustomRequest, RequestOptions, TokenProvider } from '../core/types.ts';
 import type { HttpCore } from '../core/http.ts';
 import type { Logger } from '../core/log.ts';
-import type { ClientContext } from '../core/resource.ts';
 import { connect, type ConnectionOptions } from '../composition/connection.ts';
 import { checkClientOptions, type ClientKind } from '../composition/check-options.ts';
 import { tracedStore, type Telemetry, type WorkflowSpan } from '../core/telemetry.ts';
@@ -77,7 +76,7 @@ function settled<T>(work: Promise<T>, span: WorkflowSpan, outcome: (value: T) =>
 export const CASH_OUT_TOKEN_PATH = '/api/v2/oauth/token';
 
 /** The cash-out client: resources `balance` and `payments`, workflows `pay`, `recover`, notifications, and `request()`. */
-export class CashOutClient implements ClientContext {
+export class CashOutClient {
   /** @internal The HTTP core; a call the SDK does not model goes through `request()`. */
   readonly http: HttpCore;
   readonly validate: boolean;
@@ -136,24 +135,27 @@ export class CashOutClient implements ClientContext {
    * `totalTimeout` (else the client's) bounds the whole call, store calls included.
    */
   pay(params: PayParams, options?: RequestOptions): Promise<PayResult> {
+    const telemetry = this.telemetry;
     const missing = missingPayParams(params);
-    if (missing) return Promise.reject(missing);
+    if (missing) return telemetry ? telemetry.refused(missing, 'cashOut.pay') : Promise.reject(missing);
     // `totalTimeout` bounds the whole pay(): the client's own when the call gives none.
     const timed =
       options?.totalTimeout === undefined && this.#totalTimeout !== undefined
         ? { ...options, totalTimeout: this.#totalTimeout }
         : options;
     // With a shared store the intent is recorded before the order leaves, for `recover()` (see pay-with-intent.ts).
-    const span = this.telemetry?.workflow('cashOut.pay', 'client');
-    if (span === undefined) {
+    if (telemetry === undefined) {
       if (this.#shared === undefined) return payCashOut(this, params, timed);
       return payWithIntent(this, this.#shared, params, timed, this.#intents);
     }
-    const paid =
-      this.#shared === undefined
-        ? payCashOut(this, params, timed)
-        : payWithIntent(this, tracedStore(this.#shared, span), params, timed, this.#intents);
-    return settled(paid, span, () => 'placed');
+    const shared = this.#shared;
+    return telemetry.workflow('cashOut.pay', 'client', (span) => {
+      const paid =
+        shared === undefined
+          ? payCashOut(this, params, timed)
+          : payWithIntent(this, tracedStore(shared, span), params, timed, this.#intents);
+      return settled(paid, span, () => 'placed');
+    });
   }
 
   /**
@@ -163,12 +165,14 @@ export class CashOutClient implements ClientContext {
    * not open is reported `tampered` and never acted on.
    */
   recover(options?: RecoverOptions): Promise<RecoveredPayment[]> {
-    const span = this.telemetry?.workflow('cashOut.recover', 'client');
-    if (span === undefined) return recoverIntents(this, this.store, { ...this.#intents, ...options });
-    const recovered = recoverIntents(this, tracedStore(this.store, span), { ...this.#intents, ...options });
-    return settled(recovered, span, (payments) => {
-      span.step('recovered', { count: payments.length });
-      return 'recovered';
+    const telemetry = this.telemetry;
+    if (telemetry === undefined) return recoverIntents(this, this.store, { ...this.#intents, ...options });
+    return telemetry.workflow('cashOut.recover', 'client', (span) => {
+      const recovered = recoverIntents(this, tracedStore(this.store, span), { ...this.#intents, ...options });
+      return settled(recovered, span, (payments) => {
+        span.step('recovered', { count: payments.length });
+        return 'recovered';
+      });
     });
   }
 

@@ -36,7 +36,7 @@ export class KeyLease {
    */
   async wait(): Promise<void> {
     while (!(await this.take())) {
-      if (Date.now() + POLL_MS >= this.#budget.deadline) {
+      if (this.#budget.left() <= POLL_MS) {
         throw new PaymentOutcomeUnknownError({
           idempotencyKey: this.#key,
           cause: new ClaimBusyError('Another pay() or recover() holds this idempotency key'),

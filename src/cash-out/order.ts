@@ -87,7 +87,7 @@ export async function placeOrder(
   const settle = async (cause: unknown, lookups: number): Promise<Transfer> => {
     mayExist = true;
     for (let i = 0; i < lookups; i++) {
-      if (i > 0) await wait(pause(i - 1, undefined));
+      if (i > 0) await wait(pause(i - 1, undefined, budget));
       const found = await find();
       if (found !== undefined) return check(found);
     }
@@ -101,7 +101,7 @@ export async function placeOrder(
     let failure: unknown;
     let answered = false;
     try {
-      answer = await channel.post({ ...budget.request(), maxRetries: 0 });
+      answer = await channel.post(budget.request());
       answered = true;
     } catch (error) {
       failure = error;
@@ -128,7 +128,7 @@ export async function placeOrder(
       throw outcomeUnknown(failure);
     }
     // A pause before asking too, so an order still in flight at the provider can land.
-    await wait(pause(attempt, failure));
+    await wait(pause(attempt, failure, budget));
     if (verdict === 'unknown') {
       const found = await find();
       if (found !== undefined) return check(found);
@@ -203,10 +203,10 @@ function verdictOf(error: unknown): Verdict {
   return 'refused';
 }
 
-function pause(attempt: number, error: unknown): number {
+function pause(attempt: number, error: unknown, budget: Budget): number {
   const retryAfter =
     error instanceof ApiError
-      ? retryAfterMs(error.response?.headers.get('retry-after'), MAX_RETRY_AFTER_MS)
+      ? retryAfterMs(error.response?.headers.get('retry-after'), MAX_RETRY_AFTER_MS, budget.clock)
       : undefined;
   return retryAfter ?? backoffMs(attempt, ORDER_BACKOFF);
 }

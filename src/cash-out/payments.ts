@@ -33,8 +33,9 @@ export class CashOutPayments extends CashOutResource {
   readonly #totalTimeout: number | undefined;
 
   /**
-   * `maxRetries`: the client's default number of further attempts of an order; `totalTimeout`:
-   * the client's default time for a whole `create()`, its attempts, pauses and lookups together.
+   * @internal `maxRetries`: the client's default number of further attempts of an order;
+   * `totalTimeout`: the client's default time for a whole `create()`, its attempts, pauses and
+   * lookups together.
    */
   constructor(
     client: ClientContext,
@@ -81,6 +82,8 @@ export class CashOutPayments extends CashOutResource {
       post: (attempt) =>
         this.send<unknown>({
           method: 'POST',
+          // One attempt: the order loop (`placeOrder`) looks the order up by its key before any other.
+          retry: 'never',
           path: () => path`/api/v2/instant/payments/dict`,
           body,
           idempotencyKey: { header: IDEMPOTENCY_HEADER, value: idempotencyKey as string },
@@ -114,6 +117,7 @@ export class CashOutPayments extends CashOutResource {
   getByIdempotencyKey(idempotencyKey: string, options?: RequestOptions): APIPromise<Transfer> {
     return this.send<Transfer, unknown>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/api/v2/instant/payments/idempotencyKey/${idempotencyKey}`,
       errors: BY_KEY_ERRORS,
       options,

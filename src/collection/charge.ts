@@ -30,6 +30,7 @@ export interface ChargeKind {
 }
 
 export abstract class ChargeResource<Gerada, Completa, Revisada, ListQuery extends object> extends APIResource {
+  /** @internal */
   protected abstract readonly kind: ChargeKind;
 
   /**
@@ -49,6 +50,7 @@ export abstract class ChargeResource<Gerada, Completa, Revisada, ListQuery exten
   get(txid: string, query: { revisao?: number } = {}, options?: RequestOptions): APIPromise<Completa> {
     return this.send<Completa>({
       method: 'GET',
+      retry: 'replay',
       path: () => this.kind.at(txid),
       query: { revisao: query?.revisao },
       errors: this.kind.readErrors,
@@ -88,9 +90,12 @@ export abstract class ChargeResource<Gerada, Completa, Revisada, ListQuery exten
   ): APIPromise<Gerada> {
     const { name, check } = this.kind;
     const body = chargeRequest(given);
+    const at = () => this.kind.at(txid);
     return this.send<Gerada>({
       method,
-      path: () => this.kind.at(txid),
+      path: at,
+      // A PUT creates: sent again after its first attempt landed, the service would answer "txid in use".
+      retry: method === 'PUT' ? this.lookFirst(at, this.kind.readErrors, body) : 'never',
       body,
       errors: this.kind.writeErrors,
       options,

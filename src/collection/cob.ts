@@ -25,6 +25,7 @@ const COB: ChargeKind = {
  * and `list` are those of every charge (`ChargeResource`).
  */
 export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, CobListQuery> {
+  /** @internal */
   protected readonly kind = COB;
 
   /**
@@ -33,7 +34,8 @@ export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, Cob
    * idempotent create.
    *
    * `create(txid, body, options?)`: `PUT /cob/{txid}` creates the charge with your txid (or
-   * alters it while ATIVA). Safe to retry.
+   * alters it while ATIVA). Safe to retry: after a lost answer the charge under the txid is read
+   * first, and is the answer when it is the one sent.
    */
   // One generic signature rather than two overloads: with overloads, the editor offers the call
   // options among the charge fields in `create('txid', { | })`.
@@ -50,6 +52,7 @@ export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, Cob
     const body = chargeRequest(first);
     return this.send<CobGerada>({
       method: 'POST',
+      retry: 'never',
       path: () => COB.list,
       body,
       errors: COB.writeErrors,

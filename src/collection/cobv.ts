@@ -38,10 +38,12 @@ const COBV: ChargeKind = {
  * and `list` are those of every charge (`ChargeResource`).
  */
 export class CobV extends ChargeResource<CobVGerada, CobVCompleta, CobVRevisada, CobVListQuery> {
+  /** @internal */
   protected readonly kind = COBV;
 
   /**
-   * `PUT /cobv/{txid}`: creates the due-date charge (or alters it while ATIVA). Safe to retry.
+   * `PUT /cobv/{txid}`: creates the due-date charge (or alters it while ATIVA). Safe to retry:
+   * after a lost answer the charge under the txid is read first, and is the answer when it is the one sent.
    * A charge created this way can never join a batch. `dataDeVencimento` must not be before
    * the charge's creation date: the service judges that one, since this call may alter a
    * charge created on an earlier day.

@@ -49,6 +49,7 @@ export class Instant extends APIResource {
   get(e2eid: string, options?: RequestOptions): APIPromise<InstantPayment> {
     return this.send<InstantPayment>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/instant/${e2eid}`,
       errors: READ_ERRORS,
       options,
@@ -81,12 +82,16 @@ export class Instant extends APIResource {
   /**
    * `PUT /instant/{e2eid}/devolucao/{id}`: asks for a refund of `valor` (at most what is left
    * of the payment). `id` is yours (1 to 35 letters or digits) and makes the call idempotent:
-   * it is retried safely, and reusing an id for another refund is refused by the service.
+   * after a lost answer the refund under the id is read first, and is the answer when it is this
+   * one; reusing an id for another refund is refused by the service.
    */
   refund(e2eid: string, id: string, body: DevolucaoSolicitada, options?: RequestOptions): APIPromise<Devolucao> {
+    const at = () => path`/instant/${e2eid}/devolucao/${id}`;
     return this.send<Devolucao>({
       method: 'PUT',
-      path: () => path`/instant/${e2eid}/devolucao/${id}`,
+      path: at,
+      // The refund the service holds under the id, when it is this one, is the answer.
+      retry: this.lookFirst(at, { 400: InstantConsultaInvalida, 404: InstantDevolucaoNaoEncontrada }, body),
       body,
       errors: { 400: InstantDevolucaoInvalida, 404: InstantNaoEncontrado },
       options,
@@ -102,6 +107,7 @@ export class Instant extends APIResource {
   getRefund(e2eid: string, id: string, options?: RequestOptions): APIPromise<Devolucao> {
     return this.send<Devolucao>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/instant/${e2eid}/devolucao/${id}`,
       errors: { 400: InstantConsultaInvalida, 404: InstantDevolucaoNaoEncontrada },
       options,

@@ -25,6 +25,7 @@ export class PayloadLocation extends APIResource {
   create(body: PayloadLocationSolicitada, options?: RequestOptions): APIPromise<PayloadLocationGerada> {
     return this.send<PayloadLocationGerada>({
       method: 'POST',
+      retry: 'never',
       path: () => path`/loc`,
       body,
       errors: { 400: PayloadLocationOperacaoInvalida },
@@ -37,6 +38,7 @@ export class PayloadLocation extends APIResource {
   get(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationCompleta> {
     return this.send<PayloadLocationCompleta>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/loc/${id}`,
       errors: READ_ERRORS,
       options,
@@ -68,6 +70,7 @@ export class PayloadLocation extends APIResource {
   update(id: LocationId, body: PayloadLocationRevisada, options?: RequestOptions): APIPromise<PayloadLocationCompleta> {
     return this.send<PayloadLocationCompleta>({
       method: 'PATCH',
+      retry: 'never',
       path: () => path`/loc/${id}`,
       body,
       errors: WRITE_ERRORS,
@@ -86,6 +89,7 @@ export class PayloadLocation extends APIResource {
   unlink(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationGerada> {
     return this.send<PayloadLocationGerada>({
       method: 'DELETE',
+      retry: 'replay',
       path: () => path`/loc/${id}/txid`,
       errors: WRITE_ERRORS,
       options,

@@ -39,13 +39,21 @@ export class LoteCobV extends APIResource {
   }
 
   /**
-   * The alteration flow (`alterLoteCobV`, below) as a method: reads the batch with `GET`, then
-   * alters it with `PUT /lotecobv/{id}`, refusing (`LoteCobVOperacaoInvalida`, nothing written)
-   * a body that adds or removes charges, or moves a due date before its charge's creation date.
-   * With `validate: false` it is a plain `put`.
+   * Alters an existing batch with `PUT /lotecobv/{id}` after reading it with `GET`: refuses
+   * (`LoteCobVOperacaoInvalida`, nothing written) a body that adds or removes charges, or moves
+   * a due date before its charge's creation date. The service requires an alteration to list
+   * exactly the batch's original charges, and due dates no earlier than each charge's creation;
+   * both can only be judged against the batch as it is, so it is read first. With
+   * `validate: false` it is a plain `put`.
    */
-  alter(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
-    return alterLoteCobV({ lotecobv: this, validate: this.client.validate }, id, body, options);
+  async alter(id: string | number, given: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
+    const body = batchRequest(given);
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      const ctx = ruleContext(undefined);
+      judgeAgainstBatch(await this.get(id, options), body, 'create', ctx);
+      refuse(LoteCobVOperacaoInvalida, ctx.out);
+    }
+    await this.put(id, body, { ...options, validate: false });
   }
 
   /**
@@ -65,6 +73,7 @@ export class LoteCobV extends APIResource {
   get(id: string | number, options?: RequestOptions): APIPromise<LoteCobVConsultado> {
     return this.send<LoteCobVConsultado>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/lotecobv/${id}`,
       errors: READ_ERRORS,
       options,
@@ -92,6 +101,8 @@ export class LoteCobV extends APIResource {
     return this.send<void, unknown>({
       method,
       path: () => path`/lotecobv/${id}`,
+      // A PUT creates or alters: sent again after it landed, it alters the batch to what it already is.
+      retry: method === 'PUT' ? 'replay' : 'never',
       body,
       errors: WRITE_ERRORS,
       options,
@@ -107,38 +118,6 @@ function checkBatchId(id: unknown, ctx: RuleContext): boolean {
   const valid = (typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isSafeInteger(id));
   if (!valid) ctx.add('id', 'a batch id is a non-empty string or an integer', id);
   return valid;
-}
-
-/**
- * Altering a batch: a GET, then a PUT. The service requires an alteration to list exactly the
- * batch's original charges, and due dates no earlier than each charge's creation; both can only
- * be judged against the batch as it is, so it is read first.
- */
-/** What the alteration needs of a client: the batch resource and its validation switch. */
-export interface LoteCobVAlterApi {
-  readonly lotecobv: Pick<LoteCobV, 'get' | 'put'>;
-  readonly validate?: boolean;
-}
-
-/**
- * Alters an existing batch with `PUT /lotecobv/{id}` after reading it with `GET`: refuses
- * (`LoteCobVOperacaoInvalida`, nothing written) a body that adds or removes charges, or moves
- * a due date before its charge's creation date. With `validate: false` it is a plain `put`.
- * Also `api.lotecobv.alter(id, body)`.
- */
-export async function alterLoteCobV(
-  api: LoteCobVAlterApi,
-  id: string | number,
-  given: LoteCobVSolicitado,
-  options?: RequestOptions,
-): Promise<void> {
-  const body = batchRequest(given);
-  if (shouldValidate(api.validate ?? true, options?.validate)) {
-    const ctx = ruleContext(undefined);
-    judgeAgainstBatch(await api.lotecobv.get(id, options), body, 'create', ctx);
-    refuse(LoteCobVOperacaoInvalida, ctx.out);
-  }
-  await api.lotecobv.put(id, body, { ...options, validate: false });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -38,14 +38,6 @@ import {
 } from '../notifications/sweep.ts';
 
 /**
- * The former name of `InvalidNotificationError` for received-payment bodies: the same class.
- * @deprecated Catch `InvalidNotificationError`, which both notification handlers throw.
- */
-export const MalformedNotificationError = InvalidNotificationError;
-/** @deprecated See `InvalidNotificationError`. */
-export type MalformedNotificationError = InvalidNotificationError;
-
-/**
  * The payments of a notification body (bytes, a JSON string or the parsed value). Throws
  * `InvalidNotificationError` unless the body is an object with exactly one array-valued
  * property whose items each have a string `endToEndId` and a string `valor`. Items are read

@@ -13,6 +13,7 @@ import { sharedStore } from '../store/memory.ts';
 import { SharedTokenProvider, tokenIdentity } from './shared-token.ts';
 import type { Store } from '../store/types.ts';
 import { Telemetry, type TelemetryOptions } from '../core/telemetry.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
 export interface ConnectionOptions {
@@ -55,10 +56,13 @@ export interface ConnectionOptions {
   defaultQuery?: Record<string, string | number | boolean>;
   /**
    * OpenTelemetry providers (`@opentelemetry/api`'s `TracerProvider`, `MeterProvider`): a CLIENT
-   * span per call and `http.client.request.duration`. Default: the global providers, when
-   * `@opentelemetry/api` registered some before the client was built; else nothing is done.
+   * span per call and `http.client.request.duration`; one left out (`{}`: both) is the global
+   * one. Without the option, the global ones when `INSTANT_PAYMENTS_TELEMETRY=on`; else nothing
+   * of OpenTelemetry is loaded or done.
    */
   telemetry?: TelemetryOptions;
+  /** The clock the client reads (api.md "Time"; default: the system's). */
+  now?: Now;
 }
 
 /** The API's tags, each of which may have its own base URL (`baseUrls`). */
@@ -114,6 +118,7 @@ export function connect(
     ...(options.defaultHeaders && { defaultHeaders: { ...options.defaultHeaders } }),
     ...(options.defaultQuery && { defaultQuery: { ...options.defaultQuery } }),
     ...(options.baseUrls && { baseUrls: { ...options.baseUrls } }),
+    ...(options.now && { now: options.now }),
   });
   return { http, telemetry, close: async () => transport?.close() };
 }
@@ -133,6 +138,7 @@ function tokenProvider(
       ...(timeout !== undefined && { timeout }),
       ...(maxResponseBytes !== undefined && { maxResponseBytes }),
       ...(options.logger && { logger: options.logger }),
+      ...(options.now && { now: options.now }),
     },
   );
   const shared = sharedStore(store);

@@ -15,6 +15,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
 import { describeConnectionFailure } from './network.ts';
 import { retryAfterMs } from '../internal/retry.ts';
+import { systemNow, type Now } from '../internal/clock.ts';
 
 /** What every kind of client credentials has: where the token is, and who asks for it. */
 interface CredentialsBase {
@@ -58,6 +59,8 @@ export interface ClientCredentialsOptions {
   maxResponseBytes?: number;
   /** Told about token fetches and failures (never the token or the secret). */
   logger?: Logger;
+  /** The clock a token's lifetime is counted by (default: the system's). */
+  now?: Now;
 }
 
 /** Time limit of one token request unless `timeout` says otherwise. */
@@ -87,6 +90,7 @@ export class ClientCredentialsProvider implements TokenProvider {
   /** Set once a token was fetched: a later fetch is a refresh. */
   #fetched = false;
   readonly #logger: Logger | undefined;
+  readonly #now: Now;
 
   constructor(credentials: ClientCredentials, options: ClientCredentialsOptions = {}) {
     checkTokenUrl(credentials.tokenUrl);
@@ -99,6 +103,12 @@ export class ClientCredentialsProvider implements TokenProvider {
     });
     this.#timeout = options.timeout ?? DEFAULT_TOKEN_TIMEOUT_MS;
     this.#logger = resolveLogger(options.logger);
+    this.#now = options.now ?? systemNow;
+  }
+
+  /** The clock's time in epoch ms. */
+  #ms(): number {
+    return this.#now().getTime();
   }
 
   /** A valid access token: the cached one, or one fetched (shared by concurrent callers). */
@@ -110,7 +120,7 @@ export class ClientCredentialsProvider implements TokenProvider {
   async getTokenInfo(signal?: AbortSignal): Promise<TokenInfo> {
     signal?.throwIfAborted();
     const cached = this.#cached;
-    if (cached && Date.now() < cached.refreshAt) return cached;
+    if (cached && this.#ms() < cached.refreshAt) return cached;
     this.#inflight ??= this.#request().finally(() => {
       this.#inflight = undefined;
     });
@@ -120,7 +130,7 @@ export class ClientCredentialsProvider implements TokenProvider {
   /** @internal The cached token while it needs no refresh, without waiting. */
   tokenNow(): string | undefined {
     const cached = this.#cached;
-    return cached && Date.now() < cached.refreshAt ? cached.value : undefined;
+    return cached && this.#ms() < cached.refreshAt ? cached.value : undefined;
   }
 
   /** Forgets the token `rejected` (or any cached token) so the next call fetches a new one. */
@@ -129,7 +139,7 @@ export class ClientCredentialsProvider implements TokenProvider {
   }
 
   async #request(): Promise<CachedToken> {
-    const started = Date.now();
+    const started = this.#ms();
     const refresh = this.#fetched;
     let answer: { value: string; lifetimeS: number };
     try {
@@ -137,12 +147,12 @@ export class ClientCredentialsProvider implements TokenProvider {
     } catch (error) {
       // The error is already redacted; its name and status are all that is logged.
       const status = (error as { status?: unknown }).status;
-      this.#logger?.error?.('token request failed', { error: (error as Error).name, status, ms: Date.now() - started });
+      this.#logger?.error?.('token request failed', { error: (error as Error).name, status, ms: this.#ms() - started });
       throw error;
     }
     const { value, lifetimeS } = answer;
     this.#fetched = true;
-    this.#logger?.info?.(refresh ? 'token refreshed' : 'token fetched', { ms: Date.now() - started, lifetimeS });
+    this.#logger?.info?.(refresh ? 'token refreshed' : 'token fetched', { ms: this.#ms() - started, lifetimeS });
     // Refresh a little early: 10% of the lifetime, at most a minute.
     const margin = Math.min(60_000, lifetimeS * 100);
     const expiresAt = started + lifetimeS * 1000;
@@ -164,7 +174,7 @@ export class ClientCredentialsProvider implements TokenProvider {
         typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in : undefined;
       return { value: response.access_token, lifetimeS: lifetimeS ?? response.expiresIn() ?? DEFAULT_TOKEN_LIFETIME_S };
     } catch (error) {
-      throw authenticationError(error, clientSecret);
+      throw authenticationError(error, clientSecret, this.#now);
     }
   }
 
@@ -206,7 +216,7 @@ export class ClientCredentialsProvider implements TokenProvider {
       });
       text = await response.text();
     } catch (error) {
-      throw authenticationError(error, clientSecret);
+      throw authenticationError(error, clientSecret, this.#now);
     }
     let payload: unknown;
     try {
@@ -223,17 +233,21 @@ export class ClientCredentialsProvider implements TokenProvider {
           : '';
       throw new AuthenticationError(`Token endpoint answered ${status}${title}`, {
         status,
-        retryAfterMs: tokenRetryAfter(response),
+        retryAfterMs: tokenRetryAfter(response, this.#now),
       });
     }
     if (typeof payload === 'string')
       throw new AuthenticationError(`Token endpoint answered ${status} with a body that is not JSON`, { status });
-    return parseTokenAnswer(payload, status);
+    return parseTokenAnswer(payload, status, this.#now);
   }
 }
 
 /** Reads `{access_token, expires_in}` or `{accessToken, expiresAt}` (the service's OAuth answer, and the cash-out provider's JSON one). */
-export function parseTokenAnswer(payload: unknown, status: number): { value: string; lifetimeS: number } {
+export function parseTokenAnswer(
+  payload: unknown,
+  status: number,
+  now: Now = systemNow,
+): { value: string; lifetimeS: number } {
   if (!isRecord(payload)) {
     // The provider answers "null" past its limit of 10 token requests a minute.
     throw new AuthenticationError('Token endpoint answered without a token (rate limited?)', { status });
@@ -246,15 +260,15 @@ export function parseTokenAnswer(payload: unknown, status: number): { value: str
   const expiresAt = payload['expiresAt'];
   let lifetimeS = DEFAULT_TOKEN_LIFETIME_S;
   if (typeof expiresIn === 'number' && expiresIn > 0) lifetimeS = expiresIn;
-  else if (typeof expiresAt === 'number' && expiresAt > 0) lifetimeS = lifetimeFromExpiresAt(expiresAt);
+  else if (typeof expiresAt === 'number' && expiresAt > 0) lifetimeS = lifetimeFromExpiresAt(expiresAt, now);
   return { value, lifetimeS };
 }
 
 /** `expiresAt` is documented without a unit: an epoch (ms or s) or, when small, seconds from now. */
-function lifetimeFromExpiresAt(expiresAt: number): number {
+function lifetimeFromExpiresAt(expiresAt: number, now: Now): number {
   const epochMs = expiresAt > 1e12 ? expiresAt : expiresAt > 1e9 ? expiresAt * 1000 : undefined;
   if (epochMs === undefined) return expiresAt;
-  const seconds = Math.floor((epochMs - Date.now()) / 1000);
+  const seconds = Math.floor((epochMs - now().getTime()) / 1000);
   return seconds > 0 ? seconds : DEFAULT_TOKEN_LIFETIME_S;
 }
 
@@ -275,7 +289,7 @@ function checkTokenUrl(tokenUrl: string): void {
  * secret (an OAuth `error_description`, a parser's message quoting the body), so the raw error
  * is never kept: the message and the cause are redacted copies (see `safeCause`).
  */
-function authenticationError(error: unknown, secret: string | undefined): AuthenticationError {
+function authenticationError(error: unknown, secret: string | undefined, now: Now): AuthenticationError {
   if (error instanceof AuthenticationError) return error;
   const status = isRecord(error) && typeof error['status'] === 'number' ? error['status'] : undefined;
   let reason = error instanceof Error ? safeMessage(error, secret) : 'unknown failure';
@@ -297,7 +311,7 @@ function authenticationError(error: unknown, secret: string | undefined): Authen
   const answer = isRecord(error) ? [error['response'], error['cause']].find((r) => r instanceof Response) : undefined;
   if (answer instanceof Response) {
     init.status ??= answer.status;
-    init.retryAfterMs = tokenRetryAfter(answer);
+    init.retryAfterMs = tokenRetryAfter(answer, now);
   }
   return new AuthenticationError(`Token request failed: ${reason}`, init);
 }
@@ -315,8 +329,8 @@ function isNetworkFailure(error: unknown): boolean {
 /** Longest `Retry-After` of a token endpoint honoured (a longer one is cut to it). */
 const MAX_TOKEN_RETRY_AFTER_MS = 10 * 60_000;
 
-function tokenRetryAfter(response: Response): number | undefined {
-  return retryAfterMs(response.headers.get('retry-after'), MAX_TOKEN_RETRY_AFTER_MS);
+function tokenRetryAfter(response: Response, now: Now): number | undefined {
+  return retryAfterMs(response.headers.get('retry-after'), MAX_TOKEN_RETRY_AFTER_MS, now);
 }
 
 function safeMessage(error: Error, secret: string | undefined): string {

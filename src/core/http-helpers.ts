@@ -31,6 +31,9 @@ export function customRequestProblem(call: unknown): ConfigurationError | undefi
       'call.path must be built with the path template, path`/cob/${txid}`, which encodes each value (a plain string is not taken)',
     );
   }
+  const retry = call['retry'];
+  if (retry !== undefined && retry !== 'replay' && retry !== 'never')
+    return new ConfigurationError('call.retry', "call.retry must be 'replay' or 'never'");
   return undefined;
 }
 

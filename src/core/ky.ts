@@ -3,4 +3,4 @@
  * Named exports only: ky's own default export would reach the CommonJS build as a namespace.
  * The build bundles ky into this file's chunk (see tsup.config.ts).
  */
-export { default as ky, replaceOption, isHTTPError, isTimeoutError, isNetworkError } from 'ky';
+export { default as ky, isHTTPError, isTimeoutError, isNetworkError } from 'ky';

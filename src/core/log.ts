@@ -51,7 +51,7 @@ function envLogger(value: string | undefined): Logger | undefined {
 }
 
 /** `process.env[name]` where there is one: browsers have no `process`, Deno may refuse access. */
-function readEnv(name: string): string | undefined {
+export function readEnv(name: string): string | undefined {
   try {
     return typeof process === 'undefined' ? undefined : process.env?.[name];
   } catch {

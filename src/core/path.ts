@@ -16,6 +16,9 @@ export class PathParameterError extends InstantError {
   override readonly name: string = 'PathParameterError';
 }
 
+/** Set while `routeOf` builds a path: the parameters are neither encoded nor judged. */
+let routeOnly = false;
+
 /**
  * Tagged template for request paths: path`/cob/${txid}` percent-encodes each parameter as one
  * segment and refuses empty, `.` and `..` ones with a `PathParameterError`.
@@ -25,10 +28,22 @@ export function path(strings: TemplateStringsArray, ...params: ReadonlyArray<str
   let route = url;
   for (let i = 0; i < params.length; i++) {
     const tail = strings[i + 1] ?? '';
-    url += encodeSegment(params[i]!) + tail;
+    if (!routeOnly) url += encodeSegment(params[i]!) + tail;
     route += `{}${tail}`;
   }
   return { url, route };
+}
+
+/** The route template `build` gives whatever its parameters are (a refused call's, for its span). */
+export function routeOf(build: () => RoutePath): string | undefined {
+  routeOnly = true;
+  try {
+    return build().route;
+  } catch {
+    return undefined;
+  } finally {
+    routeOnly = false;
+  }
 }
 
 export function encodeSegment(value: string | number): string {

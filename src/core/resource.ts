@@ -6,11 +6,12 @@
  */
 import { ApiError, type ApiErrorClass } from '../errors/api-error.ts';
 import type { ErrorTables, StatusTable } from '../errors/factory.ts';
-import type { CallSpec, RequestOptions, WithResponse } from './types.ts';
+import type { CallSpec, LookFirst, RequestOptions, RetryPolicy, WithResponse } from './types.ts';
+import { holds } from './retry-policy.ts';
 import type { HttpCore } from './http.ts';
 import { apiPromise, refusedApiPromise, rejectedApiPromise, type APIPromise } from './api-promise.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
-import type { RoutePath } from './path.ts';
+import { routeOf, type RoutePath } from './path.ts';
 import { refusal, refuse, ruleContext, shouldValidate, type Rule } from './validation.ts';
 
 /** What a resource class sees of its client: the HTTP core and the validation settings. */
@@ -30,7 +31,9 @@ export interface ClientContext {
 export type EndpointErrors = StatusTable & { readonly 400: ApiErrorClass };
 
 /** One call of a resource method; `W` is the answer as it comes off the wire. */
-export interface ResourceCall<T, W = T> extends Omit<CallSpec, 'errors' | 'path'> {
+export interface ResourceCall<T, W = T> extends Omit<CallSpec, 'errors' | 'path' | 'retry'> {
+  /** Whether and how the call is sent again after an attempt whose outcome is unknown. */
+  retry: RetryPolicy;
   /**
    * Built after the rule was judged: a parameter the rule refuses (an empty txid) is refused as
    * the service would refuse it, not as a malformed path.
@@ -42,6 +45,9 @@ export interface ResourceCall<T, W = T> extends Omit<CallSpec, 'errors' | 'path'
   /** Reads the parsed answer into what the method resolves with. */
   normalize?: ((body: W) => T) | undefined;
 }
+
+/** What names a refused call's span. */
+type RefusedCall = Pick<ResourceCall<unknown>, 'method' | 'path'>;
 
 /** One list call: the query as the caller wrote it, the list's errors and rule, per-item reading. */
 export interface ResourceListCall<T> {
@@ -56,8 +62,10 @@ export interface ResourceListCall<T> {
 export function noData(): void {}
 
 export abstract class APIResource {
+  /** @internal */
   protected readonly client: ClientContext;
 
+  /** @internal A client makes its resources. */
   constructor(client: ClientContext) {
     this.client = client;
   }
@@ -72,10 +80,29 @@ export abstract class APIResource {
     try {
       judging = this.#judge(call.rule, call.errors, call.options, true);
     } catch (error) {
-      return rejectedApiPromise(error);
+      return this.#traceRefusal(call, rejectedApiPromise(error));
     }
-    if (judging instanceof ApiError) return refusedApiPromise(judging);
-    return apiPromise(judging ? judging.then(() => this.#dispatch<T, W>(call)) : this.#dispatch<T, W>(call));
+    if (judging instanceof ApiError) return this.#traceRefusal(call, refusedApiPromise(judging));
+    if (judging === undefined) return apiPromise(this.#dispatch<T, W>(call));
+    return apiPromise(
+      judging.then(
+        () => this.#dispatch<T, W>(call),
+        (error: unknown) => this.#refused(call, error),
+      ),
+    );
+  }
+
+  /** `refused` as it is without telemetry; with it, rejecting once the refusal's span is recorded. */
+  #traceRefusal<T>(call: RefusedCall, refused: APIPromise<T>): APIPromise<T> {
+    if (this.client.http.telemetry === undefined) return refused;
+    return apiPromise(refused.then(undefined, (error: unknown) => this.#refused(call, error)) as Promise<never>);
+  }
+
+  /** Rejects with `error`; with telemetry, after the refused call's span (named as the call's would be) is recorded. */
+  #refused(call: RefusedCall, error: unknown): Promise<never> {
+    const telemetry = this.client.http.telemetry;
+    if (telemetry === undefined) return Promise.reject(error);
+    return telemetry.refusedCall(error, call.method, routeOf(call.path) ?? '');
   }
 
   /** Hands the call to the core, which reads the answer with `normalize` as it parses it. */
@@ -91,7 +118,13 @@ export abstract class APIResource {
 
   /** The core's call, field by field (a rest-and-spread copy costs a call more than this). */
   #callSpec<T, W>(c: ResourceCall<T, W>): CallSpec {
-    const call: CallSpec = { method: c.method, path: c.path(), errors: this.errorTables(c.errors), options: c.options };
+    const call: CallSpec = {
+      method: c.method,
+      path: c.path(),
+      errors: this.errorTables(c.errors),
+      options: c.options,
+      retry: c.retry,
+    };
     if (c.query !== undefined) call.query = c.query;
     if (c.body !== undefined) call.body = c.body;
     if (c.headers !== undefined) call.headers = c.headers;
@@ -124,6 +157,30 @@ export abstract class APIResource {
       },
       normalize: call.normalize,
     });
+  }
+
+  /**
+   * The look before a create under a key of ours is sent again: `GET at` (answered 404 when the
+   * service holds nothing there) must hold what the call `sent`; the record found is the answer.
+   */
+  protected lookFirst(at: () => RoutePath, errors: EndpointErrors, sent: unknown): LookFirst {
+    return {
+      lookFirst: async (options) => {
+        try {
+          const found = await this.client.http.send({
+            method: 'GET',
+            path: at(),
+            errors: this.errorTables(errors),
+            options,
+            retry: 'replay',
+          });
+          return holds(found.data, sent) ? found.data : undefined;
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) return undefined;
+          throw error;
+        }
+      },
+    };
   }
 
   /** @internal How the endpoint's classes by status combine with the error types (default: the catalogue's). */

@@ -1,21 +1,25 @@
 /**
- * OpenTelemetry without importing it. The providers are the caller's (`telemetry` option) or the
- * global ones `@opentelemetry/api` registered, found under the key that package keeps them at
- * (`Symbol.for('opentelemetry.js.api.1')`); the SDK only calls the few methods typed below, so
- * no OpenTelemetry package is ever imported, and a bundle without one needs nothing. Decided once
- * per client: without a provider every hook is `undefined` and a call does no work for it.
+ * OpenTelemetry through `@opentelemetry/api`, an optional peer dependency imported only when a
+ * client turns telemetry on (the `telemetry` option, or `INSTANT_PAYMENTS_TELEMETRY=on`): the
+ * providers are the option's, else the global ones read through the API's own functions, and
+ * the spans nest through its context (a workflow's calls under the workflow, everything under
+ * the caller's active span). Decided once per client: without telemetry the client holds
+ * `undefined`, nothing of OpenTelemetry is loaded and a call does no work for it.
  *
  * Attributes are names, routes, statuses and counts only: never an id, a key, a document, an
  * amount, a token, a secret or a body.
  */
+import { readEnv } from './log.ts';
 import { SDK_VERSION } from './version.ts';
+
+type Attributes = Record<string, string | number | boolean>;
 
 /** The part of an OpenTelemetry `Span` the SDK uses. */
 export interface TelemetrySpan {
   /** Sets one attribute (names, routes, statuses and counts only). */
   setAttribute(key: string, value: string | number | boolean): unknown;
   /** Adds an event: a retry, the 401 replay, a store step. */
-  addEvent(name: string, attributes?: Record<string, string | number | boolean>): unknown;
+  addEvent(name: string, attributes?: Attributes): unknown;
   /** Sets the status: `2` (ERROR) on failure, without a description. */
   setStatus(status: { code: number; message?: string }): unknown;
   /** Ends the span. */
@@ -29,11 +33,8 @@ export interface TelemetryTracerProvider {
     name: string,
     version?: string,
   ): {
-    /** Starts a span; `kind` 1 SERVER, 2 CLIENT. */
-    startSpan(
-      name: string,
-      options?: { kind?: number; attributes?: Record<string, string | number | boolean> },
-    ): TelemetrySpan;
+    /** Starts a span (`kind` 1 SERVER, 2 CLIENT) under the parent `context` holds. */
+    startSpan(name: string, options?: { kind?: number; attributes?: Attributes }, context?: unknown): TelemetrySpan;
   };
 }
 
@@ -50,16 +51,22 @@ export interface TelemetryMeterProvider {
       options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } },
     ): {
       /** Records one call's duration in seconds. */
-      record(value: number, attributes?: Record<string, string | number | boolean>): void;
+      record(value: number, attributes?: Attributes): void;
     };
   };
 }
 
-/** The `telemetry` client option: providers to use instead of the global ones. */
+/**
+ * The `telemetry` client option: providers to use instead of the global ones (`{}`: the global
+ * ones of `@opentelemetry/api`, as `INSTANT_PAYMENTS_TELEMETRY=on` gives a client without the option).
+ */
 export interface TelemetryOptions {
   tracerProvider?: TelemetryTracerProvider;
   meterProvider?: TelemetryMeterProvider;
 }
+
+/** The environment variable that turns telemetry on, with the global providers, for a client without the option. */
+const TELEMETRY_ENV = 'INSTANT_PAYMENTS_TELEMETRY';
 
 /** OpenTelemetry's `SpanKind` and `SpanStatusCode` values. */
 const SPAN_KIND_SERVER = 1;
@@ -69,26 +76,44 @@ const SCOPE = 'instant-payments';
 /** The buckets the HTTP semantic conventions advise for `http.client.request.duration` (seconds). */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
-type Attributes = Record<string, string | number | boolean>;
+type Tracer = ReturnType<TelemetryTracerProvider['getTracer']>;
+type Histogram = ReturnType<ReturnType<TelemetryMeterProvider['getMeter']>['createHistogram']>;
+/** An OpenTelemetry `Context`, only ever handed back to the API. */
+type Context = unknown;
 
-interface GlobalApi {
-  trace?: TelemetryTracerProvider;
-  metrics?: TelemetryMeterProvider;
+/** What the SDK calls of `@opentelemetry/api`: its public functions only. */
+interface OpenTelemetryApi {
+  context: { active(): Context; with<R>(context: Context, work: () => R): R };
+  trace: { getTracerProvider(): TelemetryTracerProvider; setSpan(context: Context, span: TelemetrySpan): Context };
+  metrics: { getMeterProvider(): TelemetryMeterProvider };
 }
 
-/** What `@opentelemetry/api` registered globally (its major version 1), if it is loaded at all. */
-function globalApi(): GlobalApi | undefined {
-  return (globalThis as Record<symbol, GlobalApi | undefined>)[Symbol.for('opentelemetry.js.api.1')];
+/** Not a literal: a bundle without OpenTelemetry (Workers, a browser) must still build. */
+const API_PACKAGE = '@opentelemetry/api';
+let loadingApi: Promise<OpenTelemetryApi | undefined> | undefined;
+/** Once the import has settled: the API, or `undefined` where it is not installed. */
+let loadedApi: { api: OpenTelemetryApi | undefined } | undefined;
+
+/** `@opentelemetry/api`, imported once for all clients; `undefined` where it is not installed. */
+function loadApi(): Promise<OpenTelemetryApi | undefined> {
+  loadingApi ??= (import(/* webpackIgnore: true */ /* @vite-ignore */ API_PACKAGE) as Promise<OpenTelemetryApi>).then(
+    (api) => (loadedApi = { api }).api,
+    () => (loadedApi = { api: undefined }).api,
+  );
+  return loadingApi;
 }
 
-/** One SDK call being traced: the HTTP core tells it what happened. */
+function turnedOnByEnv(): boolean {
+  const value = readEnv(TELEMETRY_ENV)?.trim().toLowerCase();
+  return value === 'on' || value === 'true' || value === '1';
+}
+
+/** One SDK call being traced: the HTTP core tells it of each retry and of the 401 replay. */
 export interface CallObserver {
   /** A retry is about to be sent (`retry` counts from 1). */
   retry(retry: number, reason: string): void;
   /** A 401 dropped the token; the call is sent once more. */
   replay(): void;
-  /** The call answered: `status`, or the error it failed with. */
-  end(status: number | undefined, error?: unknown): void;
 }
 
 /** A workflow span (`cashOut.pay`, a notification): steps as events, an outcome at the end. */
@@ -97,15 +122,87 @@ export interface WorkflowSpan {
   end(outcome?: string, error?: unknown): void;
 }
 
-/** A client's tracer and meter, or `undefined` when there is neither (nothing to do then). */
-export class Telemetry {
-  readonly #tracer: ReturnType<TelemetryTracerProvider['getTracer']> | undefined;
-  readonly #duration: ReturnType<ReturnType<TelemetryMeterProvider['getMeter']>['createHistogram']> | undefined;
+/** A call's route: its method and template, and the host it goes to. */
+export interface CallRoute {
+  method: string;
+  template: string;
+  url?: string;
+}
 
-  private constructor(
-    tracerProvider: TelemetryTracerProvider | undefined,
-    meterProvider: TelemetryMeterProvider | undefined,
-  ) {
+/** What a call resolves with: the answer's status is the span's. */
+interface Answered {
+  response: { status: number };
+}
+
+/**
+ * A client's telemetry. `@opentelemetry/api` is imported when the first such client is built; a
+ * call made before it has loaded waits for it, so the first call is traced as every other.
+ */
+export class Telemetry {
+  #recorder: Recorder | undefined;
+  readonly #ready: Promise<Recorder>;
+
+  private constructor(options: TelemetryOptions) {
+    if (loadedApi !== undefined) {
+      this.#recorder = new Recorder(loadedApi.api, options);
+      this.#ready = Promise.resolve(this.#recorder);
+      return;
+    }
+    this.#ready = loadApi().then((api) => {
+      this.#recorder = new Recorder(api, options);
+      return this.#recorder;
+    });
+  }
+
+  /** On with the `telemetry` option, or for a client without it with `INSTANT_PAYMENTS_TELEMETRY=on`; else `undefined`. */
+  static resolve(options: TelemetryOptions | undefined): Telemetry | undefined {
+    if (options === undefined && !turnedOnByEnv()) return undefined;
+    return new Telemetry(options ?? {});
+  }
+
+  /** `send` inside a CLIENT span named after the SDK method (`cob.create`); the duration metric at its end. */
+  call<R extends Answered>(name: string, route: CallRoute, send: (observer: CallObserver) => Promise<R>): Promise<R> {
+    return this.#use((recorder) => recorder.call(name, route, send));
+  }
+
+  /**
+   * `work` inside a span: CLIENT (`cashOut.pay`, `cashOut.recover`) or SERVER (a notification).
+   * The spans of the calls it makes are its children.
+   */
+  workflow<R>(name: string, kind: 'client' | 'server', work: (span: WorkflowSpan) => Promise<R>): Promise<R> {
+    return this.#use((recorder) => recorder.workflow(name, kind, work));
+  }
+
+  /** A call refused before anything was sent: its span (status ERROR); rejects with `error` once it is recorded. */
+  refused(error: unknown, name: string, route?: CallRoute): Promise<never> {
+    return this.#use(async (recorder) => {
+      recorder.refused(error, name, route);
+      throw error;
+    });
+  }
+
+  /** A resource call refused before sending: its span is named as the call's would be (`cob.create`). */
+  refusedCall(error: unknown, method: string, template: string): Promise<never> {
+    return this.refused(error, operationName(method, template), { method, template });
+  }
+
+  #use<R>(use: (recorder: Recorder) => Promise<R>): Promise<R> {
+    const recorder = this.#recorder;
+    return recorder === undefined ? this.#ready.then(use) : use(recorder);
+  }
+}
+
+/** The tracer and the duration histogram once the API has loaded (or is known missing). */
+class Recorder {
+  readonly #api: OpenTelemetryApi | undefined;
+  readonly #tracer: Tracer | undefined;
+  readonly #duration: Histogram | undefined;
+
+  /** Without the API (not installed) only the option's providers are used, and spans do not nest. */
+  constructor(api: OpenTelemetryApi | undefined, options: TelemetryOptions) {
+    this.#api = api;
+    const tracerProvider = options.tracerProvider ?? api?.trace.getTracerProvider();
+    const meterProvider = options.meterProvider ?? api?.metrics.getMeterProvider();
     this.#tracer = tracerProvider?.getTracer(SCOPE, SDK_VERSION);
     this.#duration = meterProvider?.getMeter(SCOPE, SDK_VERSION).createHistogram('http.client.request.duration', {
       description: 'Duration of the SDK calls to the service, retries included',
@@ -114,24 +211,12 @@ export class Telemetry {
     });
   }
 
-  /** The option's providers, else the global ones; `undefined` when there are none. */
-  static resolve(options: TelemetryOptions | undefined): Telemetry | undefined {
-    const global = options?.tracerProvider && options.meterProvider ? undefined : globalApi();
-    const tracerProvider = options?.tracerProvider ?? global?.trace;
-    const meterProvider = options?.meterProvider ?? global?.metrics;
-    if (tracerProvider === undefined && meterProvider === undefined) return undefined;
-    return new Telemetry(tracerProvider, meterProvider);
-  }
-
-  /** A CLIENT span for one SDK call, `name` such as `cob.create`; the metric at its end. */
-  call(name: string, method: string, template: string, url: string): CallObserver {
+  call<R extends Answered>(name: string, route: CallRoute, send: (observer: CallObserver) => Promise<R>): Promise<R> {
     const started = performance.now();
-    const base: Attributes = { 'http.request.method': method, 'url.template': template };
-    const host = hostOf(url);
-    if (host !== undefined) base['server.address'] = host;
-    const span = this.#tracer?.startSpan(name, { kind: SPAN_KIND_CLIENT, attributes: base });
+    const attributes = routeAttributes(route);
+    const span = this.#start(name, SPAN_KIND_CLIENT, attributes);
     let attempts = 1;
-    return {
+    const observer: CallObserver = {
       retry: (retry, reason) => {
         attempts++;
         span?.addEvent('retry', { 'http.request.resend_count': retry, reason });
@@ -140,39 +225,79 @@ export class Telemetry {
         attempts++;
         span?.addEvent('token refused (401): dropped, call replayed once');
       },
-      end: (status, error) => {
-        const attributes: Attributes = { ...base };
-        if (status !== undefined) attributes['http.response.status_code'] = status;
-        if (error !== undefined) attributes['error.type'] = errorType(error);
-        this.#duration?.record((performance.now() - started) / 1000, attributes);
-        if (span === undefined) return;
-        if (status !== undefined) span.setAttribute('http.response.status_code', status);
-        span.setAttribute('instant_payments.attempts', attempts);
-        if (error !== undefined) {
-          span.setAttribute('error.type', attributes['error.type']!);
-          span.setStatus({ code: STATUS_ERROR });
-        }
-        span.end();
-      },
     };
+    const end = (status: number | undefined, error?: unknown): void => {
+      const recorded: Attributes = { ...attributes };
+      if (status !== undefined) recorded['http.response.status_code'] = status;
+      if (error !== undefined) recorded['error.type'] = errorType(error);
+      this.#duration?.record((performance.now() - started) / 1000, recorded);
+      if (span === undefined) return;
+      if (status !== undefined) span.setAttribute('http.response.status_code', status);
+      span.setAttribute('instant_payments.attempts', attempts);
+      endSpan(span, error);
+    };
+    return this.#within(span, () => send(observer)).then(
+      (result) => {
+        end(result.response.status);
+        return result;
+      },
+      (error: unknown) => {
+        const status = (error as { status?: unknown } | null)?.status;
+        end(typeof status === 'number' ? status : undefined, error);
+        throw error;
+      },
+    );
   }
 
-  /** A span for a workflow: `kind` CLIENT (`cashOut.pay`, `cashOut.recover`) or SERVER (a notification). */
-  workflow(name: string, kind: 'client' | 'server'): WorkflowSpan | undefined {
-    const span = this.#tracer?.startSpan(name, { kind: kind === 'server' ? SPAN_KIND_SERVER : SPAN_KIND_CLIENT });
-    if (span === undefined) return undefined;
-    return {
-      step: (step, attributes) => void span.addEvent(step, attributes),
-      end: (outcome, error) => {
-        if (outcome !== undefined) span.setAttribute('instant_payments.outcome', outcome);
-        if (error !== undefined) {
-          span.setAttribute('error.type', errorType(error));
-          span.setStatus({ code: STATUS_ERROR });
-        }
-        span.end();
-      },
-    };
+  workflow<R>(name: string, kind: 'client' | 'server', work: (span: WorkflowSpan) => Promise<R>): Promise<R> {
+    const span = this.#start(name, kind === 'server' ? SPAN_KIND_SERVER : SPAN_KIND_CLIENT);
+    if (span === undefined) return work(UNTRACED);
+    return this.#within(span, () =>
+      work({
+        step: (step, attributes) => void span.addEvent(step, attributes),
+        end: (outcome, error) => {
+          if (outcome !== undefined) span.setAttribute('instant_payments.outcome', outcome);
+          endSpan(span, error);
+        },
+      }),
+    );
   }
+
+  refused(error: unknown, name: string, route: CallRoute | undefined): void {
+    const span = this.#start(name, SPAN_KIND_CLIENT, route && routeAttributes(route));
+    if (span !== undefined) endSpan(span, error);
+  }
+
+  /** A span under the active one: the caller's, or the workflow's the call is made in. */
+  #start(name: string, kind: number, attributes?: Attributes): TelemetrySpan | undefined {
+    return this.#tracer?.startSpan(name, attributes ? { kind, attributes } : { kind }, this.#api?.context.active());
+  }
+
+  /** `work` with `span` active: what starts inside it is its child (a workflow's calls, an instrumented fetch). */
+  #within<R>(span: TelemetrySpan | undefined, work: () => R): R {
+    const api = this.#api;
+    if (api === undefined || span === undefined) return work();
+    return api.context.with(api.trace.setSpan(api.context.active(), span), work);
+  }
+}
+
+/** A workflow span when only a meter was given. */
+const UNTRACED: WorkflowSpan = { step() {}, end() {} };
+
+function routeAttributes(route: CallRoute): Attributes {
+  const attributes: Attributes = { 'http.request.method': route.method, 'url.template': route.template };
+  const host = route.url === undefined ? undefined : hostOf(route.url);
+  if (host !== undefined) attributes['server.address'] = host;
+  return attributes;
+}
+
+/** Ends `span`; a failure sets status ERROR and `error.type`, never a description (a message may quote the service). */
+function endSpan(span: TelemetrySpan, error: unknown): void {
+  if (error !== undefined) {
+    span.setAttribute('error.type', errorType(error));
+    span.setStatus({ code: STATUS_ERROR });
+  }
+  span.end();
 }
 
 /** The error's class name: never its message, which may quote the service. */

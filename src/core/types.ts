@@ -61,10 +61,36 @@ export interface CustomRequest {
   idempotencyKey?: { header: string; value: string };
   /** `Accept` header (default `application/json`). */
   accept?: string;
+  /**
+   * Whether the call is sent again after an attempt whose outcome is unknown. Default: `'replay'`
+   * for GET, PUT, DELETE and a call with `idempotencyKey`; `'never'` for any other.
+   */
+  retry?: 'replay' | 'never';
+}
+
+/**
+ * How a call is sent again after an attempt whose outcome is unknown (a cut connection, a
+ * time-out, 408, 429, 5xx): `'replay'` sends it again as it is (reads, and writes the service
+ * treats as idempotent); `'never'` does not (a create the service keys itself: a replay could
+ * make a second one); `LookFirst` reads what the service holds before sending again.
+ */
+export type RetryPolicy = 'replay' | 'never' | LookFirst;
+
+/** A create under a key of ours, whose replay the service would refuse as "in use" once the first attempt landed. */
+export interface LookFirst {
+  /**
+   * What the service holds under the call's key: the record (as the wire reads it) when it is
+   * what the call sent, which the call then resolves with, sending nothing more; `undefined`
+   * when the service holds nothing or something else: the call is sent again and the service
+   * gives its own verdict. `options` carry the call's signal.
+   */
+  lookFirst(options: RequestOptions): Promise<unknown>;
 }
 
 /** One call for `HttpCore.send`: the request, and how to read its answer and its failures. */
-export interface CallSpec extends CustomRequest {
+export interface CallSpec extends Omit<CustomRequest, 'retry'> {
+  /** Default: as `CustomRequest.retry` says. */
+  retry?: RetryPolicy | undefined;
   /** How the endpoint's error answers map to classes (by type, then by status). */
   errors?: ErrorTables;
   options?: RequestOptions | undefined;

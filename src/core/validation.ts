@@ -66,7 +66,8 @@ export function refuse(ErrorClass: ApiErrorClass<string>, violacoes: readonly Vi
 /**
  * `ErrorClass` carrying `violacoes` when there is at least one (a caller that rejects need not
  * throw). `stackLater`: made without a stack, for a caller that stamps one where it is cheap
- * (`refusedApiPromise`); where the platform cannot stamp one later, it gets its stack now.
+ * (`refusedApiPromise`, worth about half of a refusal: bench row "cost of a refusal"); where the
+ * platform cannot stamp one later, it gets its stack now.
  */
 export function refusal(
   ErrorClass: ApiErrorClass<string>,

@@ -27,8 +27,9 @@ export function bounded<T>(
       settle();
     };
     const onAbort = () => finish(() => reject(signal?.reason));
-    // Timers take at most 2^31 - 1 ms (a longer delay would fire at once).
-    const timer = setTimeout(() => finish(() => reject(timeoutError())), Math.min(ms, 2 ** 31 - 1));
+    // Timers take 0 to 2^31 - 1 ms: a longer delay would fire at once, and a negative one (a time
+    // already spent) makes Node print a TimeoutNegativeWarning in the user's process.
+    const timer = setTimeout(() => finish(() => reject(timeoutError())), Math.min(Math.max(ms, 0), 2 ** 31 - 1));
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     promise.then(

@@ -3,6 +3,7 @@
  * ky's hooks), the payer transport, the cash-out order and the store's polls. Web-standard only:
  * the payer entry imports it.
  */
+import type { Now } from './clock.ts';
 
 /** Statuses a call that is safe to repeat is retried on. */
 export const RETRY_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];
@@ -21,11 +22,11 @@ export function backoffMs(attempt: number, policy: Backoff): number {
   return cap * (policy.floor + Math.random() * (1 - policy.floor));
 }
 
-/** A `Retry-After` header (seconds or an HTTP date) in milliseconds, from 0 to `capMs`. */
-export function retryAfterMs(header: string | null | undefined, capMs: number): number | undefined {
+/** A `Retry-After` header (seconds or an HTTP date, counted from `now`) in milliseconds, from 0 to `capMs`. */
+export function retryAfterMs(header: string | null | undefined, capMs: number, now: Now): number | undefined {
   if (header === null || header === undefined || header.trim() === '') return undefined;
   const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now().getTime();
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), capMs) : undefined;
 }
 

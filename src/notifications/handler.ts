@@ -132,7 +132,8 @@ export function notificationHandler(
     const refusal = gate?.(arrival);
     if (refusal === undefined) return undefined;
     // Its span says only that it was refused and the status: never what the sender presented.
-    if (traced !== undefined) answered(traced.workflow(telemetry!.name, 'server'), refusal.status, undefined);
+    if (traced !== undefined)
+      void traced.workflow(telemetry!.name, 'server', async (span) => answered(span, refusal.status, undefined));
     return fail(refusal.status, refusal);
   };
   const answer = async (request: Request, report: (outcome: string) => void): Promise<Response> => {
@@ -182,13 +183,13 @@ function tracedAnswer(
   telemetry: Telemetry,
   name: string,
 ): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const span = telemetry.workflow(name, 'server');
-    let outcome: string | undefined;
-    const response = await answer(request, (reported) => (outcome = reported));
-    answered(span, response.status, outcome);
-    return response;
-  };
+  return (request) =>
+    telemetry.workflow(name, 'server', async (span) => {
+      let outcome: string | undefined;
+      const response = await answer(request, (reported) => (outcome = reported));
+      answered(span, response.status, outcome);
+      return response;
+    });
 }
 
 /** Ends a notification's span with its status: `failed` for a 5xx, `refused` for a 4xx, else the outcome. */

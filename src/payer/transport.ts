@@ -14,6 +14,7 @@ import { innermostCause } from '../core/network.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isRedirect, readBounded } from '../core/response.ts';
 import { parseJson } from '../internal/json.ts';
 import { RETRY_STATUSES, backoffMs, retryAfterMs, sleep, type Backoff } from '../internal/retry.ts';
+import { systemNow, type Now } from '../internal/clock.ts';
 import { InvalidLocationError } from './errors.ts';
 
 /** Per-call options of the payer client, always the last argument. */
@@ -30,6 +31,8 @@ export interface PayerHttpConfig {
   maxRetries?: number | undefined;
   maxResponseBytes?: number | undefined;
   logger?: Logger | undefined;
+  /** The clock the transport reads (default: the system's). */
+  now?: Now | undefined;
 }
 
 export interface PayerResponse {
@@ -57,6 +60,7 @@ export class PayerHttp {
     options: PayerRequestOptions = {},
   ): Promise<PayerResponse> {
     const log = this.#config.logger;
+    const now = this.#config.now ?? systemNow;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries ?? 2;
     const timeout = options.timeout ?? this.#config.timeout ?? 30_000;
     for (let attempt = 0; ; attempt++) {
@@ -71,7 +75,7 @@ export class PayerHttp {
       options.signal?.addEventListener('abort', onAbort);
       let waitMs: number;
       let reason: string;
-      const started = Date.now();
+      const started = now().getTime();
       try {
         if (options.signal?.aborted) throw options.signal.reason;
         // Looked up per call, so a mock installed after the client was built still sees it.
@@ -101,13 +105,14 @@ export class PayerHttp {
           );
         }
         const text = bytes === undefined ? '' : new TextDecoder().decode(bytes);
-        if (log?.debug) log.debug('request', { route, status: response.status, ms: Date.now() - started });
+        if (log?.debug) log.debug('request', { route, status: response.status, ms: now().getTime() - started });
         if (response.ok) return { response, text };
         if (!retriesLeft || !RETRY_STATUSES.includes(response.status)) {
           throw createApiError(response, parseJson(text), { status: errors });
         }
         waitMs =
-          retryAfterMs(response.headers.get('retry-after'), MAX_RETRY_AFTER_MS) ?? backoffMs(attempt, PAYER_BACKOFF);
+          retryAfterMs(response.headers.get('retry-after'), MAX_RETRY_AFTER_MS, now) ??
+          backoffMs(attempt, PAYER_BACKOFF);
         reason = `HTTP ${response.status}`;
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
@@ -118,7 +123,7 @@ export class PayerHttp {
               cause: error,
             });
         if (!retriesLeft) {
-          log?.warn?.('request failed', { route, error: failure.name, ms: Date.now() - started });
+          log?.warn?.('request failed', { route, error: failure.name, ms: now().getTime() - started });
           throw failure;
         }
         waitMs = backoffMs(attempt, PAYER_BACKOFF);

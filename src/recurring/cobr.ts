@@ -32,6 +32,7 @@ export interface RecurringClientContext extends ClientContext {
 export class CobR extends APIResource {
   readonly #client: RecurringClientContext;
 
+  /** @internal */
   constructor(client: RecurringClientContext) {
     super(client);
     this.#client = client;
@@ -42,12 +43,9 @@ export class CobR extends APIResource {
    * automatically: a retry could create a second charge.
    *
    * `create(txid, body, options?)`: `PUT /cobr/{txid}` creates the charge with your txid
-   * (`generateTxid()`). It creates only: it never alters a charge, so it is retried like any PUT,
-   * and no retry can create a second charge. But when an attempt did create the charge and its
-   * answer was lost, the replay is refused as "txid in use" (`CobROperacaoInvalida`). After an
-   * unknown outcome (that refusal, a `ConnectionError` or a `TimeoutError`), read the charge with
-   * `get(txid)`: if it carries your `idRec`, `valor.original` and due date, it is yours and was
-   * created; if it is not found (`CobRNaoEncontrado`), send the same PUT again.
+   * (`generateTxid()`). It creates only, so no retry can create a second charge; before sending
+   * it again after a lost answer, the SDK reads the charge under the txid: when it is the one
+   * sent, the call resolves with it (a create that landed is never answered "txid in use").
    *
    * The body is sent in the schema's form: a `devedor.cep` written `00000-000` goes as its 8
    * digits, and an absent `ajusteDiaUtil` as `true` (the schema's default).
@@ -68,6 +66,7 @@ export class CobR extends APIResource {
     return this.send<CobRGerada>({
       method: txid === undefined ? 'POST' : 'PUT',
       path: () => (txid === undefined ? path`/cobr` : path`/cobr/${txid}`),
+      retry: txid === undefined ? 'never' : this.lookFirst(() => path`/cobr/${txid}`, READ_ERRORS, body),
       body,
       errors: CREATE_ERRORS,
       options: (txid === undefined ? second : third) as RequestOptions | undefined,
@@ -82,6 +81,7 @@ export class CobR extends APIResource {
   update(txid: string, patch: CobRRevisada, options?: RequestOptions): APIPromise<CobRGerada> {
     return this.send<CobRGerada>({
       method: 'PATCH',
+      retry: 'never',
       path: () => path`/cobr/${txid}`,
       body: patch,
       errors: WRITE_ERRORS,
@@ -105,6 +105,7 @@ export class CobR extends APIResource {
   get(txid: string, options?: RequestOptions): APIPromise<CobRCompleta> {
     return this.send<CobRCompleta>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/cobr/${txid}`,
       errors: READ_ERRORS,
       options,
@@ -135,6 +136,7 @@ export class CobR extends APIResource {
   retry(txid: string, data: string, options?: RequestOptions): APIPromise<CobRCompleta> {
     return this.send<CobRCompleta>({
       method: 'POST',
+      retry: 'never',
       path: () => path`/cobr/${txid}/retentativa/${data}`,
       errors: WRITE_ERRORS,
       options,

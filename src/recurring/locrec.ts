@@ -29,6 +29,7 @@ export class PayloadLocationRec extends APIResource {
   create(options?: RequestOptions): APIPromise<PayloadLocationRecGerada> {
     return this.send<PayloadLocationRecGerada>({
       method: 'POST',
+      retry: 'never',
       path: () => path`/locrec`,
       errors: { 400: RequisicaoInvalida },
       options,
@@ -39,6 +40,7 @@ export class PayloadLocationRec extends APIResource {
   get(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationRecCompleta> {
     return this.send<PayloadLocationRecCompleta>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/locrec/${id}`,
       errors: READ_ERRORS,
       options,
@@ -74,6 +76,7 @@ export class PayloadLocationRec extends APIResource {
   unlink(id: LocationId, options?: RequestOptions): APIPromise<PayloadLocationRecCompleta> {
     return this.send<PayloadLocationRecCompleta>({
       method: 'DELETE',
+      retry: 'replay',
       path: () => path`/locrec/${id}/idRec`,
       errors: WRITE_ERRORS,
       options,

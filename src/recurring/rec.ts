@@ -39,6 +39,7 @@ export class Rec extends APIResource {
   create(body: RecSolicitada, options?: RequestOptions): APIPromise<RecGerada> {
     return this.send<RecGerada>({
       method: 'POST',
+      retry: 'never',
       path: () => path`/rec`,
       body,
       errors: { 400: RecOperacaoInvalida },
@@ -56,6 +57,7 @@ export class Rec extends APIResource {
     const txid = query?.txid;
     return this.send<RecCompleta>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/rec/${idRec}`,
       query: { txid },
       errors: READ_ERRORS,
@@ -75,6 +77,7 @@ export class Rec extends APIResource {
   update(idRec: string, patch: RecRevisada, options?: RequestOptions): APIPromise<RecGerada> {
     return this.send<RecGerada>({
       method: 'PATCH',
+      retry: 'never',
       path: () => path`/rec/${idRec}`,
       body: patch,
       errors: WRITE_ERRORS,

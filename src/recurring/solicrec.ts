@@ -23,6 +23,7 @@ export class SolicRec extends APIResource {
   create(body: SolicRecSolicitada, options?: RequestOptions): APIPromise<SolicRecCompleta> {
     return this.send<SolicRecCompleta>({
       method: 'POST',
+      retry: 'never',
       path: () => path`/solicrec`,
       body,
       errors: { 400: SolicRecOperacaoInvalida },
@@ -39,6 +40,7 @@ export class SolicRec extends APIResource {
   get(idSolicRec: string, options?: RequestOptions): APIPromise<SolicRecCompleta> {
     return this.send<SolicRecCompleta>({
       method: 'GET',
+      retry: 'replay',
       path: () => path`/solicrec/${idSolicRec}`,
       errors: { 400: RequisicaoInvalida, 404: SolicRecNaoEncontrada },
       options,
@@ -53,6 +55,7 @@ export class SolicRec extends APIResource {
   cancel(idSolicRec: string, options?: RequestOptions): APIPromise<SolicRecCompleta> {
     return this.send<SolicRecCompleta>({
       method: 'PATCH',
+      retry: 'never',
       path: () => path`/solicrec/${idSolicRec}`,
       body: { status: CANCEL_STATUS } satisfies SolicRecRevisada,
       errors: { 400: SolicRecOperacaoInvalida, 404: SolicRecNaoEncontrada },

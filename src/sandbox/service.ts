@@ -58,7 +58,7 @@ import type { OwnAccount } from './recurring/state.ts';
 import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
 import { ConfigurationError } from '../errors/failures.ts';
-import { SandboxRoutes, needsCertificate } from './routes.ts';
+import { SandboxRoutes, refusalWithoutCertificate } from './routes.ts';
 import { checkOrigin, listenNode, type NodeServer, type SandboxListenOptions } from './server.ts';
 export type { SandboxListenOptions };
 
@@ -104,6 +104,13 @@ export interface SandboxOptions {
   webhookServerCa?: string | string[];
   /** Payers' local holidays (`YYYY-MM-DD`, `MM-DD` yearly, or a function of `codMun`) that due dates roll past, as national ones. */
   localHolidays?: LocalHolidays;
+  /** The token endpoint takes a JSON body too, as some services do (default: the standard form only). */
+  lenientToken?: boolean;
+  /**
+   * A webhook URL may be plain http on any host (a receiver in another container); default:
+   * https, or http on loopback only.
+   */
+  allowHttpWebhooks?: boolean;
 }
 
 /** A token endpoint and the client credentials it accepts. */
@@ -185,6 +192,7 @@ export class Sandbox {
       batchDelayMs: options.batchDelayMs ?? 20,
       refundDelayMs: options.refundDelayMs ?? 20,
       localHolidays: options.localHolidays,
+      allowHttpWebhooks: options.allowHttpWebhooks === true,
     };
     this.#recurring = new RecurringPart(this.#ctx, this.#signer, seed ^ 0x7ec, options.ownAccounts);
     this.#routes = new SandboxRoutes({
@@ -196,6 +204,7 @@ export class Sandbox {
       api: this.#api,
       cashOut: this.#cashOut,
       tokenLifetime: options.tokenLifetime ?? 300,
+      lenientToken: options.lenientToken === true,
       certificateVerified: () => this.#server?.tls === true,
       placed: (transfer) => {
         if ((options.settle ?? 'auto') === 'auto')
@@ -292,7 +301,7 @@ export class Sandbox {
       (request) => this.handle(request),
       options.port ?? 0,
       options.tls,
-      needsCertificate,
+      refusalWithoutCertificate,
       options.host,
     );
     this.#publicOrigin = publicOrigin;

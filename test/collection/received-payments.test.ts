@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createReceiver } from '../../examples/webhook-receiver.ts';
 import { toNodeHandler } from '../../src/node/adapter.ts';
 import {
-  MalformedNotificationError,
+  InvalidNotificationError,
   parseReceivedPayments,
   receivedPaymentsHandler,
   type InstantPayment,
@@ -74,8 +74,8 @@ describe('parseReceivedPayments', () => {
     ['an item without endToEndId', JSON.stringify({ [LIST]: [{ valor: '1.00' }] })],
     ['an item with a numeric valor', JSON.stringify({ [LIST]: [{ endToEndId: E1, valor: 1 }] })],
     ['null', 'null'],
-  ])('throws MalformedNotificationError for %s', (_what, body) => {
-    expect(() => parseReceivedPayments(body)).toThrow(MalformedNotificationError);
+  ])('throws InvalidNotificationError for %s', (_what, body) => {
+    expect(() => parseReceivedPayments(body)).toThrow(InvalidNotificationError);
   });
 });
 
@@ -100,6 +100,18 @@ describe('receivedPaymentsHandler', () => {
     expect((await handler(notification(pay(E1)))).status).toBe(200);
     expect(onPayment).toHaveBeenCalledTimes(1);
     expect(queried).toEqual([E1]);
+  });
+
+  it('a reworded re-notification of a handled payment is not handed over twice', async () => {
+    records({ [E1]: pay(E1) });
+    const onPayment = vi.fn();
+    const handler = receivedPaymentsHandler(api, { onPayment });
+    expect((await handler(notification(pay(E1)))).status).toBe(200);
+    // The same payment in other words: a field the first one lacked, the time written another way.
+    const reworded = { ...pay(E1), infoPagador: 'pedido 42', horario: '2026-10-09T17:15:00.358-03:00' };
+    expect((await handler(notification(reworded))).status).toBe(200);
+    expect((await handler(notification({ valor: '10.00', endToEndId: E1 }))).status).toBe(200);
+    expect(onPayment).toHaveBeenCalledTimes(1);
   });
 
   it('delivers a payment once when two deliveries of it arrive at the same time', async () => {

@@ -251,3 +251,25 @@ describe('on InstantClient', () => {
     expect(inspect(client, { depth: 5 })).not.toContain(SECRET);
   });
 });
+
+describe('the clock (now)', () => {
+  it("a token's lifetime is counted by the client's clock: refreshed once the clock passes its refresh time", async () => {
+    const { server, tokenRequests } = await startService({ format: 'json' });
+    let ms = Date.parse('2026-11-28T12:00:00Z');
+    const provider = new ClientCredentialsProvider(
+      {
+        tokenUrl: `${server.url}/oauth/token`,
+        clientId: 'merchant-1',
+        clientSecret: SECRET,
+        tokenRequestFormat: 'json',
+      },
+      { now: () => new Date(ms) },
+    );
+    expect(await provider.getToken()).toBe('tok-1');
+    ms += 200_000; // within the 300 s lifetime, before its refresh margin
+    expect(await provider.getToken()).toBe('tok-1');
+    ms += 90_000; // 290 s: inside the last 30 s, refreshed
+    expect(await provider.getToken()).toBe('tok-2');
+    expect(tokenRequests()).toHaveLength(2);
+  });
+});

@@ -14,6 +14,7 @@ class Probe extends APIResource {
     return this.send({
       method: 'GET',
       path: () => path`/probe/${id}`,
+      retry: 'replay',
       errors: { 400: CobConsultaInvalida, 404: CobNaoEncontrado },
       options,
       rule,

@@ -1,9 +1,11 @@
 /**
  * OpenTelemetry against the sandbox, with the SDK's in-memory exporters: a CLIENT span per call
- * named after the method, its attributes, retries and the 401 replay as events, errors, the
- * `cashOut.pay` and `recover()` store steps, a SERVER span per notification with its outcome
- * (received payments, recurring, and deliveries the `authenticate` gate refuses),
- * the duration metric; and nothing exported carries an id, key, document, amount, token or secret.
+ * named after the method, its attributes, retries and the 401 replay as events, errors, a span
+ * for a call refused before sending, the `cashOut.pay` and `recover()` store steps, a SERVER span
+ * per notification with its outcome (received payments, recurring, and deliveries the
+ * `authenticate` gate refuses), the calls of a workflow or a notification nested under its span
+ * and every span under the caller's active one, the duration metric; and nothing exported
+ * carries an id, key, document, amount, token or secret.
  */
 import {
   BasicTracerProvider,
@@ -17,7 +19,9 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
+import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trackAsyncContext } from './telemetry-context.ts';
 import {
   CashOutClient,
   ConfigurationError,
@@ -44,17 +48,29 @@ const sandbox = createSandbox({ seed: 28 });
 const spans = new InMemorySpanExporter();
 const metrics = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
 const reader = new PeriodicExportingMetricReader({ exporter: metrics, exportIntervalMillis: 3_600_000 });
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
 const telemetry: TelemetryOptions = {
-  tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
+  tracerProvider,
   meterProvider: new MeterProvider({ readers: [reader] }),
 };
 /** Every secret and personal value the calls below carry: none may appear in anything exported. */
 const secrets = new Set<string>();
 
+// The context manager a Node process using OpenTelemetry has (NodeSDK registers it).
+const untrack = trackAsyncContext();
 beforeAll(() => sandbox.listen({ port: 0 }));
-afterAll(() => sandbox.close());
+afterAll(async () => {
+  untrack();
+  await sandbox.close();
+});
 
 const byName = (name: string): ReadableSpan[] => spans.getFinishedSpans().filter((span) => span.name === name);
+/** The spans started directly under `parent`. */
+const childrenOf = (parent: ReadableSpan | undefined): string[] =>
+  spans
+    .getFinishedSpans()
+    .filter((span) => parent !== undefined && span.parentSpanContext?.spanId === parent.spanContext().spanId)
+    .map((span) => span.name);
 
 function api(extra: Record<string, unknown> = {}): InstantClient {
   const options = sandbox.clientOptions();
@@ -64,6 +80,21 @@ function api(extra: Record<string, unknown> = {}): InstantClient {
 }
 
 const CPF = '12345678909';
+
+/** A store that is not the in-memory default: payments then go through intents. */
+function sharedStore(): Store {
+  const memory = createMemoryStore();
+  return {
+    lease: (...a) => memory.lease(...a),
+    renew: (...a) => memory.renew!(...a),
+    unlease: (...a) => memory.unlease(...a),
+    get: (k) => memory.get(k),
+    set: (...a) => memory.set(...a),
+    delete: (...a) => memory.delete(...a),
+    list: (p) => memory.list(p),
+    sealer: createSealer(new Uint8Array(32).fill(7)),
+  };
+}
 
 describe('CLIENT spans', () => {
   it('one per call, named after the method, with the HTTP attributes and the attempt count', async () => {
@@ -130,18 +161,7 @@ describe('CLIENT spans', () => {
 
 describe('workflows and notifications', () => {
   it('cashOut.pay and recover() show their store steps', async () => {
-    const memory = createMemoryStore();
-    // A store that is not the in-memory default: payments then go through intents.
-    const store: Store = {
-      lease: (...a) => memory.lease(...a),
-      renew: (...a) => memory.renew!(...a),
-      unlease: (...a) => memory.unlease(...a),
-      get: (k) => memory.get(k),
-      set: (...a) => memory.set(...a),
-      delete: (...a) => memory.delete(...a),
-      list: (p) => memory.list(p),
-      sealer: createSealer(new Uint8Array(32).fill(7)),
-    };
+    const store = sharedStore();
     const options = sandbox.cashOutOptions();
     secrets.add(options.auth.clientSecret).add(options.auth.clientId);
     const cashOut = new CashOutClient({ ...options, store, telemetry });
@@ -152,11 +172,39 @@ describe('workflows and notifications', () => {
     expect(pay?.kind).toBe(SPAN_KIND_CLIENT);
     expect(pay?.attributes['instant_payments.outcome']).toBe('placed');
     expect(pay?.events.map((event) => event.name)).toEqual(expect.arrayContaining(['store.lease', 'store.set']));
+    // The workflow's calls (the balance check, the order, its look-up) are its children.
+    expect(childrenOf(pay)).toEqual(expect.arrayContaining(['cashOut.balance.get', 'cashOut.payments.create']));
+    const sameTrace = spans
+      .getFinishedSpans()
+      .filter((span) => span.spanContext().traceId === pay?.spanContext().traceId);
+    expect(sameTrace.map((span) => span.name).sort()).toEqual(['cashOut.pay', ...childrenOf(pay)].sort());
     secrets.add('+5561999990001').add('5561999990001').add('52998224725');
     await cashOut.recover();
     const [recover] = byName('cashOut.recover');
     expect(recover?.events.map((event) => event.name)).toEqual(expect.arrayContaining(['store.list', 'recovered']));
     expect(byName('cashOut.payments.create')[0]?.attributes['url.template']).toBe('/api/v2/instant/payments/dict');
+  });
+
+  it("recover()'s look-ups are its children", async () => {
+    const store = sharedStore();
+    const options = sandbox.cashOutOptions();
+    let ordersFail = true;
+    // The order answered 503 without reaching the sandbox: its outcome is unknown, its intent left open.
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (ordersFail && url.endsWith('/payments/dict')) return Promise.resolve(new Response(null, { status: 503 }));
+      return globalThis.fetch(input, init);
+    };
+    const cashOut = new CashOutClient({ ...options, store, telemetry, fetch, maxRetries: 0 });
+    const idempotencyKey = generateIdempotencyKey();
+    secrets.add(idempotencyKey).add('3.33');
+    await expect(
+      cashOut.pay({ idempotencyKey, key: '+5561999990001', creditorDocument: '52998224725', amount: '3.33' }),
+    ).rejects.toMatchObject({ name: 'PaymentOutcomeUnknownError' });
+    ordersFail = false;
+    expect(await cashOut.recover({ settleDelayMs: 1 })).toEqual([{ idempotencyKey, outcome: 'not-placed' }]);
+    const recover = byName('cashOut.recover').at(-1);
+    expect(childrenOf(recover)).toContain('cashOut.payments.get');
   });
 
   it('one SERVER span per notification with its outcome: confirmed, duplicate, unconfirmed, refused', async () => {
@@ -190,6 +238,9 @@ describe('workflows and notifications', () => {
       'unconfirmed',
       'refused',
     ]);
+    // The confirming GET of the payment is a child of the notification that asked for it.
+    expect(childrenOf(handled[0])).toEqual(['instant.get']);
+    expect(childrenOf(handled[3])).toEqual([]);
   });
 });
 
@@ -245,8 +296,8 @@ describe('every notification handled has its SERVER span', () => {
     expect(served.attributes['instant_payments.outcome']).toBe('unconfirmed');
     const lookup = byName('rec.get').at(-1)!;
     expect(lookup.kind).toBe(SPAN_KIND_CLIENT);
-    // A sibling, not a child: the SDK does not import the context API (docs/observability.md, Limits).
-    expect(lookup.parentSpanContext?.spanId).not.toBe(served.spanContext().spanId);
+    // The lookup is made while the notification is handled: a child of its span.
+    expect(lookup.parentSpanContext?.spanId).toBe(served.spanContext().spanId);
   });
 
   it('a delivery the authenticate gate refuses: refused with its status, nothing it presented', async () => {
@@ -286,6 +337,81 @@ describe('every notification handled has its SERVER span', () => {
     expect(refused.map((span) => span.events.at(-1)?.attributes?.['http.response.status_code'])).toEqual([
       403, 401, 403,
     ]);
+  });
+});
+
+describe('a call refused before sending', () => {
+  const refusedSpan = (name: string) => {
+    const span = byName(name).at(-1);
+    return span && { kind: span.kind, status: span.status, attributes: span.attributes };
+  };
+
+  it('has its CLIENT span, named after the method: status ERROR, error.type, no status code', async () => {
+    const client = api();
+    const txid = generateTxid();
+    secrets.add(txid).add('7.3');
+    // An amount the spec refuses, on the client's first call: the span is there when the call fails.
+    const amount = await client.cob
+      .create(txid, { calendario: { expiracao: 600 }, valor: { original: '7.3' }, chave: sandbox.ownKeys[0]! })
+      .catch((error: unknown) => error);
+    expect(amount).toMatchObject({ name: 'CobOperacaoInvalida', sentRequest: false });
+    expect(refusedSpan('cob.create')).toEqual({
+      kind: SPAN_KIND_CLIENT,
+      status: { code: STATUS_ERROR },
+      attributes: { 'http.request.method': 'PUT', 'url.template': '/cob/{}', 'error.type': 'CobOperacaoInvalida' },
+    });
+    // An empty txid: the path cannot be built, the span still names the route.
+    await expect(client.cob.get('')).rejects.toMatchObject({ sentRequest: false });
+    expect(refusedSpan('cob.get')?.attributes).toEqual({
+      'http.request.method': 'GET',
+      'url.template': '/cob/{}',
+      'error.type': 'CobConsultaInvalida',
+    });
+  });
+
+  it('a list refused before its first page, and cashOut.pay() without its params', async () => {
+    await expect(api().cobv.list({ inicio: 'yesterday', fim: 'today' })).rejects.toMatchObject({ sentRequest: false });
+    expect(refusedSpan('cobv.list')).toMatchObject({
+      status: { code: STATUS_ERROR },
+      attributes: { 'http.request.method': 'GET', 'url.template': '/cobv' },
+    });
+    const cashOut = new CashOutClient({ ...sandbox.cashOutOptions(), telemetry });
+    await expect(cashOut.pay(undefined as never)).rejects.toThrow(ConfigurationError);
+    expect(refusedSpan('cashOut.pay')).toEqual({
+      kind: SPAN_KIND_CLIENT,
+      status: { code: STATUS_ERROR },
+      attributes: { 'error.type': 'ConfigurationError' },
+    });
+  });
+});
+
+describe("the caller's active span", () => {
+  it("is the parent of the SDK's spans, a refused call's included; the call's span is active in fetch", async () => {
+    const activeInFetch: (string | undefined)[] = [];
+    const client = api({
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+        activeInFetch.push(trace.getActiveSpan()?.spanContext().spanId);
+        return globalThis.fetch(input, init);
+      },
+    });
+    const txid = generateTxid();
+    secrets.add(txid);
+    const tracer = tracerProvider.getTracer('the-users-app');
+    await tracer.startActiveSpan('checkout', async (checkout) => {
+      await client.cob.get(txid).catch(() => undefined);
+      await client.cob.get('').catch(() => undefined);
+      checkout.end();
+    });
+    const [checkout] = byName('checkout');
+    expect(childrenOf(checkout)).toEqual(['cob.get', 'cob.get']);
+    expect(
+      byName('cob.get')
+        .slice(-2)
+        .map((span) => span.attributes['error.type']),
+    ).toEqual(['CobNaoEncontrado', 'CobConsultaInvalida']);
+    // An instrumented fetch (undici's) nests its span under the call's.
+    const get = byName('cob.get').at(-2)!;
+    expect(activeInFetch.at(-1)).toBe(get.spanContext().spanId);
   });
 });
 

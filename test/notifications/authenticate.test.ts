@@ -276,6 +276,18 @@ describe('secret in the registered URL', () => {
     }
   });
 
+  it('a truncated, empty or prefixed secret is wrong: only the whole secret passes', async () => {
+    const s = setup({ secret: SECRET });
+    const at = (secret: string) => `https://shop.example/webhook/whs_${encodeURIComponent(secret)}/instant`;
+    for (const wrong of [SECRET.slice(0, -1), SECRET.slice(0, 1), '', `x${SECRET}`, SECRET.slice(1)]) {
+      expect(await deliver(s, at(wrong))).toBe(403);
+      expect(lastError(s)).toMatchObject({ check: 'secret', status: 403 });
+    }
+    expect(s.paid).toBe(0);
+    expect(await deliver(s, at(SECRET))).toBe(200);
+    expect(s.paid).toBe(1);
+  });
+
   it('a secret with characters that need encoding survives the round trip', async () => {
     const secret = 'p@ss/word?with#odd&chars=1';
     const s = setup({ secret });

@@ -712,3 +712,43 @@ describe('notification handlers with the PostgreSQL store', () => {
     expect(suspicious).toEqual([]);
   });
 });
+
+describe("a claim's connection", () => {
+  it('stays out of the pool until its COMMIT is answered', async () => {
+    // A deferred trigger makes COMMIT wait for an advisory lock the test holds: COMMIT is in
+    // flight for as long as the test likes, and the pool can be looked at meanwhile.
+    await pool.query(`
+      CREATE TABLE commit_gate (id int);
+      CREATE FUNCTION commit_gate_wait() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$;
+      CREATE CONSTRAINT TRIGGER commit_gate_t AFTER INSERT ON commit_gate
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION commit_gate_wait();`);
+    const own = newPool(db.url);
+    const gated = createPostgresStore({ pool: own });
+    const holder = await pool.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(4242)');
+      const run = runOnce(
+        gated,
+        'commit-gate-1',
+        async ({ tx }) => void (await tx!.query('INSERT INTO commit_gate VALUES (1)')),
+        settings(),
+      );
+      await until(async () => {
+        const { rows } = await pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+        );
+        return rows[0]!.n === 1;
+      });
+      // COMMIT waits on the lock: the claim's client is still checked out.
+      expect(own.totalCount - own.idleCount).toBe(1);
+      await holder.query('SELECT pg_advisory_unlock(4242)');
+      expect(await run).toBe('ran');
+      expect((await pool.query('SELECT count(*)::int AS n FROM commit_gate')).rows[0].n).toBe(1);
+      expect(own.totalCount - own.idleCount).toBe(0);
+    } finally {
+      holder.release();
+      await own.end();
+    }
+  });
+});
