@@ -70,6 +70,22 @@ async function pay(count: number, valor = '10.00'): Promise<string[]> {
   return e2eids;
 }
 
+/**
+ * Pays a charge whose notification is dropped, then redelivers it to the webhook's handler and
+ * sweeps with `sweeping` at once, each after a pause drawn from `random`; resolves with the e2eid.
+ */
+async function race(random: Random, sweeping: ReceivedPaymentsHandler, from: string): Promise<string> {
+  s.sandbox.dropNotifications({ count: 1 });
+  const [e2eid] = await pay(1);
+  const dropped = s.sandbox.notifications().at(-1)!;
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await Promise.all([
+    wait(random.below(8)).then(() => s.sandbox.redeliver(dropped.id)),
+    wait(random.below(8)).then(() => sweeping.sweep({ from })),
+  ]);
+  return e2eid!;
+}
+
 function handler(calls: Calls, store?: Store, name?: string, sweepOverlapMs?: number): ReceivedPaymentsHandler {
   return receivedPaymentsHandler(s.api, {
     onPayment: calls.onPayment,
@@ -115,15 +131,8 @@ describe('sweep() against the sandbox', () => {
       const random = new Random(seed);
       const calls = new Calls();
       current = handler(calls, seed % 2 === 0 ? createMemoryStore() : undefined);
-      s.sandbox.dropNotifications({ count: 1 });
-      const [e2eid] = await pay(1);
-      const dropped = s.sandbox.notifications().at(-1)!;
-      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      await Promise.all([
-        wait(random.below(8)).then(() => s.sandbox.redeliver(dropped.id)),
-        wait(random.below(8)).then(() => current!.sweep({ from: start })),
-      ]);
-      expect(calls.timesOf([e2eid!]), `seed ${seed}`).toEqual([1]);
+      const e2eid = await race(random, current, start);
+      expect(calls.timesOf([e2eid]), `seed ${seed}`).toEqual([1]);
     }
   });
 
@@ -246,15 +255,8 @@ describe('sweep() across the fleet (PostgreSQL)', () => {
       const random = new Random(seed);
       current = handler(calls, store, 'race');
       const sweeping = handler(calls, store, 'race');
-      s.sandbox.dropNotifications({ count: 1 });
-      const [e2eid] = await pay(1);
-      const dropped = s.sandbox.notifications().at(-1)!;
-      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      await Promise.all([
-        wait(random.below(8)).then(() => s.sandbox.redeliver(dropped.id)),
-        wait(random.below(8)).then(() => sweeping.sweep({ from: new Date(Date.now() - 5000).toISOString() })),
-      ]);
-      expect(calls.timesOf([e2eid!]), `seed ${seed}`).toEqual([1]);
+      const e2eid = await race(random, sweeping, new Date(Date.now() - 5000).toISOString());
+      expect(calls.timesOf([e2eid]), `seed ${seed}`).toEqual([1]);
     }
   });
 });
