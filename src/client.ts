@@ -24,6 +24,7 @@ import { WebhookCobR } from './recurring/webhookcobr.ts';
 import { ConfigurationError } from './errors/failures.ts';
 import type { Store } from './store/types.ts';
 import type { Telemetry } from './core/telemetry.ts';
+import type { Now } from './internal/clock.ts';
 
 export interface InstantClientOptions extends ConnectionOptions {
   /** Check the rules of the interface spec's "Violations" before sending (default true). */
@@ -64,6 +65,8 @@ export class InstantClient {
   readonly logger: Logger | undefined;
   /** @internal OpenTelemetry, decided once (`undefined`: none); the notification handlers' spans use it. */
   readonly telemetry: Telemetry | undefined;
+  /** The client's clock (the `now` option, else the system clock): "today", expiries and deadlines read it. */
+  readonly now: Now;
   readonly #close: () => Promise<void>;
 
   readonly cob: Cob;
@@ -85,6 +88,7 @@ export class InstantClient {
     const connection = connect(options);
     this.http = connection.http;
     this.telemetry = connection.telemetry;
+    this.now = connection.now;
     this.logger = connection.http.logger;
     this.#close = connection.close;
     this.validate = options.validate ?? true;

@@ -289,6 +289,8 @@ export {
 export * from './lib/public.ts';
 export { brcode, lintBrCode, LINT_RULES } from './lib/brcode.ts';
 export type { BrCodeFinding, BrCodeLint, BrCodeLintRule } from './lib/brcode.ts';
+export { receipt } from './receipt/receipt.ts';
+export type { ReceiptOptions, ReceiptParty } from './receipt/fields.ts';
 export {
   StoreError,
   ClaimBusyError,

@@ -3,10 +3,11 @@
  * `npx instant-payments-sandbox [--port 8080] [--seed 42] [--balance 1000.00] [--own-key KEY]...
  * [--settle auto|manual] [--transfer-notification-url URL] [--redelivery-attempts 5]
  * [--redelivery-delay-ms 1000] [--webhook-mtls] [--webhook-server-ca file.pem]
- * [--local-holidays 2026-01-20,01-25] [--host 127.0.0.1] [--public-origin URL] [--tls] [--tls-dir DIR]
- * [--lenient-token] [--allow-http-webhooks]`: serves the sandbox (on 127.0.0.1 unless `--host` says
- * otherwise) and prints where it is, the credentials to use (also as `sandbox.env`, written to
- * `--tls-dir`) and the `/sandbox/...` test controls, for clients in any language. Ctrl-C stops it.
+ * [--local-holidays 2026-01-20,01-25] [--clock 2026-12-24T10:00:00-03:00] [--host 127.0.0.1]
+ * [--public-origin URL] [--tls] [--tls-dir DIR] [--lenient-token] [--allow-http-webhooks]`: serves the
+ * sandbox (on 127.0.0.1 unless `--host` says otherwise) and prints where it is, the credentials to use
+ * (also as `sandbox.env`, written to `--tls-dir`) and the `/sandbox/...` test controls, for clients in
+ * any language. Ctrl-C stops it.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,7 @@ const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--bala
        [--own-key KEY]... [--settle auto|manual] [--transfer-notification-url URL]
        [--redelivery-attempts 5] [--redelivery-delay-ms 1000]
        [--webhook-mtls] [--webhook-server-ca file.pem]
-       [--local-holidays 2026-01-20,01-25]
+       [--local-holidays 2026-01-20,01-25] [--clock 2026-12-24T10:00:00-03:00]
        [--host 127.0.0.1] [--public-origin http://sandbox:8080] [--tls] [--tls-dir DIR]
        [--lenient-token] [--allow-http-webhooks]
 
@@ -30,6 +31,8 @@ const USAGE = `Usage: instant-payments-sandbox [--port 8080] [--seed 42] [--bala
   at start (printed), as a production service; --webhook-server-ca trusts the receiver's own CA.
 --local-holidays adds payers' local holidays (YYYY-MM-DD, or MM-DD every year) to the
   national calendar due dates roll on.
+--clock starts the sandbox's test clock at that instant (it runs on from there; move it with
+  POST /sandbox/clock { set?, advance? }).
 --host 0.0.0.0 serves a container network or a LAN (the test controls take no credentials).
 --public-origin is the origin written into URLs and locations (default: where it listens).
 --tls serves HTTPS demanding a client certificate: a CA, a server and a client certificate
@@ -56,6 +59,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       'webhook-mtls': { type: 'boolean' },
       'webhook-server-ca': { type: 'string' },
       'local-holidays': { type: 'string' },
+      clock: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       'public-origin': { type: 'string' },
       tls: { type: 'boolean' },
@@ -101,6 +105,11 @@ export async function main(argv: readonly string[]): Promise<void> {
       ? writeCertificates(values['tls-dir'], host, publicOrigin)
       : undefined;
   const sandbox = createSandbox(options);
+  if (values.clock !== undefined) {
+    await sandbox.clock.set(values.clock).catch(() => {
+      throw new Error(`--clock is an RFC 3339 instant with its offset, such as 2026-12-24T10:00:00-03:00\n${USAGE}`);
+    });
+  }
   try {
     await sandbox.listen({
       port,
@@ -146,6 +155,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       `  balance        ${sandbox.balance}`,
       '',
       `Payloads         ${sandbox.origin}/qr/v2/...   (signed JWS; key set at ${sandbox.origin}/qr/v2/jwks.json)`,
+      `Clock            ${sandbox.clock.now().toISOString()}   (test clock: GET ${sandbox.origin}/sandbox/clock; POST it { set?, advance? } to move it)`,
       `Due dates        roll past weekends and national holidays${localHolidays === undefined ? '' : `, and the local holidays ${localHolidays.join(', ')}`}`,
       `Payer            new PayerClient(sandboxPayerOptions('${sandbox.origin}'))   (from instant-payments/sandbox: locations are fetched over https${tls ? ', and this sandbox speaks it with its own CA' : ', this sandbox speaks http'})`,
       `Interface        ${sandbox.origin}/openapi.json and /openapi.yaml   (OpenAPI 3.1: paths, scopes, schemas)`,

@@ -24,6 +24,7 @@ import { payWithIntent } from './pay-with-intent.ts';
 import { recoverIntents, type RecoverOptions, type RecoveredPayment } from './recover.ts';
 import { MemoryStore, sharedStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
+import type { Now } from '../internal/clock.ts';
 import { CashOutBalance } from './balance.ts';
 import { cashOutErrors } from './errors.ts';
 import { CashOutPayments } from './payments.ts';
@@ -92,6 +93,8 @@ export class CashOutClient {
   readonly #close: () => Promise<void>;
   /** @internal OpenTelemetry, decided once (`undefined`: none); the notification handler's spans use it. */
   readonly telemetry: Telemetry | undefined;
+  /** The client's clock (the `now` option, else the system clock): deadlines, intents and leases read it. */
+  readonly now: Now;
 
   /** `GET /api/v2/accounts/balances/`. */
   readonly balance: CashOutBalance;
@@ -110,13 +113,14 @@ export class CashOutClient {
             ...(auth as CashOutCredentials),
             tokenUrl: (auth as CashOutCredentials).tokenUrl ?? defaultTokenUrl(options.baseUrl),
           };
-    const { http, close, telemetry } = connect({ ...connection, auth: withTokenUrl }, 'json');
+    const { http, close, telemetry, now } = connect({ ...connection, auth: withTokenUrl }, 'json');
     this.telemetry = telemetry;
+    this.now = now;
     this.http = http;
     this.logger = http.logger;
     this.#close = close;
     this.validate = validate ?? true;
-    this.store = options.store ?? new MemoryStore();
+    this.store = options.store ?? new MemoryStore({ now });
     this.#shared = sharedStore(this.store);
     this.#intents = intents ?? {};
     this.#totalTimeout = connection.totalTimeout;

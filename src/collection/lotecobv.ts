@@ -11,6 +11,7 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
+import { systemNow } from '../internal/clock.ts';
 import { refuse, ruleContext, shouldValidate, type Rule, type RuleContext } from '../core/validation.ts';
 import { checkLoteCobV, judgeAgainstBatch } from './rules/lotecobv.ts';
 import { collectListQuery } from './rules/query.ts';
@@ -49,7 +50,7 @@ export class LoteCobV extends APIResource {
   async alter(id: string | number, given: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
     const body = batchRequest(given);
     if (shouldValidate(this.client.validate, options?.validate)) {
-      const ctx = ruleContext(undefined);
+      const ctx = ruleContext(undefined, this.client.now ?? systemNow);
       judgeAgainstBatch(await this.get(id, options), body, 'create', ctx);
       refuse(LoteCobVOperacaoInvalida, ctx.out);
     }

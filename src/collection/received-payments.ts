@@ -71,14 +71,14 @@ export interface ReceivedPaymentsApi {
     /** A page of the received payments of a period (`api.instant.list`): what `sweep()` reads. */
     list?: ListMethod<InstantPayment>;
   };
-  /** The client's clock (`now` option): the end of a sweep's period. */
-  readonly now?: Now | undefined;
   /** The client's shared store, used when the handler is given none. */
   readonly store?: Store | undefined;
   /** The client's logger, used when the handler is given none. */
   readonly logger?: Logger | undefined;
   /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
   readonly telemetry?: Telemetry | undefined;
+  /** The client's clock (default the system clock): claims, certificate dates and the end of a sweep's period read it. */
+  readonly now?: Now | undefined;
 }
 
 /** Why a notified payment was not handed to `onPayment`. */

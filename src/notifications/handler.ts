@@ -22,6 +22,7 @@ import {
 } from './authenticate.ts';
 import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
+import type { Now } from '../internal/clock.ts';
 
 /**
  * Largest notification body every handler reads by default (1 MiB, the Node adapter's own): a
@@ -113,10 +114,10 @@ export function notificationHandler(
   options: NotificationHandlerOptions,
   log: Logger | undefined,
   handle: (bytes: Uint8Array, request: Request, fail: Fail, report: (outcome: string) => void) => Promise<Response>,
-  telemetry?: { telemetry: Telemetry | undefined; name: string },
+  telemetry: { telemetry: Telemetry | undefined; name: string; now: Now },
 ): NotificationHandler {
   const maxBytes = options.maxBodyBytes ?? DEFAULT_NOTIFICATION_MAX_BYTES;
-  const gate = authenticator(options.authenticate);
+  const gate = authenticator(options.authenticate, telemetry.now);
   const fail: Fail = (status, error, headers) => {
     if (status >= 500) log?.error?.('notification failed', { status, error: errorName(error) });
     else log?.warn?.('notification refused', { status, error: errorName(error) });
@@ -127,13 +128,13 @@ export function notificationHandler(
     }
     return new Response(null, headers ? { status, headers } : { status });
   };
-  const traced = telemetry?.telemetry;
+  const traced = telemetry.telemetry;
   const refused = (arrival: Arrival): Response | undefined => {
     const refusal = gate?.(arrival);
     if (refusal === undefined) return undefined;
     // Its span says only that it was refused and the status: never what the sender presented.
     if (traced !== undefined)
-      void traced.workflow(telemetry!.name, 'server', async (span) => answered(span, refusal.status, undefined));
+      void traced.workflow(telemetry.name, 'server', async (span) => answered(span, refusal.status, undefined));
     return fail(refusal.status, refusal);
   };
   const answer = async (request: Request, report: (outcome: string) => void): Promise<Response> => {
@@ -154,9 +155,7 @@ export function notificationHandler(
   };
   // One SERVER span per notification when traced (a sender the gate refuses gets one above).
   const serve =
-    traced === undefined
-      ? (request: Request) => answer(request, ignore)
-      : tracedAnswer(answer, traced, telemetry!.name);
+    traced === undefined ? (request: Request) => answer(request, ignore) : tracedAnswer(answer, traced, telemetry.name);
   const web = async (request: Request, connection?: ConnectionInfo): Promise<Response> => {
     try {
       return (gate && refused(webArrival(request, connection?.remoteAddress))) ?? (await serve(request));
@@ -227,10 +226,11 @@ export const unclaimed: ClaimContext = Object.freeze({ signal: UNCLAIMED });
 export function onceRunner(
   store: Store | undefined,
   claim: ClaimOptions | undefined,
+  now: Now,
 ): (key: string, callback: (context: ClaimContext) => unknown, signal: AbortSignal) => Promise<unknown> {
   const settings = claimSettings(claim);
   return async (key, callback, signal) =>
-    store ? runOnce(store, key, callback, settings, signal) : callback(unclaimed);
+    store ? runOnce(store, key, callback, settings, signal, now) : callback(unclaimed);
 }
 
 /** An error's class name, for logs (its message may quote what it failed on). */

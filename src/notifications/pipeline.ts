@@ -9,6 +9,7 @@
  */
 import { resolveLogger, type Logger } from '../core/log.ts';
 import type { Telemetry } from '../core/telemetry.ts';
+import { epochMs, systemNow, type Now } from '../internal/clock.ts';
 import type { Store } from '../store/types.ts';
 import {
   confirmedDelivery,
@@ -28,6 +29,8 @@ export interface PipelineApi {
   readonly logger?: Logger | undefined;
   /** The client's OpenTelemetry: one SERVER span per notification. */
   readonly telemetry?: Telemetry | undefined;
+  /** The client's clock (default the system clock): claims and certificate dates read it. */
+  readonly now?: Now | undefined;
 }
 
 /** One kind of item a notification body carries, and how it is confirmed and delivered. */
@@ -72,13 +75,14 @@ export function notificationPipeline<B>(
 ): Pipeline {
   const log = options.logger ?? api.logger ?? resolveLogger(undefined);
   const definition = define(log);
-  const settings = deliverySettings(options, options.store ?? api.store, log);
+  const now = api.now ?? systemNow;
+  const settings = deliverySettings(options, options.store ?? api.store, log, now);
   const deliveries = definition.feeds.map((item) => item && confirmedDelivery(item.confirmation, settings));
   const handler = notificationHandler(
     options,
     log,
     async (bytes, request, fail, report) => {
-      const started = performance.now();
+      const started = epochMs(now);
       let body: B;
       try {
         body = definition.parse(bytes);
@@ -95,14 +99,14 @@ export function notificationPipeline<B>(
           for (const notified of item.items(body)) outcomes.push(await delivery.notified(notified, request.signal));
         }
         report(notificationOutcome(outcomes));
-        const ms = Math.round(performance.now() - started);
+        const ms = epochMs(now) - started;
         log?.info?.('notification answered', { status: 200, ...counts, ms });
         return new Response(null, { status: 200 });
       } catch (error) {
         return fail(500, error);
       }
     },
-    { telemetry: api.telemetry, name: definition.span },
+    { telemetry: api.telemetry, name: definition.span, now },
   );
   return { handler, deliveries, log };
 }

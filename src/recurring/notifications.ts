@@ -36,11 +36,11 @@ import {
   type SweepOptions,
   type SweepResult,
 } from '../notifications/sweep.ts';
-import type { Now } from '../internal/clock.ts';
 import type { InstantPayment } from '../collection/instant.ts';
 import type { CobRCompleta, CobREncerramento, CobRStatus, Tentativa } from './cobr.ts';
 import type { RecAtivacao, RecCompleta, RecEncerramento } from './rec.ts';
 import type { Atualizacao, RecStatus } from './terms.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** An item of `{ recs: [...] }`, as notified. Not trustworthy: the callback gets the service's record. */
 export interface RecNotification {
@@ -121,14 +121,14 @@ export interface RecurringNotificationsApi {
     /** A page of the recurring charges created in a period (`api.cobr.list`): what `sweep()` reads. */
     list?: ListMethod<CobRCompleta>;
   };
-  /** The client's clock (`now` option): the end of a sweep's period. */
-  readonly now?: Now | undefined;
   /** The client's shared store, used when the handler is given none. */
   readonly store?: Store | undefined;
   /** The client's logger, used when the handler is given none. */
   readonly logger?: Logger | undefined;
   /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
   readonly telemetry?: Telemetry | undefined;
+  /** The client's clock (default the system clock): claims, certificate dates and the end of a sweep's period read it. */
+  readonly now?: Now | undefined;
 }
 
 /** A notified item the service's own record did not confirm, and why. */

@@ -15,6 +15,7 @@ import {
   sign,
 } from 'node:crypto';
 import { isIP } from 'node:net';
+import { epochMs, systemNow } from '../internal/clock.ts';
 
 /** A certificate and its private key, both PEM. */
 export interface IssuedCertificate {
@@ -43,7 +44,7 @@ export interface CertificateRequest {
 /** A new certificate and key as `request` describes. */
 export function createCertificate(request: CertificateRequest): IssuedCertificate {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const notBefore = request.notBefore ?? new Date(Date.now() - 3_600_000);
+  const notBefore = request.notBefore ?? new Date(epochMs(systemNow) - 3_600_000);
   const notAfter = request.notAfter ?? new Date(notBefore.getTime() + 10 * 365 * 86_400_000);
   const signer = request.issuer ? request.issuer.key : privateKey;
   const spki = new Uint8Array(publicKey.export({ type: 'spki', format: 'der' }));
@@ -91,7 +92,7 @@ const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '::1'];
 export function generateCertificates(
   options: CertificateOptions = {},
 ): SandboxCertificates & { ca: { commonName: string } } {
-  const notBefore = new Date(Date.now() - 3_600_000);
+  const notBefore = new Date(epochMs(systemNow) - 3_600_000);
   const notAfter = new Date(notBefore.getTime() + (options.days ?? 365) * 86_400_000);
   const commonName = options.caName ?? 'instant-payments sandbox CA';
   const ca = { ...createCertificate({ commonName, ca: true, notBefore, notAfter }), commonName };

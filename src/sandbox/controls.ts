@@ -178,6 +178,11 @@ export const DISPUTE_BODY = z.strictObject({
   valor: money.exactOptional(),
 });
 
+export const CLOCK_BODY = z.strictObject({
+  set: z.string().exactOptional(),
+  advance: z.union([z.string(), z.number().min(0)]).exactOptional(),
+});
+
 export const APPROVE_REC_BODY = z.strictObject({
   jornada: z.enum(['JORNADA_1', 'JORNADA_2', 'JORNADA_3', 'JORNADA_4']).exactOptional(),
 });

@@ -72,6 +72,10 @@ const LAZY = [
   /\/dist\/schema-/,
   /^node:stream$/,
   /\/node_modules\/(ky|undici|openid-client|jose|zod|msw|pg)\//,
+  // The PDF library, its font engine and font: loaded by the first receipt() only.
+  /\/dist\/pdf-/,
+  /\/node_modules\/(pdf-lib|@pdf-lib|dejavu-fonts-ttf)\//,
+  /\/node_modules\/@modelcontextprotocol\//,
 ];
 const lazyIn = (urls: string[]) => urls.filter((url) => LAZY.some((pattern) => pattern.test(url)));
 
@@ -107,6 +111,21 @@ server.close();
       ]),
     );
   });
+
+  it('loads the PDF library, its font engine and the font on the first receipt() only', () => {
+    const { afterImport, afterScript } = resolvedBy(`
+const { receipt } = await import('instant-payments');
+await receipt({ endToEndId: 'E'.padEnd(32, '1'), valor: '1.00', horario: '2026-01-01T00:00:00Z' });
+`);
+    expect(lazyIn(afterImport)).toEqual([]);
+    expect(afterScript).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\/dist\/pdf-/),
+        expect.stringMatching(/\/node_modules\/pdf-lib\//),
+        expect.stringMatching(/\/node_modules\/@pdf-lib\/fontkit\//),
+      ]),
+    );
+  });
 });
 
 describe('the shared chunks of the ESM entries', () => {
@@ -116,6 +135,10 @@ describe('the shared chunks of the ESM entries', () => {
     const { files, bare } = staticGraph(`${root}dist/${entry}`);
     expect(files.length).toBeGreaterThan(1);
     expect(bare.filter((specifier) => builtins.has(specifier))).toEqual([]);
+  });
+
+  it.each(['index.js', 'payer.js'])('%s loads no QR encoder at once (the qr entry and receipt() do)', (entry) => {
+    expect(staticGraph(`${root}dist/${entry}`).bare).not.toContain('qr');
   });
 
   it('give each class once: an error class is the same through the main, payer and qr entries', async () => {

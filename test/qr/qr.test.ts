@@ -5,8 +5,6 @@
  */
 import { Resvg } from '@resvg/resvg-js';
 import fc from 'fast-check';
-import { decode } from 'fast-png';
-import jsQRModule from 'jsqr';
 import { inflateSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { encodeQR } from 'qr';
@@ -17,6 +15,7 @@ import { MAX_CENTS, fromCents } from '../../src/lib/money.ts';
 import { ConfigurationError, qrPng, qrSvg, type QrOptions } from '../../src/qr.ts';
 import { zlibRows } from '../../src/qr/deflate.ts';
 import { keyArb } from '../lib/arbitraries.ts';
+import { type Pixels, readPng, readQr } from '../support/qr-read.ts';
 import { FUZZ_RUNS, FUZZ_TIMEOUT } from '../fuzz/settings.ts';
 
 const STATIC = brcode.build({
@@ -41,43 +40,12 @@ const LONGEST = brcode.build({
   merchantCity: 'C'.repeat(20),
 });
 
-// jsQR is CommonJS: its function is the module and its `default`.
-const jsQR = jsQRModule.default;
-
 const CODES = { static: STATIC, dynamic: DYNAMIC, longest: LONGEST };
-
-interface Pixels {
-  width: number;
-  height: number;
-  rgba: Uint8ClampedArray;
-}
-
-/** The PNG's pixels as RGBA, read by fast-png (1-bit greyscale unpacked here). */
-function readPng(png: Uint8Array): Pixels {
-  const image = decode(png);
-  const { width, height } = image;
-  const rgba = new Uint8ClampedArray(width * height * 4);
-  const rowBytes = Math.ceil((width * image.depth * image.channels) / 8);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let value: number;
-      if (image.depth === 1 && image.channels === 1)
-        value = (image.data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
-      else value = image.data[(y * width + x) * image.channels]!;
-      rgba.set([value, value, value, 255], (y * width + x) * 4);
-    }
-  }
-  return { width, height, rgba };
-}
 
 /** The SVG rasterised by resvg at its own width and height. */
 function rasteriseSvg(svg: string): Pixels {
   const image = new Resvg(svg, { background: 'rgba(0,0,0,0)' }).render();
   return { width: image.width, height: image.height, rgba: new Uint8ClampedArray(image.pixels) };
-}
-
-function readQr({ width, height, rgba }: Pixels): string | undefined {
-  return jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' })?.data;
 }
 
 const dark = (image: Pixels, x: number, y: number) => image.rgba[(y * image.width + x) * 4]! < 128;
