@@ -1,11 +1,14 @@
 /**
  * The receipt as a one-page A4 PDF, laid out with pdf-lib (loaded only here, on the first
  * `receipt()` call). The text is real text in an embedded font, so a reader can search and copy
- * it; the QR code is drawn as vector squares from the project's own QR symbol.
+ * it; the QR code is drawn as vector squares. Its symbol comes from the `qr` package itself, not
+ * from `src/qr`: a module shared with this lazily loaded file would split the `qr` entry's Node
+ * build into one more chunk (issue 41: that entry does not grow), and an end-to-end id, letters and
+ * digits in one short run, gains nothing from `src/qr`'s mixed segments.
  */
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
-import { isDark, qrMatrix } from '../qr/matrix.ts';
+import encodeQR from 'qr';
 import type { ReceiptLine, ReceiptText } from './fields.ts';
 import { receiptFonts } from './font.ts';
 
@@ -15,6 +18,8 @@ const LABEL_WIDTH = 180;
 const TEXT_SIZE = 10.5;
 const LEADING = 16;
 const MODULE = 4;
+/** Light modules around the symbol: the QR standard's quiet zone. */
+const QUIET_ZONE = 4;
 const GREY = rgb(0.35, 0.35, 0.35);
 
 interface Fonts {
@@ -95,20 +100,20 @@ function wrap(value: string, font: PDFFont, width: number): string[] {
 
 /** The QR code of `content` centred under the text, its caption beneath. */
 function drawQr(page: PDFPage, fonts: Fonts, content: string, top: number): void {
-  const { symbol, margin } = qrMatrix(content, { margin: 4, scale: 1 });
-  const side = (symbol.size + 2 * margin) * MODULE;
+  // The rows carry the quiet zone (light modules) around the symbol.
+  const rows = encodeQR(content, 'raw', { ecc: 'medium', border: QUIET_ZONE });
+  const side = rows.length * MODULE;
   const left = (PAGE.width - side) / 2;
   const bottom = top - side;
   page.drawRectangle({ x: left, y: bottom, width: side, height: side, color: rgb(1, 1, 1) });
-  const origin = { x: left + margin * MODULE, y: top - margin * MODULE };
-  for (let y = 0; y < symbol.size; y++) {
+  for (const [y, row] of rows.entries()) {
     // One rectangle per run of dark modules in a row.
-    for (let x = 0; x < symbol.size; x++) {
-      if (!isDark(symbol, x, y)) continue;
+    for (let x = 0; x < row.length; x++) {
+      if (!row[x]) continue;
       const start = x;
-      while (x + 1 < symbol.size && isDark(symbol, x + 1, y)) x++;
+      while (row[x + 1]) x++;
       const width = (x - start + 1) * MODULE;
-      page.drawRectangle({ x: origin.x + start * MODULE, y: origin.y - (y + 1) * MODULE, width, height: MODULE });
+      page.drawRectangle({ x: left + start * MODULE, y: top - (y + 1) * MODULE, width, height: MODULE });
     }
   }
   const caption = 'QR code do ID fim a fim';
