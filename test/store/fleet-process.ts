@@ -1,7 +1,8 @@
 /**
- * The parent's side of the fleet's processes (test/store/fleet-worker.ts): spawn one, call it
- * over IPC, deliver it a received-payment notification, kill it with SIGKILL. Shared by the
- * fleet tests and the nemesis suite.
+ * The parent's side of the fleet's processes (test/store/fleet-worker.ts, or another worker
+ * script speaking the same IPC): spawn one, call it over IPC, deliver it a received-payment
+ * notification, kill it with SIGKILL. Shared by the fleet tests, the nemesis suite and the
+ * sweep fleet tests.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -24,12 +25,16 @@ export interface WorkerEvent {
   [field: string]: unknown;
 }
 
-/** Starts a worker with `env` (DB_URL, ENCRYPTION_KEY, PROVIDER_URL, LOG_FILE, LEASE_MS, WAIT_MS, HOLD_MS...). */
+/**
+ * Starts `script` (default fleet-worker.ts: DB_URL, ENCRYPTION_KEY, PROVIDER_URL, LOG_FILE, LEASE_MS,
+ * WAIT_MS, HOLD_MS...) with `env`; it reports `ready` once it takes commands.
+ */
 export async function spawnWorker(
   env: Record<string, string>,
   onEvent?: (worker: Worker, event: WorkerEvent) => void,
+  script = WORKER,
 ): Promise<Worker> {
-  const child = fork(WORKER, [], {
+  const child = fork(script, [], {
     execPath: NODE,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
