@@ -1,9 +1,9 @@
 /**
  * Never miss a payment: notifications the sandbox drops are found by a sweep and handed over
- * once; a sweep racing a delivery, and two processes sweeping with one PostgreSQL store, give one
+ * once; a sweep racing a delivery, and two handlers sweeping with one PostgreSQL store, give one
  * callback per payment; a sweep stopped between pages resumes without a gap. Refunds and the
  * service's own returns (disputes) reach `onRefund` once. The SDK against the sandbox over real
- * HTTP; the fleet cases on a real PostgreSQL.
+ * HTTP; the fleet cases on a real PostgreSQL (with real processes: sweep-fleet.test.ts).
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -235,7 +235,7 @@ describe('sweep() across the fleet (PostgreSQL)', () => {
     await db?.stop();
   });
 
-  it('two processes sweeping the same period with one store give one callback per payment', async () => {
+  it('two handlers (as two processes would hold them) sweeping the same period with one store give one callback per payment', async () => {
     const calls = new Calls();
     current = undefined;
     s.sandbox.dropNotifications({ count: 12 });
@@ -249,7 +249,7 @@ describe('sweep() across the fleet (PostgreSQL)', () => {
     expect(calls.timesOf(e2eids)).toEqual(e2eids.map(() => 1));
   });
 
-  it('a notification and a sweep in two processes racing (20 seeds): one callback', async () => {
+  it('a notification and a sweep in two handlers racing (20 seeds): one callback', async () => {
     const calls = new Calls();
     for (let seed = 1; seed <= 20; seed++) {
       const random = new Random(seed);
