@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
-import { sharedChunk } from './scripts/shared-chunk.ts';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -11,7 +10,8 @@ const shared = {
   treeshake: true,
   define: { __SDK_VERSION__: JSON.stringify(version) },
   // ky is bundled into one chunk of our own, loaded on the first call: its package is 30 modules,
-  // and resolving them is most of its cold start (~13 ms of 19 on the bench machine).
+  // and resolving them is most of its cold start (~13 ms of 19 on the bench machine; bench row
+  // "cold start: process start to the first answered call").
   noExternal: ['ky'],
 } satisfies Options;
 
@@ -44,6 +44,45 @@ const webSiblings: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/** Every source module `entries` reach through relative imports (type-only imports aside), by its path. */
+function moduleGraph(entries: readonly string[]): string[] {
+  const found = new Set<string>();
+  const visit = (file: string) => {
+    if (found.has(file)) return;
+    found.add(file);
+    const source = readFileSync(file, 'utf8');
+    const imports = [
+      ...source.matchAll(/^(?:import|export)(?! type\b)[^'";]*?from '(\.[^']+)'/gm),
+      ...source.matchAll(/import\('(\.[^']+)'\)/g),
+    ];
+    for (const [, specifier] of imports) visit(join(dirname(file), specifier as string));
+  };
+  for (const entry of entries) visit(entry);
+  return [...found];
+}
+
+/**
+ * The browser build of the payer and qr entries (`dist/browser/`, chosen by the exports map's
+ * `browser` condition): one file per source module, each import left as an import, so that a
+ * payer app's bundler drops every module and export the app does not use. A bundled entry hands
+ * it one chunk shared with the backend instead (error catalogue, log redaction, lint rules).
+ */
+const moduleByModule: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'module-by-module',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: args.path.replace(/\.ts$/, '.js'), external: true },
+    );
+  },
+};
+
+const BROWSER_MODULES = Object.fromEntries(
+  moduleGraph(['src/payer.ts', 'src/qr.ts']).map((file) => [
+    file.replace(/^src\//, 'browser/').replace(/\.ts$/, ''),
+    file,
+  ]),
+);
+
 /** The package's import paths (the commands are built apart, below). */
 const LIBRARY_ENTRIES = {
   index: 'src/index.ts',
@@ -58,8 +97,6 @@ export default defineConfig([
     ...shared,
     entry: LIBRARY_ENTRIES,
     format: ['esm', 'cjs'],
-    // The ESM entries share one chunk (and the qr entry's few modules a second), not five.
-    plugins: [sharedChunk(Object.keys(LIBRARY_ENTRIES), 'qr')],
     // Members marked @internal (the clients' HTTP core) stay out of the public declarations.
     dts: { compilerOptions: { stripInternal: true } },
     // The web build and the commands' write beside it at the same time, and clean their own.
@@ -70,8 +107,7 @@ export default defineConfig([
   },
   {
     // The commands run in their own processes and share no object with a user's import: built
-    // apart, so that the library entries split into fewer shared chunks (each costs a cold start
-    // ~0.5 ms to resolve and link).
+    // apart, their chunks in a folder of their own.
     ...shared,
     entry: { cli: 'src/cli.ts', 'sandbox-cli': 'src/sandbox-cli.ts' },
     format: ['esm'],
@@ -80,6 +116,16 @@ export default defineConfig([
       options.chunkNames = 'commands/[name]-[hash]';
     },
     esbuildPlugins: [cleansOwn('commands')],
+  },
+  {
+    ...shared,
+    entry: BROWSER_MODULES,
+    format: ['esm'],
+    splitting: false,
+    treeshake: false,
+    target: 'es2022',
+    platform: 'browser',
+    esbuildPlugins: [cleansOwn('browser'), moduleByModule],
   },
   {
     ...shared,

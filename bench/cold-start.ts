@@ -3,7 +3,9 @@
  * - the import of each entry, timed inside the process, against the start of an empty Node
  *   process (process start to its first line of script);
  * - process start to the first answered call on loopback (the server process), SDK against
- *   raw fetch, both timed from the process's own time origin.
+ *   bare ky and raw fetch, each timed from the process's own time origin. The goal is the SDK's
+ *   share over bare ky in the same run (ky is its transport), not an absolute time: the machine's
+ *   speed moves both alike.
  * Contenders are interleaved over the rounds; each entry is imported once first to warm the
  * file cache.
  */
@@ -14,6 +16,10 @@ import { promisify } from 'node:util';
 import { fmt, interleave, median, type BenchContext, type Row } from './support.ts';
 
 const ROUNDS = 5;
+/** Fresh processes per contender for the first call: its goal is a median of at least 30. */
+const FIRST_CALL_ROUNDS = 31;
+/** The SDK's first call may take this much more than bare ky's (median against median). */
+const FIRST_CALL_OVER_KY_MS = 10;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 
@@ -55,9 +61,9 @@ process.exit(0);
 `;
 
 const ENTRIES = [
-  { name: 'main', specifier: 'instant-payments', file: 'dist/index.js', goal: 40 },
-  { name: 'payer', specifier: 'instant-payments/payer', file: 'dist/payer.js', goal: 20 },
-  { name: 'sandbox', specifier: 'instant-payments/sandbox', file: 'dist/sandbox.js', goal: undefined },
+  { name: 'main', specifier: 'instant-payments', file: 'dist/index.js' },
+  { name: 'payer', specifier: 'instant-payments/payer', file: 'dist/payer.js' },
+  { name: 'sandbox', specifier: 'instant-payments/sandbox', file: 'dist/sandbox.js' },
 ] as const;
 
 export async function measure(ctx: BenchContext): Promise<Row[]> {
@@ -78,8 +84,8 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
       value: `${fmt.fixed(ms)} ms`,
       baseline: `empty Node process start ${fmt.fixed(nodeStart)} ms`,
       ratio: fmt.ratio(ms / nodeStart),
-      goal: entry.goal === undefined ? '(for reference)' : `≤ ${entry.goal} ms`,
-      holds: entry.goal === undefined ? undefined : ms <= entry.goal,
+      goal: '(for reference)',
+      holds: undefined,
     };
   });
   for (const entry of ENTRIES.filter((e) => !entries.includes(e))) {
@@ -99,20 +105,18 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     raw: () => node(firstCallScript('raw', ctx.httpUrl)),
   };
   for (const call of Object.values(first)) await call();
-  // More rounds than the imports: a fresh process's first call is the noisiest figure here
-  // (with 10 rounds the SDK's median moved 13-41 ms over raw fetch from run to run, bare ky's
-  // 11-41; 21 rounds in a probe put the two within 1 ms of each other).
-  const calls = await interleave(4 * ROUNDS, first);
+  // More rounds than the imports: a fresh process's first call is the noisiest figure here.
+  const calls = await interleave(FIRST_CALL_ROUNDS, first);
   const sdkMs = median((calls['sdk'] ?? []).map((r) => r.ms));
   const kyMs = median((calls['ky'] ?? []).map((r) => r.ms));
   const rawMs = median((calls['raw'] ?? []).map((r) => r.ms));
   rows.push({
-    measure: 'cold start: process start to the first answered call (loopback GET)',
-    value: `${fmt.fixed(sdkMs)} ms (+${fmt.fixed(sdkMs - rawMs)} ms)`,
-    baseline: `raw fetch ${fmt.fixed(rawMs)} ms; bare ky ${fmt.fixed(kyMs)} ms (+${fmt.fixed(kyMs - rawMs)} ms)`,
-    ratio: fmt.ratio(sdkMs / rawMs),
-    goal: '≤ raw fetch + 30 ms',
-    holds: sdkMs <= rawMs + 30,
+    measure: `cold start: process start to the first answered call (loopback GET; median of ${FIRST_CALL_ROUNDS} fresh processes each)`,
+    value: `${fmt.fixed(sdkMs)} ms (+${fmt.fixed(sdkMs - kyMs)} ms over bare ky)`,
+    baseline: `bare ky ${fmt.fixed(kyMs)} ms; raw fetch ${fmt.fixed(rawMs)} ms`,
+    ratio: fmt.ratio(sdkMs / kyMs),
+    goal: `≤ bare ky + ${FIRST_CALL_OVER_KY_MS} ms`,
+    holds: sdkMs <= kyMs + FIRST_CALL_OVER_KY_MS,
   });
   return rows;
 }

@@ -2,7 +2,8 @@
  * `npm run bench`: builds the package, starts the bench's server in its own process, runs every
  * section against the public API of the build, prints one table and records it with the date
  * and the machine in bench/RESULTS.md. Every figure is set against a baseline measured in the
- * same run.
+ * same run, and every time goal is a ratio to such a baseline (never an absolute time: the
+ * machine's speed moves the SDK and its baseline alike).
  *
  * `npm run bench -- <section>...` runs only those sections (the file is not rewritten);
  * `npm run bench -- fuzz` runs the fuzz suites with 10,000 runs each instead; `npm run bench --
@@ -27,6 +28,7 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   'cold-start': () => import('./cold-start.ts'),
   'payer-size': () => import('./payer-size.ts'),
   brcode: () => import('./brcode.ts'),
+  qr: () => import('./qr.ts'),
   'backend-size': () => import('./backend-size.ts'),
   memory: () => import('./memory.ts'),
   store: () => import('./store-latency.ts'),

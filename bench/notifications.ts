@@ -102,8 +102,8 @@ export async function measure(): Promise<Row[]> {
       value: `${fmt.fixed(certificateUs, 2)} µs`,
       baseline: `a bare 403 Response ${fmt.fixed(bareUs, 2)} µs`,
       ratio: fmt.ratio(certificateUs / bareUs),
-      goal: '≤ 500 µs (parsing the certificate is most of it)',
-      holds: certificateUs <= 500,
+      goal: '(for reference: parsing the certificate is most of it)',
+      holds: undefined,
     },
     {
       measure: `refused delivery over loopback (.node, ${fmt.int(FLOOD)} forged at concurrency ${CONCURRENCY}, wall time per delivery)`,

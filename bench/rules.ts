@@ -11,6 +11,8 @@ import { CHARGE } from './throughput.ts';
 const CHARGES = 10_000;
 const ROUNDS = 5;
 const REFUSALS = 5_000;
+/** A refusal may cost this many times an async throw of a plain Error, measured in the same run. */
+const REFUSAL_OVER_PLAIN_THROW = 1.2;
 const KEY = '7c084cd4-54af-4172-a516-a7d1a12b75cc';
 
 /** A realistic batch: debtor with address, fine, interest, fixed-date discounts, extra info. */
@@ -109,16 +111,16 @@ export async function measure(): Promise<Row[]> {
       value: `${fmt.fixed(perCharge, 2)} µs`,
       baseline: `unchecked call ${fmt.fixed(unchecked, 1)} ms, checked ${fmt.fixed(checked, 1)} ms`,
       ratio: fmt.ratio(checked / unchecked),
-      goal: '≤ 10 µs per charge',
-      holds: perCharge <= 10,
+      goal: '(for reference)',
+      holds: undefined,
     },
     {
       measure: 'cost of a refusal (cob.create with valor.original "0.00", rejected before I/O)',
       value: `${fmt.fixed(refusal, 2)} µs`,
       baseline: `async throw of a plain Error ${fmt.fixed(plainUs, 2)} µs`,
       ratio: fmt.ratio(refusal / plainUs),
-      goal: '≤ 10 µs',
-      holds: refusal <= 10,
+      goal: `≤ ${REFUSAL_OVER_PLAIN_THROW}x a plain async throw`,
+      holds: refusal / plainUs <= REFUSAL_OVER_PLAIN_THROW,
     },
     {
       measure: 'same refusal with Error.stackTraceLimit = 0 (share of the stack)',

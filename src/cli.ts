@@ -5,12 +5,18 @@
  *   instant-payments brcode [text] [--json]        decoded fields, then lint findings; exit 1 on an error
  *   instant-payments qr [text] --out code.png|.svg  the QR image of a code (refused when lint finds an error)
  *   instant-payments sandbox [options]              the sandbox (same as instant-payments-sandbox)
+ *   instant-payments mcp [--sandbox] [--allow-writes] [--max-amount 10.00]   the MCP server (stdio)
+ *   instant-payments receipt <e2eid> [--out file.pdf]  a payment's PDF receipt (--sandbox: a demo one)
  *
  * The code is read from stdin when no text is given.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type BrCode, type BrCodeFinding, type BrCodeLint, brcode } from './lib/brcode.ts';
+import { parseAmount, toCents } from './lib/money.ts';
+import { ENVIRONMENT } from './mcp/environment.ts';
+import type { McpClients } from './mcp/tools.ts';
+import type { FetchLike, Sandbox } from './sandbox.ts';
 
 const USAGE = `Usage: instant-payments <command>
 
@@ -19,8 +25,20 @@ const USAGE = `Usage: instant-payments <command>
                                    { parsed, findings }
   qr [text] --out code.png|.svg    write the QR image of a BR Code
   sandbox [options]                run the sandbox (instant-payments sandbox --help)
+  mcp [--sandbox] [--allow-writes] [--max-amount 10.00]
+                                   a Model Context Protocol server on stdin/stdout for AI
+                                   assistants: read-only unless --allow-writes; refunds above
+                                   --max-amount (default 0.00) refused
+  receipt <e2eid> [--refund id] [--out file.pdf]
+                                   write the PDF receipt of a received payment (or of one of
+                                   its refunds); --sandbox writes one of a demo payment
 
-The BR Code is read from stdin when no text is given.`;
+The BR Code is read from stdin when no text is given. mcp and receipt reach the service
+configured by these environment variables (or, with --sandbox, an embedded sandbox):
+
+${Object.entries(ENVIRONMENT)
+  .map(([name, what]) => `  ${name.padEnd(31)} ${what}`)
+  .join('\n')}`;
 
 /** Runs one command; resolves to the exit code. */
 async function run(
@@ -34,6 +52,38 @@ async function run(
     process.argv = [process.argv[0] ?? 'node', 'instant-payments-sandbox', ...rest];
     await import('./sandbox-cli.ts');
     return -1; // keeps running until Ctrl-C
+  }
+  if (command === 'mcp' || command === 'receipt') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: command === 'receipt',
+      options: {
+        sandbox: { type: 'boolean' },
+        'allow-writes': { type: 'boolean' },
+        'max-amount': { type: 'string', default: '0.00' },
+        refund: { type: 'string' },
+        out: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) return (out(USAGE), 0);
+    const maxCents = amountCents(values['max-amount']);
+    if (maxCents === undefined) return (err(`--max-amount takes an amount such as 10.00\n\n${USAGE}`), 2);
+    if (command === 'receipt' && positionals[0] === undefined && !values.sandbox)
+      return (err(`receipt needs an end-to-end id (or --sandbox for a demo)\n\n${USAGE}`), 2);
+    const service = await connect(values.sandbox === true);
+    try {
+      if (command === 'mcp') {
+        const { serveMcp } = await import('./mcp/server.ts');
+        const policy = { allowWrites: values['allow-writes'] === true, maxCents };
+        const notes = service.notes === undefined ? {} : { notes: service.notes };
+        await serveMcp(service.clients, policy, { log: err, secrets: service.secrets, ...notes });
+        return 0;
+      }
+      return await writeReceipt(service, positionals[0], values, out);
+    } finally {
+      await service.close();
+    }
   }
   if (command === 'brcode' || command === 'qr') {
     const { values, positionals } = parseArgs({
@@ -67,6 +117,90 @@ async function run(
     return (out(USAGE), command === undefined ? 2 : 0);
   err(`Unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   return 2;
+}
+
+/** The clients of `mcp` and `receipt`: an embedded sandbox's, or the configured service's. */
+interface Service {
+  clients: McpClients;
+  /** With `--sandbox`: the embedded sandbox. */
+  sandbox: Sandbox | undefined;
+  secrets: string[];
+  /** What an assistant should know about this service. */
+  notes?: string;
+  close(): Promise<void>;
+}
+
+async function connect(sandboxMode: boolean): Promise<Service> {
+  const [{ InstantClient }, { CashOutClient }] = await Promise.all([
+    import('./client.ts'),
+    import('./cash-out/client.ts'),
+  ]);
+  if (!sandboxMode) {
+    const { connectionsFromEnvironment } = await import('./mcp/environment.ts');
+    const { api, cashOut, secrets } = connectionsFromEnvironment(process.env);
+    const clients = {
+      api: new InstantClient(api),
+      cashOut: cashOut === undefined ? undefined : new CashOutClient(cashOut),
+      sandbox: undefined,
+    };
+    return { clients, sandbox: undefined, secrets, close: () => closeAll(clients.api, clients.cashOut) };
+  }
+  const { createSandbox } = await import('./sandbox.ts');
+  const sandbox = createSandbox();
+  // In process: the clients reach the sandbox through `fetch`, no port is opened.
+  const fetch: FetchLike = (input, init) => sandbox.handle(new Request(input, init));
+  const clients = {
+    api: new InstantClient({ ...sandbox.clientOptions(), fetch }),
+    cashOut: new CashOutClient({ ...sandbox.cashOutOptions(), fetch }),
+    sandbox,
+  };
+  return {
+    clients,
+    sandbox,
+    secrets: [sandbox.credentials.clientSecret, sandbox.cashOutCredentials.clientSecret],
+    notes: `This is an embedded sandbox: a charge's chave must be its receiving key ${sandbox.ownKeys[0]}.`,
+    close: () => closeAll(clients.api, clients.cashOut, sandbox),
+  };
+}
+
+async function closeAll(...closables: ({ close(): Promise<void> } | undefined)[]): Promise<void> {
+  await Promise.all(closables.map((c) => c?.close()));
+}
+
+/** `receipt <e2eid>`: the payment read from the service, its PDF written; with `--sandbox` and no id, a demo payment's. */
+async function writeReceipt(
+  service: Service,
+  e2eid: string | undefined,
+  values: { refund?: string; out?: string },
+  out: (line: string) => void,
+): Promise<number> {
+  const { api } = service.clients;
+  const { sandbox } = service;
+  let id = e2eid;
+  if (id === undefined && sandbox !== undefined) {
+    const charge = await api.cob.create({
+      calendario: { expiracao: 3600 },
+      valor: { original: '10.00' },
+      chave: sandbox.ownKeys[0]!,
+      devedor: { cpf: '12345678909', nome: 'Fulano de Tal' },
+    });
+    id = (await sandbox.payCharge(charge.txid)).endToEndId;
+  }
+  const [{ receipt }, payment] = await Promise.all([import('./receipt/receipt.ts'), api.instant.get(id!)]);
+  const pdf = await receipt(payment, values.refund === undefined ? {} : { refund: values.refund });
+  const file =
+    values.out ?? `receipt-${payment.endToEndId}${values.refund === undefined ? '' : `-${values.refund}`}.pdf`;
+  await writeFile(file, pdf);
+  out(`Wrote ${file}`);
+  return 0;
+}
+
+function amountCents(text: string | undefined): number | undefined {
+  try {
+    return toCents(parseAmount(text ?? ''));
+  } catch {
+    return undefined;
+  }
 }
 
 function describeCode(text: string, lint: BrCodeLint, json: boolean, out: (line: string) => void): number {

@@ -3,7 +3,6 @@
  * recurring charges.
  * It owns the configuration, the HTTP core and the token provider; resources are fields.
  */
-import type { ClientContext } from './core/resource.ts';
 import type { CustomRequest, RequestOptions } from './core/types.ts';
 import type { HttpCore } from './core/http.ts';
 import type { Logger } from './core/log.ts';
@@ -25,6 +24,7 @@ import { WebhookCobR } from './recurring/webhookcobr.ts';
 import { ConfigurationError } from './errors/failures.ts';
 import type { Store } from './store/types.ts';
 import type { Telemetry } from './core/telemetry.ts';
+import type { Now } from './internal/clock.ts';
 
 export interface InstantClientOptions extends ConnectionOptions {
   /** Check the rules of the interface spec's "Violations" before sending (default true). */
@@ -53,7 +53,7 @@ const INSTANT_CLIENT: ClientKind = {
 };
 
 /** The receiving user's client: resources as fields (`api.cob`, `api.instant`...), and `request()`. */
-export class InstantClient implements ClientContext {
+export class InstantClient {
   /** @internal The HTTP core; a call the SDK does not model goes through `request()`. */
   readonly http: HttpCore;
   readonly validate: boolean;
@@ -65,6 +65,8 @@ export class InstantClient implements ClientContext {
   readonly logger: Logger | undefined;
   /** @internal OpenTelemetry, decided once (`undefined`: none); the notification handlers' spans use it. */
   readonly telemetry: Telemetry | undefined;
+  /** The client's clock (the `now` option, else the system clock): "today", expiries and deadlines read it. */
+  readonly now: Now;
   readonly #close: () => Promise<void>;
 
   readonly cob: Cob;
@@ -86,6 +88,7 @@ export class InstantClient implements ClientContext {
     const connection = connect(options);
     this.http = connection.http;
     this.telemetry = connection.telemetry;
+    this.now = connection.now;
     this.logger = connection.http.logger;
     this.#close = connection.close;
     this.validate = options.validate ?? true;

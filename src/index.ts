@@ -83,8 +83,6 @@ export {
 } from './collection/cobv.ts';
 export {
   LoteCobV,
-  alterLoteCobV,
-  type LoteCobVAlterApi,
   type LoteCobVUpdateOptions,
   type LoteCobVCobSolicitada,
   type LoteCobVSolicitado,
@@ -165,7 +163,6 @@ export {
 } from './recurring/solicrec.ts';
 export {
   CobR,
-  type RecurringClientContext,
   type CobRStatus,
   type TipoConta,
   type OwnAccount,
@@ -209,14 +206,9 @@ export {
   type CobRNotificationContext,
   type UnconfirmedRecurring,
 } from './recurring/notifications.ts';
-export {
-  CashOutClient,
-  CASH_OUT_TOKEN_PATH,
-  type CashOutClientOptions,
-  type CashOutCredentials,
-} from './cash-out/client.ts';
+export { CashOutClient, type CashOutClientOptions, type CashOutCredentials } from './cash-out/client.ts';
 export { CashOutBalance } from './cash-out/balance.ts';
-export { CashOutPayments, IDEMPOTENCY_HEADER, type CreatePaymentOptions } from './cash-out/payments.ts';
+export { CashOutPayments, type CreatePaymentOptions } from './cash-out/payments.ts';
 export {
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
@@ -243,7 +235,7 @@ export {
   type BalanceEntry,
   type Balance,
 } from './cash-out/types.ts';
-export type { CashOutApi, PayParams, PayResult } from './cash-out/pay.ts';
+export type { PayParams, PayResult } from './cash-out/pay.ts';
 export {
   parseTransferNotification,
   verifyTransferNotification,
@@ -267,7 +259,6 @@ export { DEFAULT_MAX_CONCURRENT_CONFIRMATIONS } from './notifications/confirmed.
 export {
   receivedPaymentsHandler,
   parseReceivedPayments,
-  MalformedNotificationError,
   type ReceivedPaymentsApi,
   type ReceivedPaymentsHandlerOptions,
   type PaymentContext,
@@ -291,6 +282,8 @@ export {
 export * from './lib/public.ts';
 export { brcode, lintBrCode, LINT_RULES } from './lib/brcode.ts';
 export type { BrCodeFinding, BrCodeLint, BrCodeLintRule } from './lib/brcode.ts';
+export { receipt } from './receipt/receipt.ts';
+export type { ReceiptOptions, ReceiptParty } from './receipt/fields.ts';
 export {
   StoreError,
   ClaimBusyError,

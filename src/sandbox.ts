@@ -11,6 +11,7 @@ export type { LocalHolidays } from './lib/calendar.ts';
 export { sandboxPayerOptions } from './sandbox/payer-options.ts';
 export type { FetchLike } from './core/types.ts';
 export type { SandboxTlsOptions } from './sandbox/server.ts';
+export type { SandboxClock } from './sandbox/clock.ts';
 export type { FaultKind, FaultOptions } from './sandbox/faults.ts';
 export { FAULT_KINDS, ConnectionDrop } from './sandbox/faults.ts';
 export type { PayChargeOptions, ReceivedPayment } from './sandbox/payments.ts';

@@ -29,11 +29,16 @@ const ALLOWED: Record<string, readonly string[]> = {
   qr: ['internal', 'errors', 'lib'],
   // The sandbox judges requests by its own reading of the spec: never the client's rules.
   sandbox: ['internal', 'errors', 'lib', 'core', 'node'],
+  receipt: ['internal', 'errors', 'lib', 'qr'],
+  // The MCP server's tools get the clients from the command (src/cli.ts) that builds them.
+  mcp: ['internal', 'errors', 'lib', 'core', 'qr'],
 };
 
 /** Imports allowed for types only (erased from the build): the payer reads payloads of the collection's and the recurring part's resources. */
 const TYPES_ONLY: Record<string, readonly string[]> = {
   payer: ['collection', 'recurring'],
+  receipt: ['collection'],
+  mcp: ['composition', 'node', 'collection', 'recurring', 'cash-out'],
 };
 
 interface Import {
@@ -136,5 +141,41 @@ describe('architecture', () => {
         { from: join(SRC, 'sandbox/server.ts'), to: join(SRC, 'sandbox.ts'), typeOnly: false },
       ]),
     ).toHaveLength(3);
+  });
+});
+
+/** `src/` reads the time only through the client's clock (`src/internal/clock.ts`, api.md "Time"). */
+const CLOCK = join(SRC, 'internal/clock.ts');
+/** `Date.now()`, `new Date()` without arguments, `performance.now()`: a read of the system clock. */
+const TIME_READ = /\bDate\s*\.\s*now\s*\(|\bnew\s+Date\s*\(\s*\)|\bperformance\s*\.\s*now\s*\(/g;
+
+/** Each direct read of the time in `text` (comments left out), as `file:line: code`. */
+function timeReads(file: string, text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
+  return [...code.matchAll(TIME_READ)].map((match) => {
+    const line = code.slice(0, match.index).split('\n').length;
+    return `${relative(SRC, file)}:${line}: ${match[0]}`;
+  });
+}
+
+describe('one clock', () => {
+  it('reads the time nowhere in src/ but through src/internal/clock.ts', () => {
+    const reads = files.filter((file) => file !== CLOCK).flatMap((file) => timeReads(file, readFileSync(file, 'utf8')));
+    expect(reads).toEqual([]);
+  });
+
+  it('would catch each way of reading the time, and not a date built from a value or a comment', () => {
+    const file = join(SRC, 'lib/example.ts');
+    expect(
+      timeReads(file, 'const a = Date.now();\nconst b = new Date();\nconst c = performance.now();\nnew Date ( )'),
+    ).toEqual([
+      'lib/example.ts:1: Date.now(',
+      'lib/example.ts:2: new Date()',
+      'lib/example.ts:3: performance.now(',
+      'lib/example.ts:4: new Date ( )',
+    ]);
+    expect(
+      timeReads(file, 'const d = new Date(ms);\n// Date.now() is not read here\n/* new Date() */ Date.parse(x);'),
+    ).toEqual([]);
   });
 });

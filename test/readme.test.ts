@@ -44,10 +44,22 @@ describe('README and guides', () => {
     },
   );
 
-  it('shows the two commands and the tour output on its first screen', () => {
-    const firstScreen = readme.split('\n').slice(0, 60).join('\n');
+  it('opens with install and how to get Node 22.12+, then the repository commands and the tour output', () => {
+    const firstScreen = readme.split('\n').slice(0, 80).join('\n');
+    const install = firstScreen.indexOf('npm install instant-payments');
+    expect(install).toBeGreaterThan(0);
+    expect(firstScreen.slice(install)).toMatch(/Node 22\.12[\s\S]*npx -p node@22[\s\S]*nvm install 22[\s\S]*node:22/);
+    expect(firstScreen.indexOf('npm start')).toBeGreaterThan(install);
     expect(firstScreen).toMatch(/npm install\nnpm start .*\nnpm test /);
     expect(firstScreen).toContain('Done in');
+  });
+
+  it('names the version the package carries in the changelog', () => {
+    const changelog = readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8');
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(changelog).toMatch(new RegExp(`^## .*\\b${version.replaceAll('.', '\\.')}\\b`, 'm'));
   });
 
   it('stays a landing page: at most 600 lines, with a table of contents', () => {

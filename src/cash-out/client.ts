@@ -7,7 +7,6 @@ import type { ClientCredentials } from '../core/auth.ts';
 import type { CustomRequest, RequestOptions, TokenProvider } from '../core/types.ts';
 import type { HttpCore } from '../core/http.ts';
 import type { Logger } from '../core/log.ts';
-import type { ClientContext } from '../core/resource.ts';
 import { connect, type ConnectionOptions } from '../composition/connection.ts';
 import { checkClientOptions, type ClientKind } from '../composition/check-options.ts';
 import { tracedStore, type Telemetry, type WorkflowSpan } from '../core/telemetry.ts';
@@ -25,6 +24,7 @@ import { payWithIntent } from './pay-with-intent.ts';
 import { recoverIntents, type RecoverOptions, type RecoveredPayment } from './recover.ts';
 import { MemoryStore, sharedStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
+import type { Now } from '../internal/clock.ts';
 import { CashOutBalance } from './balance.ts';
 import { cashOutErrors } from './errors.ts';
 import { CashOutPayments } from './payments.ts';
@@ -77,7 +77,7 @@ function settled<T>(work: Promise<T>, span: WorkflowSpan, outcome: (value: T) =>
 export const CASH_OUT_TOKEN_PATH = '/api/v2/oauth/token';
 
 /** The cash-out client: resources `balance` and `payments`, workflows `pay`, `recover`, notifications, and `request()`. */
-export class CashOutClient implements ClientContext {
+export class CashOutClient {
   /** @internal The HTTP core; a call the SDK does not model goes through `request()`. */
   readonly http: HttpCore;
   readonly validate: boolean;
@@ -93,6 +93,8 @@ export class CashOutClient implements ClientContext {
   readonly #close: () => Promise<void>;
   /** @internal OpenTelemetry, decided once (`undefined`: none); the notification handler's spans use it. */
   readonly telemetry: Telemetry | undefined;
+  /** The client's clock (the `now` option, else the system clock): deadlines, intents and leases read it. */
+  readonly now: Now;
 
   /** `GET /api/v2/accounts/balances/`. */
   readonly balance: CashOutBalance;
@@ -111,13 +113,14 @@ export class CashOutClient implements ClientContext {
             ...(auth as CashOutCredentials),
             tokenUrl: (auth as CashOutCredentials).tokenUrl ?? defaultTokenUrl(options.baseUrl),
           };
-    const { http, close, telemetry } = connect({ ...connection, auth: withTokenUrl }, 'json');
+    const { http, close, telemetry, now } = connect({ ...connection, auth: withTokenUrl }, 'json');
     this.telemetry = telemetry;
+    this.now = now;
     this.http = http;
     this.logger = http.logger;
     this.#close = close;
     this.validate = validate ?? true;
-    this.store = options.store ?? new MemoryStore();
+    this.store = options.store ?? new MemoryStore({ now });
     this.#shared = sharedStore(this.store);
     this.#intents = intents ?? {};
     this.#totalTimeout = connection.totalTimeout;

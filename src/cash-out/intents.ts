@@ -13,6 +13,7 @@ import { durationOption } from '../store/options.ts';
 import type { Store } from '../store/types.ts';
 import type { Budget } from './budget.ts';
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** How `pay()` holds its idempotency key in a shared store while it runs. */
 export interface IntentOptions {
@@ -47,12 +48,19 @@ export class Intents {
   readonly #key: string;
   readonly #budget: Budget;
   readonly #logger: Logger | undefined;
+  readonly #now: Now;
 
-  constructor(store: Store, idempotencyKey: string, budget: Budget, logger: Logger | undefined) {
+  constructor(store: Store, idempotencyKey: string, budget: Budget, logger: Logger | undefined, now: Now) {
     this.#store = store;
     this.#key = idempotencyKey;
     this.#budget = budget;
     this.#logger = logger;
+    this.#now = now;
+  }
+
+  /** The client's clock's instant, as an intent or outcome records it. */
+  stamp(): string {
+    return this.#now().toISOString();
   }
 
   /** The open intent's stored value, `undefined` when there is none. */
@@ -112,7 +120,7 @@ export class Intents {
     if (open !== undefined) await this.#budget.store(this.#store.delete(OPEN + this.#key, open));
     if (outcome === undefined) return;
     try {
-      const value = await this.seal({ ...outcome, settledAt: new Date().toISOString() }, OUTCOME);
+      const value = await this.seal({ ...outcome, settledAt: this.stamp() }, OUTCOME);
       await this.#budget.store(this.#store.set(OUTCOME + this.#key, value, OUTCOME_TTL_MS));
     } catch (error) {
       this.#logger?.warn?.('payment outcome not recorded', { reason: reasonOf(error) });

@@ -26,6 +26,7 @@ import {
   type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
+import { systemNow } from '../internal/clock.ts';
 
 /** Why a notification is not trusted. */
 export type SuspicionReason =
@@ -158,6 +159,7 @@ export function createTransferNotificationHandler<S extends Store = Store>(
   handlers: TransferNotificationHandlerOptions<S>,
 ): TransferNotificationHandler {
   const log = handlers.logger ?? api.logger ?? resolveLogger(undefined);
+  const now = api.now ?? systemNow;
   // Errors of the status query (503) apart from the callbacks' (500).
   const queryFailures = new WeakSet<object>();
   const handle = confirmedDelivery<Transfer, ConfirmedNotification>(
@@ -181,7 +183,7 @@ export function createTransferNotificationHandler<S extends Store = Store>(
       // The context has `tx` exactly when the store is transactional, as `NotificationContext<S>` says.
       deliver: (confirmed, _notified, claim) => handlers.onConfirmed(confirmed, claim as NotificationContext<S>),
     },
-    deliverySettings(handlers, handlers.store, log),
+    deliverySettings(handlers, handlers.store, log, now),
   );
   return notificationHandler(
     handlers,
@@ -201,7 +203,7 @@ export function createTransferNotificationHandler<S extends Store = Store>(
       }
       return new Response(null, { status: 200 });
     },
-    { telemetry: api.telemetry, name: 'cashOut.notification' },
+    { telemetry: api.telemetry, name: 'cashOut.notification', now },
   );
 }
 

@@ -21,6 +21,7 @@ import { Intents, OPEN, reasonOf, type IntentOptions } from './intents.ts';
 import { DEFAULT_KEY_LEASE_MS, KeyLease } from './key-lease.ts';
 import { placePayment, preparePayment, type CashOutApi, type PayParams, type PayResult } from './pay.ts';
 import type { CashOutPaymentRequest } from './types.ts';
+import { systemNow } from '../internal/clock.ts';
 
 /** `pay()` through the store; see the module comment. */
 export async function payWithIntent(
@@ -40,7 +41,7 @@ export async function payWithIntent(
   } catch (error) {
     throw nothingSent(error);
   }
-  const intents = new Intents(store, idempotencyKey, budget, api.logger);
+  const intents = new Intents(store, idempotencyKey, budget, api.logger, api.now ?? systemNow);
   /** An earlier call's open intent under this key (a caller-given key only). */
   let prior: string | undefined;
   /** This call's intent, from the moment it is being written. */
@@ -80,7 +81,7 @@ export async function payWithIntent(
         } catch (error) {
           throw nothingSent(error);
         }
-        ours = await intents.seal({ body: payment.body, createdAt: new Date().toISOString() });
+        ours = await intents.seal({ body: payment.body, createdAt: intents.stamp() });
         try {
           await budget.store(store.set(OPEN + idempotencyKey, ours));
         } catch (error) {

@@ -18,6 +18,7 @@ import { checkIdempotencyKey, checkPaymentRequest, findTransfer, type CashOutPay
 import type { CashOutPaymentRequest, Transfer } from './types.ts';
 import { generateIdempotencyKey } from '../lib/ids.ts';
 import { amountForNumber, parseAmount, toCents } from '../lib/money.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** What the workflows need of a cash-out client: its public resources. */
 export interface CashOutApi {
@@ -29,6 +30,8 @@ export interface CashOutApi {
   readonly logger?: Logger | undefined;
   /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
   readonly telemetry?: Telemetry | undefined;
+  /** The client's clock (default the system clock): intents' times and the handler's deadlines. */
+  readonly now?: Now | undefined;
 }
 
 /** A payment to a destination key. */

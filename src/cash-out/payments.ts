@@ -33,8 +33,9 @@ export class CashOutPayments extends CashOutResource {
   readonly #totalTimeout: number | undefined;
 
   /**
-   * `maxRetries`: the client's default number of further attempts of an order; `totalTimeout`:
-   * the client's default time for a whole `create()`, its attempts, pauses and lookups together.
+   * @internal `maxRetries`: the client's default number of further attempts of an order;
+   * `totalTimeout`: the client's default time for a whole `create()`, its attempts, pauses and
+   * lookups together.
    */
   constructor(
     client: ClientContext,

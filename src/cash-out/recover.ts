@@ -14,6 +14,7 @@ import { sameOrder } from './order.ts';
 import { findTransfer } from './payments.ts';
 import { placePayment, type CashOutApi, type PayResult, type PreparedPayment } from './pay.ts';
 import type { Transfer } from './types.ts';
+import { systemNow } from '../internal/clock.ts';
 
 /** Options of `cashOut.recover()`. */
 export interface RecoverOptions extends IntentOptions {
@@ -97,7 +98,7 @@ async function recoverOne(
   budget: Budget,
   options: RecoverOptions,
 ): Promise<RecoveredPayment | undefined> {
-  const intents = new Intents(store, idempotencyKey, budget, api.logger);
+  const intents = new Intents(store, idempotencyKey, budget, api.logger, api.now ?? systemNow);
   if (!isValidIdempotencyKey(idempotencyKey)) {
     intents.ignored('not an idempotency key');
     return { idempotencyKey, outcome: 'tampered' };

@@ -30,6 +30,7 @@ export interface ChargeKind {
 }
 
 export abstract class ChargeResource<Gerada, Completa, Revisada, ListQuery extends object> extends APIResource {
+  /** @internal */
   protected abstract readonly kind: ChargeKind;
 
   /**

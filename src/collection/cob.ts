@@ -25,6 +25,7 @@ const COB: ChargeKind = {
  * and `list` are those of every charge (`ChargeResource`).
  */
 export class Cob extends ChargeResource<CobGerada, CobCompleta, CobRevisada, CobListQuery> {
+  /** @internal */
   protected readonly kind = COB;
 
   /**

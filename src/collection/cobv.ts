@@ -38,6 +38,7 @@ const COBV: ChargeKind = {
  * and `list` are those of every charge (`ChargeResource`).
  */
 export class CobV extends ChargeResource<CobVGerada, CobVCompleta, CobVRevisada, CobVListQuery> {
+  /** @internal */
   protected readonly kind = COBV;
 
   /**

@@ -11,6 +11,7 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
+import { systemNow } from '../internal/clock.ts';
 import { refuse, ruleContext, shouldValidate, type Rule, type RuleContext } from '../core/validation.ts';
 import { checkLoteCobV, judgeAgainstBatch } from './rules/lotecobv.ts';
 import { collectListQuery } from './rules/query.ts';
@@ -39,13 +40,21 @@ export class LoteCobV extends APIResource {
   }
 
   /**
-   * The alteration flow (`alterLoteCobV`, below) as a method: reads the batch with `GET`, then
-   * alters it with `PUT /lotecobv/{id}`, refusing (`LoteCobVOperacaoInvalida`, nothing written)
-   * a body that adds or removes charges, or moves a due date before its charge's creation date.
-   * With `validate: false` it is a plain `put`.
+   * Alters an existing batch with `PUT /lotecobv/{id}` after reading it with `GET`: refuses
+   * (`LoteCobVOperacaoInvalida`, nothing written) a body that adds or removes charges, or moves
+   * a due date before its charge's creation date. The service requires an alteration to list
+   * exactly the batch's original charges, and due dates no earlier than each charge's creation;
+   * both can only be judged against the batch as it is, so it is read first. With
+   * `validate: false` it is a plain `put`.
    */
-  alter(id: string | number, body: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
-    return alterLoteCobV({ lotecobv: this, validate: this.client.validate }, id, body, options);
+  async alter(id: string | number, given: LoteCobVSolicitado, options?: RequestOptions): Promise<void> {
+    const body = batchRequest(given);
+    if (shouldValidate(this.client.validate, options?.validate)) {
+      const ctx = ruleContext(undefined, this.client.now ?? systemNow);
+      judgeAgainstBatch(await this.get(id, options), body, 'create', ctx);
+      refuse(LoteCobVOperacaoInvalida, ctx.out);
+    }
+    await this.put(id, body, { ...options, validate: false });
   }
 
   /**
@@ -110,38 +119,6 @@ function checkBatchId(id: unknown, ctx: RuleContext): boolean {
   const valid = (typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isSafeInteger(id));
   if (!valid) ctx.add('id', 'a batch id is a non-empty string or an integer', id);
   return valid;
-}
-
-/**
- * Altering a batch: a GET, then a PUT. The service requires an alteration to list exactly the
- * batch's original charges, and due dates no earlier than each charge's creation; both can only
- * be judged against the batch as it is, so it is read first.
- */
-/** What the alteration needs of a client: the batch resource and its validation switch. */
-export interface LoteCobVAlterApi {
-  readonly lotecobv: Pick<LoteCobV, 'get' | 'put'>;
-  readonly validate?: boolean;
-}
-
-/**
- * Alters an existing batch with `PUT /lotecobv/{id}` after reading it with `GET`: refuses
- * (`LoteCobVOperacaoInvalida`, nothing written) a body that adds or removes charges, or moves
- * a due date before its charge's creation date. With `validate: false` it is a plain `put`.
- * Also `api.lotecobv.alter(id, body)`.
- */
-export async function alterLoteCobV(
-  api: LoteCobVAlterApi,
-  id: string | number,
-  given: LoteCobVSolicitado,
-  options?: RequestOptions,
-): Promise<void> {
-  const body = batchRequest(given);
-  if (shouldValidate(api.validate ?? true, options?.validate)) {
-    const ctx = ruleContext(undefined);
-    judgeAgainstBatch(await api.lotecobv.get(id, options), body, 'create', ctx);
-    refuse(LoteCobVOperacaoInvalida, ctx.out);
-  }
-  await api.lotecobv.put(id, body, { ...options, validate: false });
 }
 
 // ---------------------------------------------------------------------------------------------

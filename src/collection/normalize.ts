@@ -10,7 +10,7 @@ import { isRecord } from '../internal/json.ts';
  * Where a charge holds integers that the official examples write as strings (`"3600"`, modalidade
  * `"2"`), as a tree: a charge is walked once, and only into the objects it has.
  */
-const CHARGE_INTEGERS = integerTree({
+const CHARGE_INTEGERS: IntegerShape = {
   revisao: true,
   calendario: { expiracao: true, validadeAposVencimento: true },
   valor: {
@@ -22,7 +22,7 @@ const CHARGE_INTEGERS = integerTree({
     retirada: { saque: { modalidadeAlteracao: true }, troco: { modalidadeAlteracao: true } },
   },
   loc: { id: true },
-});
+};
 
 /** A charge answer (cob, cobv): the integer fields written as strings become numbers, in place. */
 export function normalizeCharge<T>(charge: T): T {
@@ -60,21 +60,15 @@ interface IntegerShape {
   readonly [key: string]: true | IntegerShape;
 }
 
-/** The same tree as entry lists, which a walk reads faster than an object's keys. */
-type IntegerTree = ReadonlyArray<readonly [string, true | IntegerTree]>;
-
-function integerTree(shape: IntegerShape): IntegerTree {
-  return Object.entries(shape).map(([key, sub]) => [key, sub === true ? true : integerTree(sub)] as const);
-}
-
 /**
- * `value` with the digit strings the tree names as numbers; `copy` copies each object on the way
+ * `value` with the digit strings the shape names as numbers; `copy` copies each object on the way
  * down instead of changing it. Returns `value` itself when there is nothing to change.
  */
-function withIntegers(value: unknown, tree: IntegerTree, copy: boolean): unknown {
+function withIntegers(value: unknown, shape: IntegerShape, copy: boolean): unknown {
   if (!isRecord(value)) return value;
   let target = value;
-  for (const [key, sub] of tree) {
+  for (const key in shape) {
+    const sub = shape[key] as true | IntegerShape;
     const field = value[key];
     if (field === undefined) continue;
     const next = sub === true ? integerOf(field) : withIntegers(field, sub, copy);

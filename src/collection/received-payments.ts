@@ -35,14 +35,8 @@ import {
   notificationOutcome,
   type DeliveryOutcome,
 } from '../notifications/confirmed.ts';
-
-/**
- * The former name of `InvalidNotificationError` for received-payment bodies: the same class.
- * @deprecated Catch `InvalidNotificationError`, which both notification handlers throw.
- */
-export const MalformedNotificationError = InvalidNotificationError;
-/** @deprecated See `InvalidNotificationError`. */
-export type MalformedNotificationError = InvalidNotificationError;
+import { epochMs, systemNow } from '../internal/clock.ts';
+import type { Now } from '../internal/clock.ts';
 
 /**
  * The payments of a notification body (bytes, a JSON string or the parsed value). Throws
@@ -82,6 +76,8 @@ export interface ReceivedPaymentsApi {
   readonly logger?: Logger | undefined;
   /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
   readonly telemetry?: Telemetry | undefined;
+  /** The client's clock (default the system clock): claims, certificate dates and log timings read it. */
+  readonly now?: Now | undefined;
 }
 
 /** Why a notified payment was not handed to `onPayment`. */
@@ -149,6 +145,7 @@ export function receivedPaymentsHandler<S extends Store = Store>(
   options: ReceivedPaymentsHandlerOptions<S>,
 ): NotificationHandler {
   const log = options.logger ?? api.logger ?? resolveLogger(undefined);
+  const now = api.now ?? systemNow;
   const handle = confirmedDelivery<InstantPayment, InstantPayment>(
     {
       what: 'payment',
@@ -184,7 +181,7 @@ export function receivedPaymentsHandler<S extends Store = Store>(
       // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
       deliver: (actual, notified, claim) => options.onPayment(actual, { ...claim, notified } as PaymentContext<S>),
     },
-    deliverySettings(options, options.store ?? api.store, log),
+    deliverySettings(options, options.store ?? api.store, log, now),
   );
 
   return notificationHandler(
@@ -192,7 +189,7 @@ export function receivedPaymentsHandler<S extends Store = Store>(
     DEFAULT_MAX_BODY_BYTES,
     log,
     async (bytes, request, fail, report) => {
-      const started = Date.now();
+      const started = epochMs(now);
       let payments: InstantPayment[];
       try {
         payments = parseReceivedPayments(bytes);
@@ -204,13 +201,13 @@ export function receivedPaymentsHandler<S extends Store = Store>(
         const outcomes: DeliveryOutcome[] = [];
         for (const payment of payments) outcomes.push(await handle(payment, request.signal));
         report(notificationOutcome(outcomes));
-        log?.info?.('notification answered', { status: 200, payments: payments.length, ms: Date.now() - started });
+        log?.info?.('notification answered', { status: 200, payments: payments.length, ms: epochMs(now) - started });
         return new Response(null, { status: 200 });
       } catch (error) {
         return fail(500, error);
       }
     },
-    { telemetry: api.telemetry, name: 'receivedPayments.notification' },
+    { telemetry: api.telemetry, name: 'receivedPayments.notification', now },
   );
 }
 

@@ -14,7 +14,7 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../core/pagination.ts';
 import { path } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
-import type { Logger } from '../core/log.ts';
+import { ConfigurationError } from '../errors/failures.ts';
 import { checkChave, checkWebhookUrl } from './rules/fields.ts';
 import { INSTANT_LIST_KEY } from './instant.ts';
 import { collectListQuery } from './rules/query.ts';
@@ -23,17 +23,14 @@ const WRITE_ERRORS = { 400: WebhookOperacaoInvalida, 404: WebhookNaoEncontrado }
 const READ_ERRORS = { 400: WebhookConsultaInvalida, 404: WebhookNaoEncontrado };
 
 /**
- * Logs a warning when `webhookUrl` already ends with the segment the service appends
- * (`.../webhook/instant`: notifications would go to `.../webhook/instant/instant`). A warning,
- * not a refusal: the service accepts such a URL, and a receiver may serve that path on purpose.
- * The URL itself is never logged (it may carry a secret path).
+ * Throws a `ConfigurationError` when `webhookUrl` already ends with the segment the service
+ * appends (`.../webhook/instant`: notifications would land at `.../webhook/instant/instant`),
+ * saying where they would land. Part of the call's rule (off with `validate: false`). A refusal
+ * rather than a warning: a warning shown only through an optional logger reached nobody. The
+ * URL itself is not repeated (it may carry a secret path).
  */
-export function warnAppendedSegment(
-  webhookUrl: unknown,
-  segments: readonly string[],
-  logger: Logger | undefined,
-): void {
-  if (logger?.warn === undefined || typeof webhookUrl !== 'string') return;
+export function refuseAppendedSegment(webhookUrl: unknown, segments: readonly string[]): void {
+  if (typeof webhookUrl !== 'string') return;
   let pathname: string;
   try {
     pathname = new URL(webhookUrl).pathname.replace(/\/+$/, '');
@@ -41,12 +38,12 @@ export function warnAppendedSegment(
     return;
   }
   const segment = segments.find((name) => pathname.endsWith(`/${name}`));
-  if (segment !== undefined) {
-    logger.warn(
-      `webhookUrl already ends with /${segment}, which the service appends: notifications will be posted to .../${segment}/${segment}`,
-      { segment },
-    );
-  }
+  if (segment === undefined) return;
+  throw new ConfigurationError(
+    'webhookUrl',
+    `webhookUrl already ends with /${segment}, which the service appends: notifications would land at ` +
+      `.../${segment}/${segment}. Register the URL without the final /${segment}, and serve .../${segment}.`,
+  );
 }
 
 /** What the service appends to a key's `webhookUrl`: its list name (the sandbox names it `instant`). */
@@ -59,7 +56,6 @@ export class Webhook extends APIResource {
    * received payments to `webhookUrl` with `/<list name>` appended, so serve the whole subtree.
    */
   put(chave: string, webhookUrl: string, options?: RequestOptions): APIPromise<void> {
-    warnAppendedSegment(webhookUrl, APPENDED, this.client.http.logger);
     return this.send<void, unknown>({
       method: 'PUT',
       path: () => path`/webhook/${chave}`,
@@ -69,6 +65,7 @@ export class Webhook extends APIResource {
       errors: WRITE_ERRORS,
       options,
       rule: (ctx) => {
+        refuseAppendedSegment(webhookUrl, APPENDED);
         checkChave(chave, 'chave', ctx, { required: true, owned: true });
         checkWebhookUrl(webhookUrl, ctx);
       },

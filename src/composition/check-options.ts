@@ -4,7 +4,7 @@
  * never a `TypeError` from deep inside a later call. Messages name options, never their values
  * (a secret, or a URL carrying one, stays out).
  */
-import { ConfigurationError } from '../errors/failures.ts';
+import { checkNowOption, ConfigurationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
 import { isHttpsOrLoopback } from '../core/validation.ts';
 
@@ -50,6 +50,7 @@ export function checkClientOptions(options: unknown, kind: ClientKind): void {
   if (options['fetch'] !== undefined && typeof options['fetch'] !== 'function') {
     throw new ConfigurationError('fetch', 'fetch must be a function, such as globalThis.fetch');
   }
+  checkNowOption(options['now']);
   checkTelemetry(options['telemetry']);
   checkDefaultHeaders(options['defaultHeaders']);
   checkDefaultQuery(options['defaultQuery']);

@@ -13,7 +13,7 @@ import { sharedStore } from '../store/memory.ts';
 import { SharedTokenProvider, tokenIdentity } from './shared-token.ts';
 import type { Store } from '../store/types.ts';
 import { Telemetry, type TelemetryOptions } from '../core/telemetry.ts';
-import type { Now } from '../internal/clock.ts';
+import { systemNow, type Now } from '../internal/clock.ts';
 
 /** How a client reaches its service: base URL, credentials, certificate, time limits, retries. */
 export interface ConnectionOptions {
@@ -61,7 +61,11 @@ export interface ConnectionOptions {
    * of OpenTelemetry is loaded or done.
    */
   telemetry?: TelemetryOptions;
-  /** The clock the client reads (api.md "Time"; default: the system's). */
+  /**
+   * The clock (default the system clock): every rule that reads "today" (dates not before
+   * today, the Brasília civil date), every expiry and deadline, and every duration logged read
+   * it. A test clock (the sandbox's `clientOptions()` passes its own) moves the client with it.
+   */
   now?: Now;
 }
 
@@ -88,6 +92,8 @@ export interface Connection {
   http: HttpCore;
   /** The client's OpenTelemetry, decided once; `undefined` when there is none. */
   telemetry: Telemetry | undefined;
+  /** The client's clock: the `now` option, else the system clock. */
+  now: Now;
   close(): Promise<void>;
 }
 
@@ -96,13 +102,14 @@ export function connect(
   options: ConnectionOptions & { baseUrls?: BaseUrls },
   tokenRequestFormat?: 'form' | 'json',
 ): Connection {
+  const now = options.now ?? systemNow;
   const transport = options.tls ? createTlsTransport(options.tls, options.fetch) : undefined;
   const fetch: FetchLike | undefined = transport?.fetch ?? options.fetch;
   const auth =
     options.auth === undefined
       ? undefined
-      : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat);
-  const telemetry = Telemetry.resolve(options.telemetry);
+      : tokenProvider({ ...options, auth: options.auth }, fetch, tokenRequestFormat, now);
+  const telemetry = Telemetry.resolve(options.telemetry, now);
   const http = new HttpCore({
     telemetry,
     baseUrl: options.baseUrl,
@@ -118,15 +125,16 @@ export function connect(
     ...(options.defaultHeaders && { defaultHeaders: { ...options.defaultHeaders } }),
     ...(options.defaultQuery && { defaultQuery: { ...options.defaultQuery } }),
     ...(options.baseUrls && { baseUrls: { ...options.baseUrls } }),
-    ...(options.now && { now: options.now }),
+    now,
   });
-  return { http, telemetry, close: async () => transport?.close() };
+  return { http, telemetry, now, close: async () => transport?.close() };
 }
 
 function tokenProvider(
   options: ConnectionOptions & { auth: ClientCredentials | TokenProvider },
   fetch: FetchLike | undefined,
   format: 'form' | 'json' | undefined,
+  now: Now,
 ): TokenProvider {
   const { auth, timeout, maxResponseBytes, store, tls } = options;
   if ('getToken' in auth && typeof auth.getToken === 'function') return auth;
@@ -138,7 +146,7 @@ function tokenProvider(
       ...(timeout !== undefined && { timeout }),
       ...(maxResponseBytes !== undefined && { maxResponseBytes }),
       ...(options.logger && { logger: options.logger }),
-      ...(options.now && { now: options.now }),
+      now,
     },
   );
   const shared = sharedStore(store);
@@ -148,5 +156,6 @@ function tokenProvider(
     identity: tokenIdentity(credentials, certificate),
     // The fetch lease lasts one token request's time limit.
     requestTimeoutMs: timeout ?? DEFAULT_TOKEN_TIMEOUT_MS,
+    now,
   });
 }

@@ -23,6 +23,7 @@ import { sha256Hex } from '../store/crypto.ts';
 import { bounded } from '../internal/bounded.ts';
 import { backoffMs, sleep, type Backoff } from '../internal/retry.ts';
 import { StoreError, type Sealer, type Store } from '../store/types.ts';
+import { epochMs, systemNow, type Now } from '../internal/clock.ts';
 
 /** The provider that really fetches tokens (`ClientCredentialsProvider`). */
 export interface TokenSource {
@@ -40,6 +41,8 @@ export interface SharedTokenOptions {
   requestTimeoutMs?: number;
   /** How often a waiting process looks for the token another is fetching (default 100 ms). */
   pollMs?: number;
+  /** The client's clock (default the system clock). */
+  now?: Now;
 }
 
 /** Pauses between failed token requests, fleet-wide: 1 s doubling to a minute (the reference provider allows 10 a minute). */
@@ -73,6 +76,7 @@ export class SharedTokenProvider implements TokenProvider {
   readonly #names: Promise<Names>;
   readonly #timeoutMs: number;
   readonly #pollMs: number;
+  readonly #now: Now;
   #held: Held | undefined;
   /** Epoch ms (this process's clock) until which `#held` is handed out without asking the store. */
   #useUntil = 0;
@@ -99,13 +103,14 @@ export class SharedTokenProvider implements TokenProvider {
     });
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.#pollMs = options.pollMs ?? 100;
+    this.#now = options.now ?? systemNow;
   }
 
   async getToken(signal?: AbortSignal): Promise<string> {
     signal?.throwIfAborted();
     if (this.#invalidating) await this.#invalidating;
-    if (this.#held && Date.now() < this.#useUntil) return this.#held.value;
-    if (this.#failure && Date.now() < this.#failure.until) throw this.#failure.error;
+    if (this.#held && epochMs(this.#now) < this.#useUntil) return this.#held.value;
+    if (this.#failure && epochMs(this.#now) < this.#failure.until) throw this.#failure.error;
     this.#inflight ??= this.#sync().finally(() => {
       this.#inflight = undefined;
     });
@@ -115,7 +120,7 @@ export class SharedTokenProvider implements TokenProvider {
   /** @internal The token this process holds while it may use it, without waiting. */
   tokenNow(): string | undefined {
     if (this.#invalidating) return undefined;
-    return this.#held && Date.now() < this.#useUntil ? this.#held.value : undefined;
+    return this.#held && epochMs(this.#now) < this.#useUntil ? this.#held.value : undefined;
   }
 
   invalidate(rejected?: string): void {
@@ -146,7 +151,7 @@ export class SharedTokenProvider implements TokenProvider {
     // One owner per attempt: a lease this process holds through a back-off stops it too.
     const owner = globalThis.crypto.randomUUID();
     // Past a live fetcher's whole request (and the lease of a dead one), something has changed.
-    const deadline = Date.now() + 2 * this.#timeoutMs;
+    const deadline = epochMs(this.#now) + 2 * this.#timeoutMs;
     for (;;) {
       const fresh = await this.#read(names.fresh, names);
       if (fresh) return this.#keep(fresh, fresh.holdMs);
@@ -163,7 +168,7 @@ export class SharedTokenProvider implements TokenProvider {
       if (valid) return this.#keep(valid, this.#pollMs);
       const failed = await this.#ask(this.#store.get(names.failed));
       if (failed !== undefined) throw this.#remember(failureError(failed), FAILURE_RECHECK_MS);
-      if (Date.now() >= deadline)
+      if (epochMs(this.#now) >= deadline)
         throw new AuthenticationError('Timed out waiting for another process to fetch the token');
       await sleep(this.#pollMs);
     }
@@ -198,7 +203,7 @@ export class SharedTokenProvider implements TokenProvider {
         throw this.#remember(error, pauseMs);
       }
       // Durations on this process's clock, measured right after the answer: no other clock is involved.
-      const now = Date.now();
+      const now = epochMs(this.#now);
       const refreshMs = info.refreshAt - now;
       const expiresMs = info.expiresAt - now;
       const holdMs = Math.max(0, (expiresMs - refreshMs) / 2);
@@ -227,12 +232,12 @@ export class SharedTokenProvider implements TokenProvider {
 
   #keep(token: Held, holdMs: number): Held {
     this.#held = token;
-    this.#useUntil = Date.now() + holdMs;
+    this.#useUntil = epochMs(this.#now) + holdMs;
     return token;
   }
 
   #remember(error: unknown, forMs: number): unknown {
-    this.#failure = { error, until: Date.now() + forMs };
+    this.#failure = { error, until: epochMs(this.#now) + forMs };
     return error;
   }
 

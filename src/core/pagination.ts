@@ -1,12 +1,14 @@
 /**
  * List results. `await list(q)` gives the first page; `for await (const x of list(q))` walks
- * every item across pages, asking for `paginacao.paginaAtual` + 1 until the last page.
+ * every item across pages, asking for `paginacao.paginaAtual` + 1 until the last page, and
+ * `list(q).iterPages()` every page.
  *
  * Every list is the same on the wire: the query with `paginacao` flattened to dotted names, and
  * an answer holding `parametros` and one array, named per list (`cobs`, `lotes`, `loc`...).
  */
 import type { ErrorTables } from '../errors/factory.ts';
 import { isRecord } from '../internal/json.ts';
+import type { APIPromise } from './api-promise.ts';
 import type { HttpCore } from './http.ts';
 import type { QueryValue, RequestOptions, WithResponse } from './types.ts';
 import type { RoutePath } from './path.ts';
@@ -55,18 +57,28 @@ export type PageResponseLoader<T, P extends PageParametros> = (
 ) => Promise<WithResponse<Page<T, P>>>;
 
 /**
- * What a list method returns: `await` it for the first page, or walk every item across pages
- * with `for await`; `.withResponse()` gives the first page with its `Response`.
+ * What a list method returns, a real `Promise` (`instanceof Promise`, `then`, `catch`, `finally`)
+ * of the first page: `await` it for that page, walk every item across pages with `for await`, or
+ * every page with `iterPages()`; `.withResponse()` gives the first page with its `Response`.
+ * Nothing is sent until one of them is used; then the first page is fetched once.
  */
 export class PagePromise<T, P extends PageParametros = PageParametros>
-  implements PromiseLike<Page<T, P>>, AsyncIterable<T>
+  extends Promise<Page<T, P>>
+  implements APIPromise<Page<T, P>>, AsyncIterable<T>
 {
+  /** `then`, `catch` and `finally` make plain promises: a derived promise is no page promise. */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
   readonly #load: PageResponseLoader<T, P>;
   #first: Promise<WithResponse<Page<T, P>>> | undefined;
   #firstData: Promise<Page<T, P>> | undefined;
 
   /** `load` fetches a page with its answer; the first page is fetched once, when first asked for. */
   constructor(load: PageResponseLoader<T, P>) {
+    // The base promise is never read: every way to its value goes through the first page.
+    super(settleUnread);
     this.#load = load;
   }
 
@@ -87,7 +99,7 @@ export class PagePromise<T, P extends PageParametros = PageParametros>
   }
 
   // biome-ignore lint/suspicious/noThenProperty: a page promise is awaited for its first page by design.
-  then<A = Page<T, P>, B = never>(
+  override then<A = Page<T, P>, B = never>(
     onfulfilled?: ((page: Page<T, P>) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
@@ -95,19 +107,33 @@ export class PagePromise<T, P extends PageParametros = PageParametros>
   }
 
   /** Handles a failure of the first page, as `Promise.prototype.catch`. */
-  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T, P> | B> {
+  override catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T, P> | B> {
     return this.#firstPage().catch(onrejected);
   }
 
-  /** Every item of every page, fetching the next page when one runs out. */
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+  /** Runs `onfinally` once the first page has come or failed, as `Promise.prototype.finally`. */
+  override finally(onfinally?: (() => void) | null): Promise<Page<T, P>> {
+    return this.#firstPage().finally(onfinally);
+  }
+
+  /** Every page, from the first, fetching the next one when the loop asks for it. */
+  async *iterPages(): AsyncGenerator<Page<T, P>, void, undefined> {
     let page = await this.#firstPage();
-    for (;;) {
-      yield* page.items;
-      if (!page.hasNextPage()) return;
+    yield page;
+    while (page.hasNextPage()) {
       page = await page.getNextPage();
+      yield page;
     }
   }
+
+  /** Every item of every page, fetching the next page when one runs out. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    for await (const page of this.iterPages()) yield* page.items;
+  }
+}
+
+function settleUnread(resolve: (value: never) => void): void {
+  resolve(undefined as never);
 }
 
 function pageOf<T>(result: WithResponse<T>): T {

@@ -12,6 +12,7 @@ import type { HttpCore } from './http.ts';
 import { apiPromise, refusedApiPromise, rejectedApiPromise, type APIPromise } from './api-promise.ts';
 import { listPages, type PagePromise, type PageParametros } from './pagination.ts';
 import { routeOf, type RoutePath } from './path.ts';
+import type { Now } from '../internal/clock.ts';
 import { refusal, refuse, ruleContext, shouldValidate, type Rule } from './validation.ts';
 
 /** What a resource class sees of its client: the HTTP core and the validation settings. */
@@ -22,6 +23,8 @@ export interface ClientContext {
   readonly validate: boolean;
   /** The receiving user's own directory keys, when given: a charge's `chave` must be one. */
   readonly ownKeys?: readonly string[] | undefined;
+  /** The client's clock (the `now` option): the rules judge "today" by it. */
+  readonly now: Now;
 }
 
 /**
@@ -62,8 +65,10 @@ export interface ResourceListCall<T> {
 export function noData(): void {}
 
 export abstract class APIResource {
+  /** @internal */
   protected readonly client: ClientContext;
 
+  /** @internal A client makes its resources. */
   constructor(client: ClientContext) {
     this.client = client;
   }
@@ -198,7 +203,7 @@ export abstract class APIResource {
     stackLater = false,
   ): Promise<void> | ApiError | undefined {
     if (rule === undefined || !shouldValidate(this.client.validate, options?.validate)) return undefined;
-    const ctx = ruleContext(this.client.ownKeys);
+    const ctx = ruleContext(this.client.ownKeys, this.client.now);
     const reading = rule(ctx);
     if (reading) return reading.then(() => refuse(errors[400], ctx.out));
     return refusal(errors[400], ctx.out, undefined, stackLater);

@@ -11,6 +11,7 @@
  */
 import { readEnv } from './log.ts';
 import { SDK_VERSION } from './version.ts';
+import { epochMs, systemNow, type Now } from '../internal/clock.ts';
 
 type Attributes = Record<string, string | number | boolean>;
 
@@ -142,22 +143,22 @@ export class Telemetry {
   #recorder: Recorder | undefined;
   readonly #ready: Promise<Recorder>;
 
-  private constructor(options: TelemetryOptions) {
+  private constructor(options: TelemetryOptions, now: Now) {
     if (loadedApi !== undefined) {
-      this.#recorder = new Recorder(loadedApi.api, options);
+      this.#recorder = new Recorder(loadedApi.api, options, now);
       this.#ready = Promise.resolve(this.#recorder);
       return;
     }
     this.#ready = loadApi().then((api) => {
-      this.#recorder = new Recorder(api, options);
+      this.#recorder = new Recorder(api, options, now);
       return this.#recorder;
     });
   }
 
   /** On with the `telemetry` option, or for a client without it with `INSTANT_PAYMENTS_TELEMETRY=on`; else `undefined`. */
-  static resolve(options: TelemetryOptions | undefined): Telemetry | undefined {
+  static resolve(options: TelemetryOptions | undefined, now: Now = systemNow): Telemetry | undefined {
     if (options === undefined && !turnedOnByEnv()) return undefined;
-    return new Telemetry(options ?? {});
+    return new Telemetry(options ?? {}, now);
   }
 
   /** `send` inside a CLIENT span named after the SDK method (`cob.create`); the duration metric at its end. */
@@ -197,10 +198,12 @@ class Recorder {
   readonly #api: OpenTelemetryApi | undefined;
   readonly #tracer: Tracer | undefined;
   readonly #duration: Histogram | undefined;
+  readonly #now: Now;
 
   /** Without the API (not installed) only the option's providers are used, and spans do not nest. */
-  constructor(api: OpenTelemetryApi | undefined, options: TelemetryOptions) {
+  constructor(api: OpenTelemetryApi | undefined, options: TelemetryOptions, now: Now) {
     this.#api = api;
+    this.#now = now;
     const tracerProvider = options.tracerProvider ?? api?.trace.getTracerProvider();
     const meterProvider = options.meterProvider ?? api?.metrics.getMeterProvider();
     this.#tracer = tracerProvider?.getTracer(SCOPE, SDK_VERSION);
@@ -212,7 +215,7 @@ class Recorder {
   }
 
   call<R extends Answered>(name: string, route: CallRoute, send: (observer: CallObserver) => Promise<R>): Promise<R> {
-    const started = performance.now();
+    const started = epochMs(this.#now);
     const attributes = routeAttributes(route);
     const span = this.#start(name, SPAN_KIND_CLIENT, attributes);
     let attempts = 1;
@@ -230,7 +233,7 @@ class Recorder {
       const recorded: Attributes = { ...attributes };
       if (status !== undefined) recorded['http.response.status_code'] = status;
       if (error !== undefined) recorded['error.type'] = errorType(error);
-      this.#duration?.record((performance.now() - started) / 1000, recorded);
+      this.#duration?.record((epochMs(this.#now) - started) / 1000, recorded);
       if (span === undefined) return;
       if (status !== undefined) span.setAttribute('http.response.status_code', status);
       span.setAttribute('instant_payments.attempts', attempts);

@@ -9,12 +9,15 @@
  */
 import type { ApiError, ApiErrorClass } from '../errors/api-error.ts';
 import type { Violacao } from '../errors/base.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** Where broken rules are collected, and what the rules compare against. */
 export interface RuleContext {
   readonly out: Violacao[];
   /** The receiving user's keys: when given, a charge's `chave` must be one of them. */
   readonly ownKeys: readonly string[] | undefined;
+  /** The client's clock: what "today" and "future" are judged against. */
+  readonly now: Now;
   /** Records one broken rule (see `violation`). */
   add(propriedade: string, razao: string, valor?: unknown): void;
 }
@@ -23,17 +26,19 @@ export interface RuleContext {
 export type Rule = (ctx: RuleContext) => void | Promise<void>;
 
 /** A fresh context for one request. */
-export function ruleContext(ownKeys: readonly string[] | undefined): RuleContext {
-  return new Rules(ownKeys);
+export function ruleContext(ownKeys: readonly string[] | undefined, now: Now): RuleContext {
+  return new Rules(ownKeys, now);
 }
 
 /** A class rather than an object literal: `add` is shared, not a closure made per call. */
 class Rules implements RuleContext {
   readonly out: Violacao[] = [];
   readonly ownKeys: readonly string[] | undefined;
+  readonly now: Now;
 
-  constructor(ownKeys: readonly string[] | undefined) {
+  constructor(ownKeys: readonly string[] | undefined, now: Now) {
     this.ownKeys = ownKeys;
+    this.now = now;
   }
 
   add(propriedade: string, razao: string, valor?: unknown): void {
@@ -66,7 +71,8 @@ export function refuse(ErrorClass: ApiErrorClass<string>, violacoes: readonly Vi
 /**
  * `ErrorClass` carrying `violacoes` when there is at least one (a caller that rejects need not
  * throw). `stackLater`: made without a stack, for a caller that stamps one where it is cheap
- * (`refusedApiPromise`); where the platform cannot stamp one later, it gets its stack now.
+ * (`refusedApiPromise`, worth about half of a refusal: bench row "cost of a refusal"); where the
+ * platform cannot stamp one later, it gets its stack now.
  */
 export function refusal(
   ErrorClass: ApiErrorClass<string>,

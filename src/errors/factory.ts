@@ -48,6 +48,8 @@ export function createApiError(
   const init = initFrom(response, body);
   if (call !== undefined) init.call = call;
   if (response.status === 401) return new UnauthorizedError(init);
+  const scope = missingScope(response);
+  if (scope !== undefined) init.hint = `the token lacks the scope ${scope}: add it to auth.scope`;
   const types: Readonly<Record<string, ApiErrorClass>> | null =
     tables.types === undefined ? ERROR_CLASSES : tables.types;
   const errorType = errorTypeOf(init.type);
@@ -84,6 +86,14 @@ function initFrom(response: Response, body: unknown): ApiErrorInit {
   if (instance !== undefined) init.instance = instance;
   if (Array.isArray(problem['violacoes'])) init.violacoes = problem['violacoes'].filter(isRecord).map(toViolacao);
   return init;
+}
+
+/** The scope RFC 6750's `insufficient_scope` challenge of a 403 names, if any. */
+function missingScope(response: Response): string | undefined {
+  if (response.status !== 403) return undefined;
+  const challenge = response.headers.get('www-authenticate') ?? '';
+  if (!/error="insufficient_scope"/.test(challenge)) return undefined;
+  return /\bscope="([^"]+)"/.exec(challenge)?.[1];
 }
 
 function toViolacao(raw: Record<string, unknown>): Violacao {

@@ -79,6 +79,15 @@ export class ConfigurationError extends InstantError {
   }
 }
 
+/**
+ * The `now` option every client (and the memory store) takes: a clock, `() => Date`. A
+ * `ConfigurationError` naming `now` for anything else.
+ */
+export function checkNowOption(now: unknown): void {
+  if (now !== undefined && typeof now !== 'function')
+    throw new ConfigurationError('now', 'now must be a function returning the current Date (a clock)');
+}
+
 /** The `authenticate` check of a notification handler that refused a delivery. */
 export type WebhookCheck = 'clientCertificate' | 'secret' | 'allowIps';
 

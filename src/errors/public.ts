@@ -70,4 +70,3 @@ export {
   WebhookCobROperacaoInvalida,
   WebhookCobRConsultaInvalida,
 } from './catalogue.ts';
-export type { StatusTable } from './factory.ts';

@@ -58,9 +58,16 @@ function maskEmails(text: string): string {
   return out + text.slice(kept);
 }
 
-/** Masks the literal `secret` (when not empty), then scrubs the rest. */
+/**
+ * Masks the literal `secret` (when not empty), then scrubs the rest. A secret that is an
+ * ordinary word (letters only: `wrong`) is masked only where it reads as a value (after `=` or
+ * `:`, or quoted), so `wrong secret` in the service's message stays readable.
+ */
 export function maskSecret(text: string, secret: string | undefined): string {
-  return scrub(secret === undefined || secret === '' ? text : text.split(secret).join('[redacted]'));
+  if (secret === undefined || secret === '') return scrub(text);
+  if (!/^[A-Za-z]+$/.test(secret)) return scrub(text.split(secret).join('[redacted]'));
+  const asValue = new RegExp(`([=:]\\s*["']?|["'])${secret}(?![A-Za-z])`, 'g');
+  return scrub(text.replace(asValue, '$1[redacted]'));
 }
 
 /**

@@ -3,6 +3,7 @@
  * (America/Sao_Paulo); instants (`criacao`, `inicio`, ...) are RFC 3339 date-times.
  */
 import type { Checked } from './checked.ts';
+import { systemNow } from '../internal/clock.ts';
 
 const TIME_ZONE = 'America/Sao_Paulo';
 const CIVIL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -26,7 +27,7 @@ function isRealDate(year: number, month: number, day: number): boolean {
  * `2026-11-21T02:30Z` is still `2026-11-20` there. Throws `RangeError` for an invalid `Date`
  * or one outside the years 0000 to 9999 there.
  */
-export function todayInBrasilia(now: Date = new Date()): string {
+export function todayInBrasilia(now: Date = systemNow()): string {
   formatter ??= new Intl.DateTimeFormat('en-US', {
     timeZone: TIME_ZONE,
     era: 'short',

@@ -95,10 +95,13 @@ export function amountForNumber(amount: number): string | undefined {
 
 /**
  * Why `value` is not a wire amount, for a refusal of the field `name`: a number is named as
- * one, with the string to pass instead (`got the number 59.9; pass the string "59.90"`).
+ * one, with the string to pass instead (`got the number 59.9; pass the string "59.90"`), and so
+ * is a string short of two decimals (`"59.9"`: write `"59.90"`).
  */
 export function amountRefusal(name: string, value: unknown): string {
-  if (typeof value !== 'number') return `${name} must match ^\\d{1,10}\\.\\d{2}$`;
+  if (typeof value === 'string' && /^\d{1,10}(?:\.\d)?$/.test(value))
+    return `${name} needs two decimals: write "${parseAmount(value)}", not ${JSON.stringify(value)}`;
+  if (typeof value !== 'number') return `${name} must be a decimal string with two decimals, such as "10.00"`;
   const suggestion = amountForNumber(value);
   const got = `${name} must be a decimal string: got the number ${String(value)}`;
   return suggestion === undefined ? `${got} (money is never a number)` : `${got}; pass the string "${suggestion}"`;

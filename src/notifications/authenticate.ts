@@ -22,6 +22,7 @@ import type { TLSSocket } from 'node:tls';
 import type { X509Certificate } from 'node:crypto';
 import { ConfigurationError, WebhookAuthenticationError } from '../errors/failures.ts';
 import { AddressSet, parseAddress } from './addresses.ts';
+import { epochMs, type Now } from '../internal/clock.ts';
 
 /** Who may deliver notifications to a handler (`authenticate`); every check given must pass. */
 export interface WebhookAuthentication {
@@ -103,14 +104,14 @@ function checkSecret(option: string, secret: unknown): asserts secret is string 
 }
 
 /** The gate for `options`, or `undefined` without any check. Throws `ConfigurationError` for bad options. */
-export function authenticator(options: WebhookAuthentication | undefined): Gate | undefined {
+export function authenticator(options: WebhookAuthentication | undefined, now: Now): Gate | undefined {
   if (options === undefined) return undefined;
   const { clientCertificate, secret, allowIps, trustedProxies, forwardedCertificateHeader } = options;
   if (secret !== undefined) checkSecret('authenticate.secret', secret);
   const allowed = allowIps === undefined ? undefined : new AddressSet('authenticate.allowIps', allowIps);
   const trusted = new AddressSet('authenticate.trustedProxies', trustedProxies ?? []);
   const header = forwardedCertificateHeader?.toLowerCase();
-  const certificate = clientCertificate === undefined ? undefined : certificateCheck(clientCertificate, header);
+  const certificate = clientCertificate === undefined ? undefined : certificateCheck(clientCertificate, header, now);
   const checks: Gate[] = [];
   if (secret !== undefined) {
     const expected = utf8.encode(secret);
@@ -197,6 +198,7 @@ type Crypto = typeof import('node:crypto');
 function certificateCheck(
   options: NonNullable<WebhookAuthentication['clientCertificate']>,
   header: string | undefined,
+  now: Now,
 ): (arrival: Arrival, trusted: AddressSet) => Refusal | undefined {
   const crypto = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process?.getBuiltinModule?.(
     'node:crypto',
@@ -253,14 +255,18 @@ function certificateCheck(
         return refuse('clientCertificate', 401, 'no client certificate');
       }
     }
-    const reason = verify(chain, anchors, pins);
+    const reason = verify(chain, anchors, pins, epochMs(now));
     return reason === undefined ? undefined : refuse('clientCertificate', 403, reason);
   };
 }
 
 /** Why `chain` (leaf first) is not trusted, or `undefined` when it leads to an anchor, every link in its dates. */
-function verify(chain: X509Certificate[], anchors: X509Certificate[], pins: string[] | undefined): string | undefined {
-  const now = Date.now();
+function verify(
+  chain: X509Certificate[],
+  anchors: X509Certificate[],
+  pins: string[] | undefined,
+  now: number,
+): string | undefined {
   const inDates = (certificate: X509Certificate) =>
     Date.parse(certificate.validFrom) <= now && now <= Date.parse(certificate.validTo);
   const leaf = chain[0]!;

@@ -13,6 +13,7 @@ import { isRecord } from '../internal/json.ts';
 import type { ClaimContext } from '../store/claims.ts';
 import type { Store } from '../store/types.ts';
 import { onceRunner, type NotificationHandlerOptions } from './handler.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** Confirming calls running at once per handler unless `maxConcurrentConfirmations` says otherwise. */
 export const DEFAULT_MAX_CONCURRENT_CONFIRMATIONS = 8;
@@ -53,6 +54,7 @@ export function deliverySettings(
   options: NotificationHandlerOptions & { maxRemembered?: number },
   store: Store | undefined,
   log: Logger | undefined,
+  now: Now,
 ): DeliverySettings {
   const max = options.maxConcurrentConfirmations ?? DEFAULT_MAX_CONCURRENT_CONFIRMATIONS;
   if (!Number.isSafeInteger(max) || max < 1) {
@@ -60,7 +62,7 @@ export function deliverySettings(
   }
   return {
     maxRemembered: options.maxRemembered ?? 10_000,
-    runOnce: onceRunner(store, options.claim),
+    runOnce: onceRunner(store, options.claim, now),
     log,
     limit: limiter(max),
   };

@@ -22,6 +22,7 @@ import {
 } from './authenticate.ts';
 import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** Largest received-payment or recurring notification body read by default: the Node adapter's own (1 MiB). */
 export { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
@@ -111,10 +112,10 @@ export function notificationHandler(
   defaultMaxBytes: number,
   log: Logger | undefined,
   handle: (bytes: Uint8Array, request: Request, fail: Fail, report: (outcome: string) => void) => Promise<Response>,
-  telemetry?: { telemetry: Telemetry | undefined; name: string },
+  telemetry: { telemetry: Telemetry | undefined; name: string; now: Now },
 ): NotificationHandler {
   const maxBytes = options.maxBodyBytes ?? defaultMaxBytes;
-  const gate = authenticator(options.authenticate);
+  const gate = authenticator(options.authenticate, telemetry.now);
   const fail: Fail = (status, error, headers) => {
     if (status >= 500) log?.error?.('notification failed', { status, error: errorName(error) });
     else log?.warn?.('notification refused', { status, error: errorName(error) });
@@ -125,13 +126,13 @@ export function notificationHandler(
     }
     return new Response(null, headers ? { status, headers } : { status });
   };
-  const traced = telemetry?.telemetry;
+  const traced = telemetry.telemetry;
   const refused = (arrival: Arrival): Response | undefined => {
     const refusal = gate?.(arrival);
     if (refusal === undefined) return undefined;
     // Its span says only that it was refused and the status: never what the sender presented.
     if (traced !== undefined)
-      void traced.workflow(telemetry!.name, 'server', async (span) => answered(span, refusal.status, undefined));
+      void traced.workflow(telemetry.name, 'server', async (span) => answered(span, refusal.status, undefined));
     return fail(refusal.status, refusal);
   };
   const answer = async (request: Request, report: (outcome: string) => void): Promise<Response> => {
@@ -152,9 +153,7 @@ export function notificationHandler(
   };
   // One SERVER span per notification when traced (a sender the gate refuses gets one above).
   const serve =
-    traced === undefined
-      ? (request: Request) => answer(request, ignore)
-      : tracedAnswer(answer, traced, telemetry!.name);
+    traced === undefined ? (request: Request) => answer(request, ignore) : tracedAnswer(answer, traced, telemetry.name);
   const web = async (request: Request, connection?: ConnectionInfo): Promise<Response> => {
     try {
       return (gate && refused(webArrival(request, connection?.remoteAddress))) ?? (await serve(request));
@@ -225,10 +224,11 @@ export const unclaimed: ClaimContext = Object.freeze({ signal: UNCLAIMED });
 export function onceRunner(
   store: Store | undefined,
   claim: ClaimOptions | undefined,
+  now: Now,
 ): (key: string, callback: (context: ClaimContext) => unknown, signal: AbortSignal) => Promise<unknown> {
   const settings = claimSettings(claim);
   return async (key, callback, signal) =>
-    store ? runOnce(store, key, callback, settings, signal) : callback(unclaimed);
+    store ? runOnce(store, key, callback, settings, signal, now) : callback(unclaimed);
 }
 
 /** An error's class name, for logs (its message may quote what it failed on). */

@@ -8,6 +8,8 @@ import { CobPayloadResource } from './cob-payload.ts';
 import { RecPayloadResource } from './rec-payload.ts';
 import { JwsVerifier } from './jws.ts';
 import { PayerHttp } from './transport.ts';
+import { systemNow, type Now } from '../internal/clock.ts';
+import { checkNowOption } from '../errors/failures.ts';
 
 /** Options of `new PayerClient()`. */
 export interface PayerClientOptions {
@@ -39,6 +41,11 @@ export interface PayerClientOptions {
    * `INSTANT_PAYMENTS_LOG` environment variable names a level (Node), else none.
    */
   logger?: Logger;
+  /**
+   * The clock (default the system clock): "today" for a payment date (`DPP`) and the key sets'
+   * cache read it. The sandbox's `payerOptions()` passes its test clock.
+   */
+  now?: Now;
 }
 
 /** The payer app's client: reads the payload a BR Code's location points to, and verifies its signature. */
@@ -48,6 +55,8 @@ export class PayerClient {
   readonly recPayload: RecPayloadResource;
 
   constructor(options: PayerClientOptions = {}) {
+    checkNowOption(options.now);
+    const now = options.now ?? systemNow;
     const http = new PayerHttp({
       fetch: options.fetch,
       timeout: options.timeout,
@@ -58,9 +67,10 @@ export class PayerClient {
     const allowPrivateHosts = options.allowPrivateHosts ?? false;
     const context = {
       http,
-      verifier: new JwsVerifier(http, allowPrivateHosts),
+      verifier: new JwsVerifier(http, allowPrivateHosts, now),
       allowPrivateHosts,
       allowUnsignedPayloads: options.allowUnsignedPayloads ?? false,
+      now,
     };
     this.cobPayload = new CobPayloadResource(context);
     this.recPayload = new RecPayloadResource(context);

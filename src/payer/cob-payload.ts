@@ -46,7 +46,7 @@ export class CobPayloadResource {
       violacoes.push(violation('codMun', 'not a code of the national municipalities table', codMun));
     }
     if (DPP !== undefined && !isCivilDate(DPP)) violacoes.push(violation('DPP', 'must be a YYYY-MM-DD date', DPP));
-    else if (DPP !== undefined && DPP < todayInBrasilia())
+    else if (DPP !== undefined && DPP < todayInBrasilia(this.#context.now()))
       violacoes.push(violation('DPP', 'is before today (Brasília)', DPP));
     refuse(CobPayloadOperacaoInvalida, violacoes);
     return normalizeCobVPayload(await fetchPayload(this.#context, location, ERRORS, { codMun, DPP }, options));

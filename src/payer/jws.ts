@@ -9,6 +9,7 @@ import type { JWK } from 'jose';
 import { PayloadVerificationError, type PayloadVerificationReason } from './errors.ts';
 import { classifyHost } from './location.ts';
 import type { PayerHttp, PayerRequestOptions } from './transport.ts';
+import { epochMs, type Now } from '../internal/clock.ts';
 
 export const ALLOWED_ALGORITHMS = ['RS256', 'PS256'] as const;
 
@@ -30,11 +31,13 @@ export function looksLikeCompactJws(text: string): boolean {
 export class JwsVerifier {
   readonly #http: PayerHttp;
   readonly #allowPrivateHosts: boolean;
+  readonly #now: Now;
   readonly #cache = new Map<string, CachedJwks>();
 
-  constructor(http: PayerHttp, allowPrivateHosts: boolean) {
+  constructor(http: PayerHttp, allowPrivateHosts: boolean, now: Now) {
     this.#http = http;
     this.#allowPrivateHosts = allowPrivateHosts;
+    this.#now = now;
   }
 
   /** The verified payload, parsed as JSON; `location` is the URL the JWS was fetched from. */
@@ -102,7 +105,7 @@ export class JwsVerifier {
   }
 
   async #jwks(jku: URL, refresh: boolean, options: PayerRequestOptions | undefined): Promise<JWK[]> {
-    const now = Date.now();
+    const now = epochMs(this.#now);
     const cached = this.#cache.get(jku.href);
     // A refresh is skipped when the set was read moments ago (the same call, or a burst of them).
     if (cached && now - cached.at < (refresh ? 10_000 : JWKS_MAX_AGE_MS)) return cached.keys;

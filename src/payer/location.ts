@@ -32,6 +32,10 @@ const PRIVATE_SUFFIXES = ['localhost', 'local', 'internal', 'lan', 'home.arpa'];
 /** The URL a location is fetched at, or an `InvalidLocationError`. */
 export function resolveLocation(location: string, allowPrivateHosts: boolean): ResolvedLocation {
   if (typeof location !== 'string' || location === '') throw refused('malformed', 'the location is empty');
+  // A BR Code opens with its payload format indicator (ID 00, length 02, value 01).
+  if (location.startsWith('000201')) {
+    throw refused('malformed', 'this is a whole BR Code, not a location: pass brcode.parse(code).url');
+  }
   let rest = location;
   let scheme = 'https';
   const withScheme = WITH_SCHEME.exec(location);

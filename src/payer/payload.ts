@@ -12,6 +12,7 @@ import { PayloadVerificationError } from './errors.ts';
 import { looksLikeCompactJws, type JwsVerifier } from './jws.ts';
 import { resolveLocation } from './location.ts';
 import type { PayerHttp, PayerRequestOptions } from './transport.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** What a payload resource needs from its client. */
 export interface PayerContext {
@@ -19,6 +20,8 @@ export interface PayerContext {
   readonly verifier: JwsVerifier;
   readonly allowPrivateHosts: boolean;
   readonly allowUnsignedPayloads: boolean;
+  /** The client's clock: "today" for a payment date (`DPP`). */
+  readonly now: Now;
 }
 
 const ACCEPT = 'application/jose, application/json;q=0.9';

@@ -1,6 +1,6 @@
 /**
- * zlib (RFC 1950) with one fixed-Huffman deflate block (RFC 1951), for runtimes without
- * `CompressionStream` (React Native, edge-runtime). Made for PNG scanlines: it tries a match at
+ * zlib (RFC 1950) with one fixed-Huffman deflate block (RFC 1951), the same in every runtime
+ * (React Native and edge-runtime have no `CompressionStream`). Made for PNG scanlines: it tries a match at
  * distance 1 (runs of one byte), at the previous scanline (`row` bytes back) and at the last
  * place the next three bytes were seen, which is where a QR image repeats itself; any other
  * byte is a literal. Any input stays correct.
@@ -84,7 +84,9 @@ export function zlibRows(data: Uint8Array, row: number): Uint8Array {
     const d = last(DISTANCE_BASE, distance);
     code(d, 5);
     bits(distance - DISTANCE_BASE[d]!, DISTANCE_EXTRA[d]!);
-    remember(i, i + length);
+    // Positions inside a match are not remembered: the row and run matches find a QR image's
+    // repeats, and hashing every byte of them cost more than the rest of the image.
+    remember(i, i + 1);
     i += length;
   }
   symbol(256);
@@ -92,9 +94,14 @@ export function zlibRows(data: Uint8Array, row: number): Uint8Array {
 
   let a = 1;
   let b = 0;
-  for (const byte of data) {
-    a = (a + byte) % 65521;
-    b = (b + a) % 65521;
+  // Adler-32, reduced every 5,552 bytes (the most that cannot overflow before the modulo).
+  for (let start = 0; start < data.length; start += 5552) {
+    for (let i = start, end = Math.min(start + 5552, data.length); i < end; i++) {
+      a += data[i]!;
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
   }
   out.push(b >>> 8, b & 0xff, a >>> 8, a & 0xff);
   return Uint8Array.from(out);

@@ -1,10 +1,11 @@
 /**
  * The QR symbol of a text, as rows of dark and light modules with the quiet zone around them.
- * Encoding (modes, Reed-Solomon, masks) is the `qr` package's: a small, dependency-free encoder
- * of ISO/IEC 18004; this file only chooses its settings and checks the caller's options.
+ * Encoding is the `qr` package's (a small, dependency-free encoder of ISO/IEC 18004) but for the
+ * split in segments (segments.ts); this file checks the caller's options.
  */
-import { encodeQR, type ErrorCorrection } from 'qr';
+import type { ErrorCorrection } from 'qr';
 import { ConfigurationError } from '../errors/failures.ts';
+import { encodeSymbol, type QrSymbol } from './segments.ts';
 
 /** QR error correction: L 7%, M 15%, Q 25%, H 30% of the symbol may be lost and still read. */
 export type QrErrorCorrection = 'L' | 'M' | 'Q' | 'H';
@@ -18,24 +19,24 @@ export interface QrOptions {
   /**
    * Default `'M'`: the common level for codes shown on screens and printed on receipts. A BR
    * Code is short, so M keeps the symbol small (the longest one `brcode.build` makes, 236
-   * characters, is version 11: 61×61 modules) while a smudge or glare over 15% of it still
+   * characters, is version 9: 53×53 modules) while a smudge or glare over 15% of it still
    * reads. `'Q'` or `'H'` for print that may wear; `'L'` only for a clean screen.
    */
   errorCorrection?: QrErrorCorrection;
 }
 
-/** A square of modules, quiet zone included: `dark[y][x]`. */
+/** A symbol ready to draw: its modules (no quiet zone), the quiet zone and the scale. */
 export interface QrMatrix {
-  /** Modules per side, quiet zone included. */
-  size: number;
-  dark: readonly (readonly boolean[])[];
+  symbol: QrSymbol;
+  /** Light modules on each side. */
+  margin: number;
   /** Pixels per module. */
   scale: number;
 }
 
 const LEVELS: Record<QrErrorCorrection, ErrorCorrection> = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' };
 
-/** The symbol of `text` with its quiet zone; throws `ConfigurationError` for options or text it cannot render. */
+/** The symbol of `text` and how to draw it; throws `ConfigurationError` for options or text it cannot render. */
 export function qrMatrix(text: string, options: QrOptions = {}): QrMatrix {
   if (typeof text !== 'string' || text === '') throw new ConfigurationError('text', 'text must be a non-empty string');
   if (typeof options !== 'object' || options === null)
@@ -45,24 +46,15 @@ export function qrMatrix(text: string, options: QrOptions = {}): QrMatrix {
   const level = options.errorCorrection ?? 'M';
   if (!Object.hasOwn(LEVELS, level))
     throw new ConfigurationError('errorCorrection', "errorCorrection must be 'L', 'M', 'Q' or 'H'");
-
-  let symbol: boolean[][];
-  try {
-    // The encoder insists on a quiet zone: its one light ring is replaced by `margin` below (0 works too).
-    symbol = encodeQR(text, 'raw', { ecc: LEVELS[level], border: 1 });
-  } catch (error) {
-    if (error instanceof Error && /capacity/i.test(error.message)) {
-      throw new ConfigurationError('text', `text is longer than a QR code holds at error correction ${level}`);
-    }
-    throw error;
-  }
-  const inner = symbol.length - 2;
-  const size = inner + 2 * margin;
-  const dark = Array.from({ length: size }, (_, y) =>
-    Array.from({ length: size }, (_, x) => symbol[y - margin + 1]?.[x - margin + 1] === true),
-  );
-  return { size, dark, scale };
+  const symbol = encodeSymbol(text, LEVELS[level]);
+  if (symbol === undefined)
+    throw new ConfigurationError('text', `text is longer than a QR code holds at error correction ${level}`);
+  return { symbol, margin, scale };
 }
+
+/** Whether module `x` of row `y` of the symbol is dark. */
+export const isDark = ({ words, bits }: QrSymbol, x: number, y: number): boolean =>
+  ((bits[y * words + (x >>> 5)]! >>> (x & 31)) & 1) === 1;
 
 function integerOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;

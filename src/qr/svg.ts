@@ -1,21 +1,23 @@
 /** A QR matrix as SVG text: one path of the dark modules over a light square, crisp at any size. */
-import type { QrMatrix } from './matrix.ts';
+import { isDark, type QrMatrix } from './matrix.ts';
 
-export function renderSvg({ size, dark, scale }: QrMatrix): string {
+export function renderSvg({ symbol, margin, scale }: QrMatrix): string {
+  const { size } = symbol;
   let path = '';
-  dark.forEach((row, y) => {
+  for (let y = 0; y < size; y++) {
     // Each horizontal run of dark modules is one rectangle of height 1.
     for (let x = 0; x < size; x++) {
-      if (!row[x]) continue;
+      if (!isDark(symbol, x, y)) continue;
       const start = x;
-      while (row[x + 1]) x++;
+      while (x + 1 < size && isDark(symbol, x + 1, y)) x++;
       const run = x - start + 1;
-      path += `M${start} ${y}h${run}v1h-${run}z`;
+      path += `M${start + margin} ${y + margin}h${run}v1h-${run}z`;
     }
-  });
-  const pixels = size * scale;
+  }
+  const side = size + 2 * margin;
+  const pixels = side * scale;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${pixels}" height="${pixels}" viewBox="0 0 ${size} ${size}" shape-rendering="crispEdges">` +
-    `<rect width="${size}" height="${size}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${pixels}" height="${pixels}" viewBox="0 0 ${side} ${side}" shape-rendering="crispEdges">` +
+    `<rect width="${side}" height="${side}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`
   );
 }

@@ -32,6 +32,7 @@ export interface RecurringClientContext extends ClientContext {
 export class CobR extends APIResource {
   readonly #client: RecurringClientContext;
 
+  /** @internal */
   constructor(client: RecurringClientContext) {
     super(client);
     this.#client = client;

@@ -41,6 +41,8 @@ import type { InstantPayment } from '../collection/instant.ts';
 import type { CobRCompleta, CobREncerramento, CobRStatus, Tentativa } from './cobr.ts';
 import type { RecAtivacao, RecCompleta, RecEncerramento } from './rec.ts';
 import type { Atualizacao, RecStatus } from './terms.ts';
+import { epochMs, systemNow } from '../internal/clock.ts';
+import type { Now } from '../internal/clock.ts';
 
 /** An item of `{ recs: [...] }`, as notified. Not trustworthy: the callback gets the service's record. */
 export interface RecNotification {
@@ -123,6 +125,8 @@ export interface RecurringNotificationsApi {
   readonly logger?: Logger | undefined;
   /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
   readonly telemetry?: Telemetry | undefined;
+  /** The client's clock (default the system clock): claims, certificate dates and log timings read it. */
+  readonly now?: Now | undefined;
 }
 
 /** A notified item the service's own record did not confirm, and why. */
@@ -216,7 +220,8 @@ export function recurringHandler<S extends Store = Store>(
     throw new ConfigurationError('onRec', 'recurringHandler needs onRec, onCobr or both');
   }
   const log = options.logger ?? api.logger ?? resolveLogger(undefined);
-  const settings: DeliverySettings = deliverySettings(options, options.store ?? api.store, log);
+  const now = api.now ?? systemNow;
+  const settings: DeliverySettings = deliverySettings(options, options.store ?? api.store, log, now);
   const request = (signal: AbortSignal): RequestOptions => ({ ...options.requestOptions, signal });
   const unconfirmed = async (event: UnconfirmedRecurring): Promise<undefined> => {
     log?.warn?.(`${event.kind === 'rec' ? 'recurrence' : 'recurring charge'} unconfirmed`, { reason: event.reason });
@@ -271,7 +276,7 @@ export function recurringHandler<S extends Store = Store>(
     DEFAULT_MAX_BODY_BYTES,
     log,
     async (bytes, req, fail, report) => {
-      const started = Date.now();
+      const started = epochMs(now);
       let notified: RecurringNotifications;
       try {
         notified = parseRecurringNotifications(bytes);
@@ -285,13 +290,13 @@ export function recurringHandler<S extends Store = Store>(
         if (handleRec) for (const item of notified.recs) outcomes.push(await handleRec(item, req.signal));
         if (handleCobr) for (const item of notified.cobsr) outcomes.push(await handleCobr(item, req.signal));
         report(notificationOutcome(outcomes));
-        log?.info?.('notification answered', { status: 200, ...counts, ms: Date.now() - started });
+        log?.info?.('notification answered', { status: 200, ...counts, ms: epochMs(now) - started });
         return new Response(null, { status: 200 });
       } catch (error) {
         return fail(500, error);
       }
     },
-    { telemetry: api.telemetry, name: 'recurring.notification' },
+    { telemetry: api.telemetry, name: 'recurring.notification', now },
   );
 }
 

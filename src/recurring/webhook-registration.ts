@@ -9,7 +9,7 @@ import type { APIPromise } from '../core/api-promise.ts';
 import type { RoutePath } from '../core/path.ts';
 import { APIResource, noData } from '../core/resource.ts';
 import { checkWebhookUrl } from '../collection/rules/fields.ts';
-import { warnAppendedSegment } from '../collection/webhook.ts';
+import { refuseAppendedSegment } from '../collection/webhook.ts';
 
 /** Where one registration lives and which classes its endpoints answer with. */
 export interface RegistrationKind {
@@ -32,7 +32,6 @@ export abstract class WebhookRegistration extends APIResource {
    * body; safe to retry.
    */
   put(webhookUrl: string, options?: RequestOptions): APIPromise<void> {
-    warnAppendedSegment(webhookUrl, [this.kind.appended], this.client.http.logger);
     return this.send<void, unknown>({
       method: 'PUT',
       // Registers or replaces: sent again, it registers the same callback.
@@ -41,7 +40,10 @@ export abstract class WebhookRegistration extends APIResource {
       body: { webhookUrl } satisfies WebhookRecSolicitado,
       errors: { 400: this.kind.writeError },
       options,
-      rule: (ctx) => checkWebhookUrl(webhookUrl, ctx),
+      rule: (ctx) => {
+        refuseAppendedSegment(webhookUrl, [this.kind.appended]);
+        checkWebhookUrl(webhookUrl, ctx);
+      },
       normalize: noData,
     });
   }

@@ -9,6 +9,7 @@ import { isValidIdempotencyKey } from '../lib/ids.ts';
 import { isValidKey } from '../lib/keys.ts';
 import { MONEY_PATTERN, toCents } from '../lib/money.ts';
 import { json } from './http.ts';
+import { SCOPES } from './operations.ts';
 import { ProviderProblem } from './problems.ts';
 import { isObject, type Json } from './rules.ts';
 import { generateIdempotencyKey } from '../lib/ids.ts';
@@ -21,24 +22,33 @@ export const INSUFFICIENT_FUNDS = 'AM04';
 const ISPB = /^[0-9A-Z]{8}$/;
 
 /** Issues a token for `audience` lasting `lifetimeS` seconds. */
-function issue(ctx: Context, audience: Audience, lifetimeS: number): string {
+function issue(ctx: Context, audience: Audience, lifetimeS: number, scopes?: ReadonlySet<string>): string {
   const token = generateIdempotencyKey() + generateIdempotencyKey();
-  ctx.state.tokens.set(token, { audience, expiresAt: ctx.now().getTime() + lifetimeS * 1000 });
+  ctx.state.tokens.set(token, {
+    audience,
+    expiresAt: ctx.now().getTime() + lifetimeS * 1000,
+    ...(scopes && { scopes }),
+  });
   return token;
 }
 
-/** True when the request carries a live token of `audience`. */
-export function authorized(ctx: Context, request: Request, audience: Audience): boolean {
+/**
+ * What the request's token allows: `false` when it carries no live token of `audience`, else
+ * its scopes (`'all'` for a token asked without `scope`).
+ */
+export function grantOf(ctx: Context, request: Request, audience: Audience): false | 'all' | ReadonlySet<string> {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '');
   const token = match ? ctx.state.tokens.get(match[1]!) : undefined;
-  return token !== undefined && token.audience === audience && token.expiresAt > ctx.now().getTime();
+  if (token === undefined || token.audience !== audience || token.expiresAt <= ctx.now().getTime()) return false;
+  return token.scopes ?? 'all';
 }
 
 /**
  * `POST /oauth/token`: the standard form client-credentials grant (secret in the body or Basic);
  * over TLS (`certificateVerified`: the server took the client certificate from its CA), also the
  * client id alone (RFC 8705 `tls_client_auth`). A JSON body is refused with the OAuth error that
- * says the body is a form (RFC 6749 §4.4.2), as a standard service answers.
+ * says the body is a form (RFC 6749 §4.4.2), as a standard service answers, unless `lenient`
+ * (some services take it). `scope` asks for some of `SCOPES` (none asked: all of them).
  */
 export async function apiToken(
   ctx: Context,
@@ -46,16 +56,16 @@ export async function apiToken(
   credentials: Credentials,
   lifetimeS: number,
   certificateVerified = false,
+  lenient = false,
 ): Promise<Response> {
-  const type = request.headers.get('content-type') ?? '';
-  if (/json/i.test(type)) {
-    return json(400, {
-      error: 'invalid_request',
-      error_description:
-        'The token request body must be application/x-www-form-urlencoded (grant_type=client_credentials&client_id=...), not JSON.',
-    });
+  const form = await tokenForm(request, lenient);
+  if (form === undefined) {
+    return oauthError(
+      400,
+      'invalid_request',
+      'The token request body must be application/x-www-form-urlencoded (grant_type=client_credentials&client_id=...), not JSON.',
+    );
   }
-  const form = new URLSearchParams(await request.text());
   let clientId = form.get('client_id');
   let clientSecret = form.get('client_secret');
   const basic = /^Basic\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '');
@@ -67,7 +77,7 @@ export async function apiToken(
     clientSecret = secret;
   }
   if (form.get('grant_type') !== 'client_credentials') {
-    return json(400, { error: 'unsupported_grant_type', error_description: 'Only client_credentials is supported.' });
+    return oauthError(400, 'unsupported_grant_type', 'Only client_credentials is supported.');
   }
   // Certificate-only login: no secret anywhere, the verified certificate authenticates the client.
   const byCertificate = certificateVerified && clientSecret === null && clientId === credentials.clientId;
@@ -76,12 +86,50 @@ export async function apiToken(
       clientSecret === null && clientId === credentials.clientId
         ? 'A login without a secret (tls_client_auth) is taken over TLS only, with a client certificate from the sandbox CA.'
         : 'Unknown client or wrong secret.';
-    return json(401, { error: 'invalid_client', error_description: description });
+    return oauthError(401, 'invalid_client', description);
   }
-  const body: Json = { access_token: issue(ctx, 'api', lifetimeS), token_type: 'Bearer', expires_in: lifetimeS };
-  const scope = form.get('scope');
-  if (scope) body['scope'] = scope;
+  const asked = form
+    .get('scope')
+    ?.split(' ')
+    .filter((scope) => scope !== '');
+  const unknown = asked?.filter((scope) => !SCOPES.includes(scope)) ?? [];
+  if (unknown.length > 0) {
+    return oauthError(
+      400,
+      'invalid_scope',
+      `Unknown scope ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}; this service grants: ${SCOPES.join(' ')}.`,
+    );
+  }
+  const scopes = asked === undefined || asked.length === 0 ? undefined : new Set(asked);
+  const body: Json = {
+    access_token: issue(ctx, 'api', lifetimeS, scopes),
+    token_type: 'Bearer',
+    expires_in: lifetimeS,
+  };
+  if (scopes) body['scope'] = [...scopes].join(' ');
   return json(200, body, { 'cache-control': 'no-store' });
+}
+
+/** An OAuth error answer (RFC 6749 §5.2). */
+export function oauthError(status: number, error: string, description: string): Response {
+  return json(status, { error, error_description: description }, { 'cache-control': 'no-store' });
+}
+
+/** The token request's parameters: the form, or with `lenient` a JSON object; `undefined` for a JSON body refused. */
+async function tokenForm(request: Request, lenient: boolean): Promise<URLSearchParams | undefined> {
+  const text = await request.text();
+  if (!/json/i.test(request.headers.get('content-type') ?? '')) return new URLSearchParams(text);
+  if (!lenient) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new URLSearchParams();
+  }
+  const form = new URLSearchParams();
+  if (isObject(body))
+    for (const [key, value] of Object.entries(body)) if (typeof value === 'string') form.set(key, value);
+  return form;
 }
 
 /** `POST /api/v2/oauth/token`: the provider's JSON style, answered 201 in camelCase. */

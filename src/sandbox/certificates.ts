@@ -5,8 +5,17 @@
  * and client certificates, and for tests that need an expired, foreign or self-signed one.
  * Test material: nothing here guards anything real.
  */
-import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+} from 'node:crypto';
 import { isIP } from 'node:net';
+import { epochMs, systemNow } from '../internal/clock.ts';
 
 /** A certificate and its private key, both PEM. */
 export interface IssuedCertificate {
@@ -35,7 +44,7 @@ export interface CertificateRequest {
 /** A new certificate and key as `request` describes. */
 export function createCertificate(request: CertificateRequest): IssuedCertificate {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const notBefore = request.notBefore ?? new Date(Date.now() - 3_600_000);
+  const notBefore = request.notBefore ?? new Date(epochMs(systemNow) - 3_600_000);
   const notAfter = request.notAfter ?? new Date(notBefore.getTime() + 10 * 365 * 86_400_000);
   const signer = request.issuer ? request.issuer.key : privateKey;
   const spki = new Uint8Array(publicKey.export({ type: 'spki', format: 'der' }));
@@ -83,7 +92,7 @@ const DEFAULT_HOSTS = ['localhost', '127.0.0.1', '::1'];
 export function generateCertificates(
   options: CertificateOptions = {},
 ): SandboxCertificates & { ca: { commonName: string } } {
-  const notBefore = new Date(Date.now() - 3_600_000);
+  const notBefore = new Date(epochMs(systemNow) - 3_600_000);
   const notAfter = new Date(notBefore.getTime() + (options.days ?? 365) * 86_400_000);
   const commonName = options.caName ?? 'instant-payments sandbox CA';
   const ca = { ...createCertificate({ commonName, ca: true, notBefore, notAfter }), commonName };
@@ -93,6 +102,64 @@ export function generateCertificates(
     server: createCertificate({ commonName: 'instant-payments sandbox', hosts, issuer: ca, notBefore, notAfter }),
     client: createCertificate({ commonName: options.clientName ?? 'sandbox-client', issuer: ca, notBefore, notAfter }),
   };
+}
+
+const P12_ITERATIONS = 2048;
+
+/**
+ * `issued` as a PKCS#12 file (`.p12`) protected by `passphrase`, for clients that load a
+ * certificate and key as one (Java, .NET, Python's requests through a helper): the certificate
+ * in a plain bag, the key as encrypted PKCS#8 (PBES2, AES-256-CBC), both marked with the same
+ * local key id, and an HMAC-SHA256 integrity check keyed by RFC 7292's derivation (appendix B).
+ */
+export function toPkcs12(issued: IssuedCertificate, passphrase: string): Uint8Array {
+  const certDer = pemBody(issued.cert);
+  const localKeyId = new Uint8Array(createHash('sha1').update(certDer).digest());
+  const attributes = tlv(0x31, seq(oid('1.2.840.113549.1.9.21'), tlv(0x31, tlv(0x04, localKeyId))));
+  const certBag = seq(
+    oid('1.2.840.113549.1.12.10.1.3'),
+    explicit(0, seq(oid('1.2.840.113549.1.9.22.1'), explicit(0, tlv(0x04, certDer)))),
+    attributes,
+  );
+  const encryptedKey = new Uint8Array(
+    createPrivateKey(issued.key).export({ type: 'pkcs8', format: 'der', cipher: 'aes-256-cbc', passphrase }),
+  );
+  const keyBag = seq(oid('1.2.840.113549.1.12.10.1.2'), explicit(0, encryptedKey), attributes);
+  const data = (content: Uint8Array) => seq(oid('1.2.840.113549.1.7.1'), explicit(0, tlv(0x04, content)));
+  const authenticatedSafe = seq(data(seq(certBag)), data(seq(keyBag)));
+  const salt = randomBytes(16);
+  const mac = createHmac('sha256', pkcs12MacKey(passphrase, salt, P12_ITERATIONS))
+    .update(authenticatedSafe)
+    .digest();
+  const macData = seq(
+    seq(seq(oid('2.16.840.1.101.3.4.2.1'), new Uint8Array([0x05, 0x00])), tlv(0x04, new Uint8Array(mac))),
+    tlv(0x04, new Uint8Array(salt)),
+    integer(new Uint8Array([P12_ITERATIONS >> 8, P12_ITERATIONS & 0xff])),
+  );
+  return seq(integer(new Uint8Array([3])), data(authenticatedSafe), macData);
+}
+
+/**
+ * RFC 7292 appendix B with SHA-256 (u = 32, v = 64) and ID 3 (a MAC key of 32 bytes, one
+ * block): the hash, `iterations` times, of the ID block, the salt and the BMPString password,
+ * each repeated to whole 64-byte blocks.
+ */
+function pkcs12MacKey(passphrase: string, salt: Uint8Array, iterations: number): Buffer {
+  const v = 64;
+  const fill = (bytes: Uint8Array) => {
+    if (bytes.length === 0) return Buffer.alloc(0);
+    const out = Buffer.alloc(v * Math.ceil(bytes.length / v));
+    for (let i = 0; i < out.length; i++) out[i] = bytes[i % bytes.length]!;
+    return out;
+  };
+  const password = Buffer.concat([Buffer.from(passphrase, 'utf16le').swap16(), Buffer.alloc(2)]);
+  let digest = Buffer.concat([Buffer.alloc(v, 3), fill(salt), fill(password)]);
+  for (let i = 0; i < iterations; i++) digest = createHash('sha256').update(digest).digest();
+  return digest;
+}
+
+function pemBody(pemText: string): Uint8Array {
+  return new Uint8Array(Buffer.from(pemText.replace(/-----[^-]+-----|\s/g, ''), 'base64'));
 }
 
 function extensions(request: CertificateRequest, subjectKeyId: Uint8Array, authorityKeyId: Uint8Array): Uint8Array[] {

@@ -167,6 +167,11 @@ export const FAULTS_BODY = z.strictObject({
 
 export const NO_BODY = z.strictObject({});
 
+export const CLOCK_BODY = z.strictObject({
+  set: z.string().exactOptional(),
+  advance: z.union([z.string(), z.number().min(0)]).exactOptional(),
+});
+
 export const APPROVE_REC_BODY = z.strictObject({
   jornada: z.enum(['JORNADA_1', 'JORNADA_2', 'JORNADA_3', 'JORNADA_4']).exactOptional(),
 });

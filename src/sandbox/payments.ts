@@ -235,7 +235,7 @@ export async function webhookRoutes(
     if (!isValidKey(chave)) j.flag('chave', 'chave não é uma chave válida do diretório.');
     else if (!ctx.ownKeys.includes(chave)) j.flag('chave', 'chave não pertence ao usuário recebedor.');
     const webhookUrl = isObject(body) ? body['webhookUrl'] : undefined;
-    if (!isCallbackUrl(webhookUrl)) j.flag('webhookUrl', 'webhookUrl é uma URL https absoluta (http só em loopback).');
+    if (!isCallbackUrl(webhookUrl, ctx.allowHttpWebhooks)) j.flag('webhookUrl', CALLBACK_URL_RULE);
     verdict(j, 'WebhookOperacaoInvalida');
     const existing = ctx.state.webhooks.get(chave);
     ctx.state.webhooks.set(chave, {
@@ -261,8 +261,14 @@ function renderWebhook(webhook: { chave: string; webhookUrl: string; criacao: st
   return { webhookUrl: webhook.webhookUrl, chave: webhook.chave, criacao: webhook.criacao };
 }
 
-export function isCallbackUrl(value: unknown): value is string {
+/** Why a webhook URL was refused; the flag that lets a receiver in another container be called over http. */
+export const CALLBACK_URL_RULE =
+  'webhookUrl é uma URL https absoluta (http só em loopback, ou em qualquer host com --allow-http-webhooks).';
+
+/** An absolute URL without credentials: https, or http on loopback (on any host when `allowHttp`). */
+export function isCallbackUrl(value: unknown, allowHttp: boolean): value is string {
   if (typeof value !== 'string' || !URL.canParse(value)) return false;
   const url = new URL(value);
-  return isHttpsOrLoopback(url) && url.username === '' && url.password === '';
+  const scheme = allowHttp ? url.protocol === 'https:' || url.protocol === 'http:' : isHttpsOrLoopback(url);
+  return scheme && url.username === '' && url.password === '';
 }

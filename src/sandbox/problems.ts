@@ -103,3 +103,17 @@ export function unauthorized(correlationId: string): Response {
     headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' },
   });
 }
+
+/**
+ * 403 for a token without the scope the operation needs: the general `AcessoNegado` problem
+ * naming it, and RFC 6750's `insufficient_scope` challenge carrying it for clients that read headers.
+ */
+export function missingScope(scope: string, granted: ReadonlySet<string>, correlationId: string): Response {
+  const problem = new Problem(
+    'AcessoNegado',
+    `This call needs the scope ${scope}; the token was granted ${[...granted].join(' ')}.`,
+  );
+  return problemResponse(problem, correlationId, {
+    'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+  });
+}

@@ -10,20 +10,25 @@ import {
   API_TOKEN_PATH,
   CASH_OUT_TOKEN_PATH,
   apiToken,
-  authorized,
   balance,
   cashOutToken,
   getOrder,
+  grantOf,
+  oauthError,
   placeOrder,
 } from './cash-out.ts';
 import { chargeRoutes, locRoutes } from './charges.ts';
 import { CONTROL_PREFIX, type ControlTable } from './controls.ts';
 import { ConnectionDrop, type FaultInjector, cutMidBody } from './faults.ts';
 import { JWKS_PATH, type PayloadSigner, payloadRoutes } from './payload.ts';
+import { json } from './http.ts';
+import { OPENAPI_JSON_PATH, OPENAPI_YAML_PATH, openapiDocument } from './openapi.ts';
+import { operationFor } from './operations.ts';
 import { instantRoutes, webhookRoutes } from './payments.ts';
-import { Problem, ProviderProblem, problemResponse, providerResponse, unauthorized } from './problems.ts';
+import { Problem, ProviderProblem, missingScope, problemResponse, providerResponse, unauthorized } from './problems.ts';
 import { REC_PAYLOAD_PATH, type RecurringPart } from './recurring/part.ts';
 import type { Context, Credentials, Transfer } from './state.ts';
+import { toYaml } from './yaml.ts';
 
 /** A request's route, found before any token is looked at, run after. */
 type Route = () => Promise<Response | undefined>;
@@ -40,6 +45,8 @@ export interface SandboxParts {
   readonly cashOut: Credentials;
   /** Lifetime of issued access tokens, in seconds. */
   readonly tokenLifetime: number;
+  /** The token endpoint takes a JSON body too. */
+  readonly lenientToken: boolean;
   /** True while served over TLS: the server let through only requests with a certificate from its CA. */
   certificateVerified(): boolean;
   /** A cash-out order was placed (the front door settles it, or waits for `settleTransfer`). */
@@ -58,9 +65,13 @@ export class SandboxRoutes {
   async serve(request: Request): Promise<Response> {
     const correlationId = `sbx-${++this.#requests}`;
     const path = new URL(request.url).pathname;
-    // Faults are the service's: never on the token endpoints, the key set or the test controls.
+    // Faults are the service's: never on the token endpoints, the key set, the documents or the test controls.
     const faultable =
-      path !== API_TOKEN_PATH && path !== CASH_OUT_TOKEN_PATH && path !== JWKS_PATH && !path.startsWith(CONTROL_PREFIX);
+      path !== API_TOKEN_PATH &&
+      path !== CASH_OUT_TOKEN_PATH &&
+      path !== JWKS_PATH &&
+      !isDocument(path) &&
+      !path.startsWith(CONTROL_PREFIX);
     const drawn = faultable ? this.#parts.faults.draw() : undefined;
     const fault = drawn?.fault;
     if (drawn && drawn.delayMs > 0) await sleep(drawn.delayMs);
@@ -88,6 +99,7 @@ export class SandboxRoutes {
       if (error instanceof Problem) return problemResponse(error, correlationId);
       if (error instanceof ProviderProblem) return providerResponse(error, correlationId);
       if (error instanceof Unauthorized) return unauthorized(correlationId);
+      if (error instanceof MissingScope) return missingScope(error.scope, error.granted, correlationId);
       return problemResponse(new Problem('ErroInternoDoServidor', 'Erro inesperado no sandbox.'), correlationId);
     }
   }
@@ -98,11 +110,12 @@ export class SandboxRoutes {
     const method = request.method;
     if (path === API_TOKEN_PATH)
       return method === 'POST'
-        ? apiToken(ctx, request, this.#parts.api, lifetime, this.#parts.certificateVerified())
+        ? apiToken(ctx, request, this.#parts.api, lifetime, this.#parts.certificateVerified(), this.#parts.lenientToken)
         : undefined;
     if (path === CASH_OUT_TOKEN_PATH)
       return method === 'POST' ? cashOutToken(ctx, request, this.#parts.cashOut, lifetime) : undefined;
     if (path.startsWith(CONTROL_PREFIX)) return this.#parts.controls.answer(request, path);
+    if (isDocument(path)) return method === 'GET' ? openapiResponse(ctx.origin(), path) : undefined;
     if (path.startsWith(REC_PAYLOAD_PATH)) return this.#parts.recurring.payload(request, path);
     if (path.startsWith('/qr/')) return payloadRoutes(ctx, this.#parts.signer, request, path);
     if (path.startsWith('/api/v2/')) return this.#authorized(request, 'cash-out', this.#cashOutRoute(request, path));
@@ -110,14 +123,23 @@ export class SandboxRoutes {
     return undefined;
   }
 
-  /** Runs `route` for a request with a live token of `audience`; no route, no token check (404, not 401). */
+  /**
+   * Runs `route` for a request with a live token of `audience` holding the scope the operation
+   * names; no route, no token check (404, not 401).
+   */
   async #authorized(
     request: Request,
     audience: 'api' | 'cash-out',
     route: Route | undefined,
   ): Promise<Response | undefined> {
     if (route === undefined) return undefined;
-    if (!authorized(this.#parts.ctx, request, audience)) throw new Unauthorized();
+    const grant = grantOf(this.#parts.ctx, request, audience);
+    if (grant === false) throw new Unauthorized();
+    if (grant !== 'all') {
+      const path = new URL(request.url).pathname.slice('/v2'.length);
+      const scope = operationFor(request.method, path)?.scope;
+      if (scope !== undefined && !grant.has(scope)) throw new MissingScope(scope, grant);
+    }
     return route();
   }
 
@@ -173,9 +195,40 @@ export class SandboxRoutes {
 
 class Unauthorized extends Error {}
 
-/** Over HTTPS, the API, the provider and the token endpoints want a client certificate; payloads and test controls do not. */
-export function needsCertificate(path: string): boolean {
-  return !path.startsWith('/qr/') && !path.startsWith(CONTROL_PREFIX);
+class MissingScope extends Error {
+  readonly scope: string;
+  readonly granted: ReadonlySet<string>;
+
+  constructor(scope: string, granted: ReadonlySet<string>) {
+    super(scope);
+    this.scope = scope;
+    this.granted = granted;
+  }
+}
+
+/**
+ * Over HTTPS, the API, the provider and the token endpoints want a client certificate; payloads
+ * and test controls do not. The refusal of a request without one at `path`, in the shape that
+ * endpoint answers in (OAuth's at the token endpoint), or `undefined` where none is needed.
+ */
+export function refusalWithoutCertificate(path: string, correlationId: string): Response | undefined {
+  if (path.startsWith('/qr/') || path.startsWith(CONTROL_PREFIX) || isDocument(path)) return undefined;
+  const detail = 'A client certificate issued by the sandbox CA is required.';
+  if (path === API_TOKEN_PATH) return oauthError(401, 'invalid_client', detail);
+  if (path.startsWith('/api/v2/'))
+    return providerResponse(new ProviderProblem(403, 'Forbidden', detail), correlationId);
+  return problemResponse(new Problem('AcessoNegado', detail), correlationId);
+}
+
+function isDocument(path: string): boolean {
+  return path === OPENAPI_JSON_PATH || path === OPENAPI_YAML_PATH;
+}
+
+function openapiResponse(origin: string, path: string): Response {
+  const document = openapiDocument(origin);
+  return path === OPENAPI_JSON_PATH
+    ? json(200, document)
+    : new Response(toYaml(document), { status: 200, headers: { 'content-type': 'application/yaml' } });
 }
 
 function decode(segment: string): string {

@@ -1,6 +1,6 @@
 /**
  * Node only: the sandbox on 127.0.0.1 (or the host given) over node:http (or node:https demanding a client
- * certificate on the routes that `needsCertificate`). It reuses the SDK's Request/Response
+ * certificate on the routes `refusalWithoutCertificate` guards). It reuses the SDK's Request/Response
  * bridge (`toRequest`, `writeResponse`) and adds what a fault needs and a generic adapter must
  * not do: a dropped request destroys the socket without an answer, and a body that breaks off
  * midway leaves a truncated answer on a closed connection.
@@ -12,7 +12,6 @@ import type { TLSSocket } from 'node:tls';
 import { toRequest, writeResponse } from '../node/listener.ts';
 import { withCors } from './cors.ts';
 import { ConnectionDrop } from './faults.ts';
-import { Problem, problemResponse } from './problems.ts';
 
 type Pem = string | Buffer;
 
@@ -60,7 +59,8 @@ export async function listenNode(
   handle: (request: Request) => Promise<Response>,
   port: number,
   tls: SandboxTlsOptions | undefined,
-  needsCertificate: (path: string) => boolean,
+  /** What a request without a verified client certificate gets at `path` (`undefined`: it goes through). */
+  refusalWithoutCertificate: (path: string, correlationId: string) => Response | undefined,
   host = '127.0.0.1',
 ): Promise<NodeServer> {
   const listener = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -69,23 +69,12 @@ export async function listenNode(
       const controller = new AbortController();
       res.once('close', () => controller.abort());
       const request = toRequest(req, body, controller.signal);
-      let response: Response;
       // A preflight never carries a client certificate: it is answered like any other.
-      if (
-        tls &&
-        request.method !== 'OPTIONS' &&
-        needsCertificate(new URL(request.url).pathname) &&
-        !(req.socket as TLSSocket).authorized
-      ) {
-        response = withCors(
-          problemResponse(
-            new Problem('AcessoNegado', 'Um certificado de cliente emitido pela CA do sandbox é exigido.'),
-            'sbx-tls',
-          ),
-        );
-      } else {
-        response = await handle(request);
-      }
+      const refusal =
+        tls && request.method !== 'OPTIONS' && !(req.socket as TLSSocket).authorized
+          ? refusalWithoutCertificate(new URL(request.url).pathname, 'sbx-tls')
+          : undefined;
+      const response = refusal === undefined ? await handle(request) : withCors(refusal);
       await writeResponse(res, response);
     } catch (error) {
       // A cut answer: what was written goes out, then the connection closes short of the body.

@@ -26,6 +26,7 @@ import {
   ANSWER_SOLICREC_BODY,
   APPROVE_REC_BODY,
   BALANCE_BODY,
+  CLOCK_BODY,
   ControlTable,
   FAULTS_BODY,
   FORGE_BODY,
@@ -49,9 +50,11 @@ import { RecurringPart, type ApproveRecOptions, type SettleCobrOptions } from '.
 import type { OwnAccount } from './recurring/state.ts';
 import type { Json } from './rules.ts';
 import { SandboxState, type Context, type Credentials, type Transfer } from './state.ts';
-import { ConfigurationError } from '../errors/failures.ts';
-import { SandboxRoutes, needsCertificate } from './routes.ts';
+import { checkNowOption, ConfigurationError } from '../errors/failures.ts';
+import { SandboxRoutes, refusalWithoutCertificate } from './routes.ts';
 import { checkOrigin, listenNode, type NodeServer, type SandboxListenOptions } from './server.ts';
+import { epochMs, systemNow, type Now } from '../internal/clock.ts';
+import { SandboxClock } from './clock.ts';
 export type { SandboxListenOptions };
 
 /** The origin msw handlers answer on (no network: nothing resolves it). */
@@ -96,6 +99,18 @@ export interface SandboxOptions {
   webhookServerCa?: string | string[];
   /** Payers' local holidays (`YYYY-MM-DD`, `MM-DD` yearly, or a function of `codMun`) that due dates roll past, as national ones. */
   localHolidays?: LocalHolidays;
+  /** The token endpoint takes a JSON body too, as some services do (default: the standard form only). */
+  lenientToken?: boolean;
+  /**
+   * A webhook URL may be plain http on any host (a receiver in another container); default:
+   * https, or http on loopback only.
+   */
+  allowHttpWebhooks?: boolean;
+  /**
+   * The clock the sandbox's test clock starts from and runs with (default the system clock);
+   * `sandbox.clock` moves it (`set`, `advance`).
+   */
+  now?: Now;
 }
 
 /** A token endpoint and the client credentials it accepts. */
@@ -107,6 +122,12 @@ type Settled = 'LIQUIDATED' | 'CANCELED';
 export class Sandbox {
   /** The receiving user's keys: a charge's `chave` must be one of them. */
   readonly ownKeys: readonly string[];
+  /**
+   * The test clock everything in the sandbox reads: `now()`, `set(isoInstant)`,
+   * `advance('P3D' | 'PT2H' | ms)` (what falls due on the way fires, in date order). The client
+   * options it hands out carry it as `now`.
+   */
+  readonly clock: SandboxClock;
   readonly #state = new SandboxState();
   readonly #ids: Random;
   readonly #faults: FaultInjector;
@@ -132,6 +153,9 @@ export class Sandbox {
       throw new ConfigurationError('seed', 'seed must be an integer');
     if (Array.isArray(options.localHolidays) && !options.localHolidays.every(isHolidayEntry))
       throw new ConfigurationError('localHolidays', 'localHolidays must be YYYY-MM-DD or MM-DD dates');
+    checkNowOption(options.now);
+    this.clock = new SandboxClock(options.now ?? systemNow, () => this.#recurring.sweep());
+    const now = () => this.clock.now();
     const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
     this.#ids = new Random(seed);
     this.#faults = new FaultInjector(seed ^ 0x5eed);
@@ -146,7 +170,7 @@ export class Sandbox {
       {
         send: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
         later: (ms, task) => this.#later(ms, task),
-        now: () => new Date(),
+        now,
         closed: this.#stop.signal,
         clientCertificate: options.webhookClientCertificate ? { serverCa: options.webhookServerCa } : undefined,
       },
@@ -167,12 +191,13 @@ export class Sandbox {
         cep: '70000000',
       },
       origin: () => this.origin,
-      now: () => new Date(),
+      now,
       later: (ms, task) => this.#later(ms, task),
       notify: (url, body) => this.#notify(url, body),
       batchDelayMs: options.batchDelayMs ?? 20,
       refundDelayMs: options.refundDelayMs ?? 20,
       localHolidays: options.localHolidays,
+      allowHttpWebhooks: options.allowHttpWebhooks === true,
     };
     this.#recurring = new RecurringPart(this.#ctx, this.#signer, seed ^ 0x7ec, options.ownAccounts);
     this.#routes = new SandboxRoutes({
@@ -184,6 +209,7 @@ export class Sandbox {
       api: this.#api,
       cashOut: this.#cashOut,
       tokenLifetime: options.tokenLifetime ?? 300,
+      lenientToken: options.lenientToken === true,
       certificateVerified: () => this.#server?.tls === true,
       placed: (transfer) => {
         if ((options.settle ?? 'auto') === 'auto')
@@ -228,28 +254,40 @@ export class Sandbox {
     auth: SandboxCredentials;
     ownKeys: readonly string[];
     ownAccounts: readonly OwnAccount[];
+    now: Now;
   } {
-    return { baseUrl: this.baseUrl, auth: this.credentials, ownKeys: this.ownKeys, ownAccounts: this.ownAccounts };
+    return {
+      baseUrl: this.baseUrl,
+      auth: this.credentials,
+      ownKeys: this.ownKeys,
+      ownAccounts: this.ownAccounts,
+      now: this.#now,
+    };
   }
 
-  /** Options for `new CashOutClient(...)`: the host root and the provider's credentials. */
-  cashOutOptions(): { baseUrl: string; auth: SandboxCredentials } {
-    return { baseUrl: this.origin, auth: this.cashOutCredentials };
+  /** Options for `new CashOutClient(...)`: the host root, the provider's credentials and the test clock. */
+  cashOutOptions(): { baseUrl: string; auth: SandboxCredentials; now: Now } {
+    return { baseUrl: this.origin, auth: this.cashOutCredentials, now: this.#now };
   }
+
+  /** The test clock as a client's `now` option: the client judges "today" as the sandbox does. */
+  readonly #now: Now = () => this.clock.now();
 
   /**
    * Options for `new PayerClient(...)`: lets the payer reach the loopback host (see
    * `sandboxPayerOptions`, the same for a payer in another process).
    */
-  payerOptions(): { allowPrivateHosts: true; fetch?: FetchLike } {
+  payerOptions(): { allowPrivateHosts: true; fetch?: FetchLike; now: Now } {
     const server = this.#server;
-    if (server === undefined) return { allowPrivateHosts: true };
-    if (this.#publicOrigin === undefined) return sandboxPayerOptions(server.origin, server.fetch);
+    if (server === undefined) return { allowPrivateHosts: true, now: this.#now };
+    if (this.#publicOrigin === undefined)
+      return { ...sandboxPayerOptions(server.origin, server.fetch), now: this.#now };
     // Locations name the public origin: this process reaches it on the local one.
     const publicOrigin = this.#publicOrigin;
-    return sandboxPayerOptions(publicOrigin, (url, init) =>
+    const options = sandboxPayerOptions(publicOrigin, (url, init) =>
       server.fetch(url.startsWith(publicOrigin) ? server.origin + url.slice(publicOrigin.length) : url, init),
     );
+    return { ...options, now: this.#now };
   }
 
   /** msw request handlers for the same service on the virtual origin; msw is loaded on first use. */
@@ -280,7 +318,7 @@ export class Sandbox {
       (request) => this.handle(request),
       options.port ?? 0,
       options.tls,
-      needsCertificate,
+      refusalWithoutCertificate,
       options.host,
     );
     this.#publicOrigin = publicOrigin;
@@ -339,6 +377,18 @@ export class Sandbox {
     control('POST', '/sandbox/tokens/expire', 'expireTokens: every token issued so far gets 401', NO_BODY, () => ({
       expired: this.expireTokens(),
     })),
+    control('GET', '/sandbox/clock', "clock: the test clock's now", NO_BODY, () => ({ now: this.clock.now() })),
+    control(
+      'POST',
+      '/sandbox/clock',
+      "moves the test clock { set?: RFC 3339 instant, advance?: 'P3D' | 'PT2H' | ms }; what falls due fires",
+      CLOCK_BODY,
+      async (_, { set, advance }) => {
+        if (set !== undefined) await this.clock.set(set);
+        if (advance !== undefined) await this.clock.advance(advance);
+        return { now: this.clock.now() };
+      },
+    ),
     control(
       'GET',
       '/sandbox/notifications',
@@ -490,7 +540,7 @@ export class Sandbox {
   expireTokens(): number {
     let live = 0;
     for (const token of this.#state.tokens.values()) {
-      if (token.expiresAt > Date.now()) live++;
+      if (token.expiresAt > epochMs(this.#ctx.now)) live++;
       token.expiresAt = 0;
     }
     return live;
@@ -524,14 +574,16 @@ export class Sandbox {
     if (url !== undefined) await this.#notify(url, transferNotification(renderTransfer(transfer)));
   }
 
+  /** Runs `task` once `ms` have passed on the test clock or in real time, whichever is first. */
   #later(ms: number, task: () => void | Promise<void>): void {
     if (this.#closed) return;
-    const timer = setTimeout(() => {
+    const timer = this.clock.schedule(ms, () => {
       this.#timers.delete(timer);
+      if (this.#closed) return;
       void Promise.resolve()
         .then(task)
         .catch(() => undefined);
-    }, ms);
+    });
     timer.unref?.();
     this.#timers.add(timer);
   }

@@ -144,7 +144,8 @@ export class SandboxState {
   readonly payments = new Map<string, Payment>();
   readonly webhooks = new Map<string, WebhookRegistration>();
   readonly transfers = new Map<string, Transfer>();
-  readonly tokens = new Map<string, { audience: Audience; expiresAt: number }>();
+  /** Issued tokens; `scopes` undefined: every scope (a token asked without `scope`). */
+  readonly tokens = new Map<string, { audience: Audience; expiresAt: number; scopes?: ReadonlySet<string> }>();
   balanceCents = 0;
   #seq = 0;
   #locId = 0;
@@ -196,6 +197,8 @@ export interface Context {
   readonly refundDelayMs: number;
   /** The payers' local holidays (`createSandbox({ localHolidays })`), on top of the national calendar. */
   readonly localHolidays?: LocalHolidays | undefined;
+  /** A webhook URL may be plain http on any host (`allowHttpWebhooks`). */
+  readonly allowHttpWebhooks: boolean;
 }
 
 export function today(ctx: Context): string {

@@ -22,6 +22,7 @@ import { ConfigurationError } from '../errors/failures.ts';
 import { durationOption, ttlOption } from './options.ts';
 import { Lease, type StoreWait } from './lease.ts';
 import { ClaimBusyError, StoreError, type Store, type StoreTransaction } from './types.ts';
+import { epochMs, systemNow, type Now } from '../internal/clock.ts';
 
 /** Lease and wait times of a fleet-wide claim (a callback run once across processes). */
 export interface ClaimOptions {
@@ -82,9 +83,10 @@ export async function runOnce(
   work: (context: ClaimContext) => unknown,
   settings: ClaimSettings = DEFAULTS,
   signal?: AbortSignal,
+  now: Now = systemNow,
 ): Promise<'ran' | 'done'> {
   if (store.claim) return runInTransaction(store, key, work, settings, signal);
-  return runLeased(store, key, work, settings, signal);
+  return runLeased(store, key, work, settings, signal, now);
 }
 
 async function runInTransaction(
@@ -112,26 +114,27 @@ async function runLeased(
   work: (context: ClaimContext) => unknown,
   { leaseMs, waitMs, doneTtlMs, pollMs }: ClaimSettings,
   signal: AbortSignal | undefined,
+  now: Now,
 ): Promise<'ran' | 'done'> {
   const doneKey = `done:${key}`;
   // Before the callback: the claim's wait and the request's signal. After it: the lease only
   // (a finished callback's mark is worth writing even when nobody waits for the answer).
   const before: StoreWait = (call, onLate) => within(call, waitMs + STORE_GRACE_MS, signal, onLate);
   const after: StoreWait = (call) => within(call, leaseMs, undefined);
-  const lease = new Lease(store, `claim:${key}`, leaseMs, { take: before, giveBack: after });
+  const lease = new Lease(store, `claim:${key}`, leaseMs, { take: before, giveBack: after, now });
 
   if ((await before(store.get(doneKey))) !== undefined) return 'done';
-  const deadline = Date.now() + waitMs;
+  const deadline = epochMs(now) + waitMs;
   while (!(await lease.take())) {
     if ((await before(store.get(doneKey))) !== undefined) return 'done';
-    if (Date.now() >= deadline) throw new ClaimBusyError('Another process is handling this notification');
+    if (epochMs(now) >= deadline) throw new ClaimBusyError('Another process is handling this notification');
     await sleep(pollMs, signal);
   }
   try {
     // It may have been finished between the first look and the lease.
     if ((await before(store.get(doneKey))) !== undefined) return 'done';
     await work({ signal: lease.signal });
-    await after(store.set(doneKey, new Date().toISOString(), doneTtlMs === Infinity ? undefined : doneTtlMs));
+    await after(store.set(doneKey, now().toISOString(), doneTtlMs === Infinity ? undefined : doneTtlMs));
     return 'ran';
   } finally {
     await lease.release();

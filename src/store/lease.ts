@@ -5,6 +5,7 @@
  */
 import { bounded } from '../internal/bounded.ts';
 import { StoreError, type Store } from './types.ts';
+import { epochMs, systemNow, type Now } from '../internal/clock.ts';
 
 /**
  * How the holder waits for a store call that takes or gives back the lease (its time limit and
@@ -18,6 +19,7 @@ export class Lease {
   readonly #ms: number;
   readonly #wait: StoreWait;
   readonly #giveBackWait: StoreWait;
+  readonly #now: Now;
   readonly #owner = globalThis.crypto.randomUUID();
   readonly #lost = new AbortController();
   /** Local time by which the lease ends at the latest, as last taken or renewed. */
@@ -29,14 +31,21 @@ export class Lease {
 
   /**
    * The lease `name` for `ms`. `wait` bounds taking and confirming it, `giveBack` (default:
-   * `wait`) giving it back; renewals are bounded by a third of the lease.
+   * `wait`) giving it back; renewals are bounded by a third of the lease. `now`: the clock its
+   * remaining time is judged by (default the system clock).
    */
-  constructor(store: Store, name: string, ms: number, waits: { take: StoreWait; giveBack?: StoreWait }) {
+  constructor(
+    store: Store,
+    name: string,
+    ms: number,
+    waits: { take: StoreWait; giveBack?: StoreWait; now?: Now | undefined },
+  ) {
     this.#store = store;
     this.#name = name;
     this.#ms = ms;
     this.#wait = waits.take;
     this.#giveBackWait = waits.giveBack ?? waits.take;
+    this.#now = waits.now ?? systemNow;
   }
 
   /**
@@ -50,7 +59,7 @@ export class Lease {
 
   /** One attempt: true when taken (renewed from then on). A lease granted after its wait was given up is given back at once. */
   async take(): Promise<boolean> {
-    const sent = Date.now();
+    const sent = epochMs(this.#now);
     const taken = await this.#wait(this.#store.lease(this.#name, this.#owner, this.#ms), (late) => {
       if (late) this.#store.unlease(this.#name, this.#owner).catch(() => undefined);
     });
@@ -67,7 +76,7 @@ export class Lease {
    */
   async confirm(): Promise<boolean> {
     if (this.#refused) return false;
-    if (this.#heldUntil - Date.now() > this.#ms / 2) return true;
+    if (this.#heldUntil - epochMs(this.#now) > this.#ms / 2) return true;
     return this.#renew(this.#wait);
   }
 
@@ -101,7 +110,7 @@ export class Lease {
    * process took and gave back meanwhile. Without `renew`, by `lease`, which can.
    */
   async #renew(wait: StoreWait): Promise<boolean> {
-    const sent = Date.now();
+    const sent = epochMs(this.#now);
     const store = this.#store;
     const held = await wait(
       store.renew ? store.renew(this.#name, this.#owner, this.#ms) : store.lease(this.#name, this.#owner, this.#ms),

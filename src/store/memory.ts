@@ -4,7 +4,9 @@
  * bounded by count as well as by time: past `maxEntries`, the least recently written go first.
  */
 import { countOption } from './options.ts';
+import { checkNowOption } from '../errors/failures.ts';
 import type { Store } from './types.ts';
+import { epochMs, systemNow, type Now } from '../internal/clock.ts';
 
 interface Entry {
   value: string;
@@ -19,6 +21,8 @@ export interface MemoryStoreOptions {
    * a process forgets the oldest notifications it handled. Leases are not counted.
    */
   maxEntries?: number;
+  /** The clock its expiries are judged by (default the system clock); a client's `now`, in tests. */
+  now?: Now;
 }
 
 /** Writes between two sweeps of expired entries. */
@@ -30,14 +34,17 @@ export class MemoryStore implements Store {
   readonly #values = new Map<string, Entry>();
   readonly #leases = new Map<string, { owner: string; expiresAt: number }>();
   readonly #maxEntries: number;
+  readonly #now: Now;
   #writes = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#maxEntries = countOption(options.maxEntries, 'maxEntries') ?? DEFAULT_MAX_ENTRIES;
+    checkNowOption(options.now);
+    this.#now = options.now ?? systemNow;
   }
 
   async lease(name: string, owner: string, ttlMs: number): Promise<boolean> {
-    const now = Date.now();
+    const now = epochMs(this.#now);
     const held = this.#leases.get(name);
     if (held && held.owner !== owner && held.expiresAt > now) return false;
     this.#leases.set(name, { owner, expiresAt: now + ttlMs });
@@ -46,7 +53,7 @@ export class MemoryStore implements Store {
   }
 
   async renew(name: string, owner: string, ttlMs: number): Promise<boolean> {
-    const now = Date.now();
+    const now = epochMs(this.#now);
     const held = this.#leases.get(name);
     if (!held || held.owner !== owner || held.expiresAt <= now) return false;
     held.expiresAt = now + ttlMs;
@@ -59,11 +66,11 @@ export class MemoryStore implements Store {
 
   async get(key: string): Promise<string | undefined> {
     const entry = this.#values.get(key);
-    return entry && entry.expiresAt > Date.now() ? entry.value : undefined;
+    return entry && entry.expiresAt > epochMs(this.#now) ? entry.value : undefined;
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
-    const now = Date.now();
+    const now = epochMs(this.#now);
     this.#values.delete(key);
     this.#values.set(key, { value, expiresAt: ttlMs === undefined ? Infinity : now + ttlMs });
     if (this.#values.size > this.#maxEntries) this.#values.delete(this.#values.keys().next().value!);
@@ -75,7 +82,7 @@ export class MemoryStore implements Store {
   }
 
   async list(prefix: string): Promise<Array<{ key: string; value: string }>> {
-    const now = Date.now();
+    const now = epochMs(this.#now);
     return [...this.#values]
       .filter(([key, entry]) => key.startsWith(prefix) && entry.expiresAt > now)
       .map(([key, entry]) => ({ key, value: entry.value }));

@@ -12,7 +12,7 @@
  * (one would cost the server a logged ERROR and an abort).
  */
 import { bounded } from '../internal/bounded.ts';
-import { ConfigurationError } from '../errors/failures.ts';
+import { checkNowOption, ConfigurationError } from '../errors/failures.ts';
 import { createSealer, toHex, type EncryptionKey } from './crypto.ts';
 import {
   ClaimBusyError,
@@ -23,6 +23,7 @@ import {
   type StoreTransaction,
   type TransactionalStore,
 } from './types.ts';
+import { epochMs, systemNow, type Now } from '../internal/clock.ts';
 
 /** What the store needs of a query result (`pg.QueryResult`). */
 export type PgQueryResult = StoreQueryResult;
@@ -66,6 +67,8 @@ export interface PostgresStoreOptions {
   encryptionKey?: EncryptionKey;
   /** Prefix of the two table names (default `instant_payments`): `<prefix>_leases`, `<prefix>_values`. */
   tablePrefix?: string;
+  /** The clock a claim's silence is measured by (default the system clock). */
+  now?: Now;
 }
 
 export interface PostgresStore extends TransactionalStore {
@@ -87,6 +90,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   if (typeof pool?.query !== 'function' || typeof pool.connect !== 'function') {
     throw new ConfigurationError('pool', 'pool must be a pg.Pool');
   }
+  checkNowOption(options.now);
+  const now = options.now ?? systemNow;
   const prefix = options.tablePrefix ?? 'instant_payments';
   if (typeof prefix !== 'string' || !/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) {
     throw new ConfigurationError(
@@ -107,7 +112,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     }
   };
   const live = 'expires_at IS NULL OR expires_at > now()';
-  const claim = transactionalClaim(pool, values, live);
+  const claim = transactionalClaim(pool, values, live, now);
 
   return {
     sealer,
@@ -230,7 +235,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
  * `leaseMs`; the server ends a transaction idle for `leaseMs`
  * (`idle_in_transaction_session_timeout`), so a holder cut off from the database loses it.
  */
-function transactionalClaim(pool: PgPoolLike, values: string, live: string): TransactionalStore['claim'] {
+function transactionalClaim(pool: PgPoolLike, values: string, live: string, now: Now): TransactionalStore['claim'] {
   // Prepared once per connection: the server skips parsing and planning it on every delivery.
   const seen = { name: `${values}_seen`, text: `SELECT 1 FROM ${values} WHERE key = $1 AND (${live})` };
   return async (key, terms) => {
@@ -302,7 +307,7 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string): Tra
       client.release(new Error('claim answered without its insert'));
       throw new StoreError("PostgreSQL answered the claim without the insert's result");
     }
-    return heldClaim(client, terms.leaseMs, (listener) => (onLost = listener), detach);
+    return heldClaim(client, terms.leaseMs, (listener) => (onLost = listener), detach, now);
   };
 }
 
@@ -315,11 +320,12 @@ function heldClaim(
   leaseMs: number,
   onConnectionError: (listener: (error: Error) => void) => void,
   detach: () => void,
+  now: Now,
 ): HeldClaim & { tx: StoreTransaction } {
   const controller = new AbortController();
   let state: 'held' | 'lost' | 'ended' = 'held';
   let running = 0;
-  let lastAnswer = Date.now();
+  let lastAnswer = epochMs(now);
   let pinging = false;
 
   const end = (error?: Error) => {
@@ -341,14 +347,14 @@ function heldClaim(
     if (state !== 'held' || pinging) return;
     // A statement of the callback's is running: the claim lives while it answers within the lease.
     if (running > 0) {
-      if (Date.now() - lastAnswer > leaseMs) lose(`no answer from the database for ${leaseMs} ms`);
+      if (epochMs(now) - lastAnswer > leaseMs) lose(`no answer from the database for ${leaseMs} ms`);
       return;
     }
     pinging = true;
     bounded(client.query('SELECT 1'), leaseMs / 3, undefined, () => unanswered(leaseMs / 3))
       .then(
         () => {
-          lastAnswer = Date.now();
+          lastAnswer = epochMs(now);
         },
         (error: unknown) => lose('its database link stopped answering', error),
       )
@@ -366,7 +372,7 @@ function heldClaim(
         return await client.query(text, params);
       } finally {
         running--;
-        lastAnswer = Date.now();
+        lastAnswer = epochMs(now);
       }
     },
   };

@@ -491,7 +491,7 @@ describe('cob.create refuses what section 7.3 forbids, before sending', () => {
       expect(error).toBeInstanceOf(CobOperacaoInvalida);
       const stack = String(error.stack);
       expect(stack).toMatch(
-        /^CobOperacaoInvalida: 400 CobOperacaoInvalida Request refused before sending \(cob\.valor\.original /,
+        /^CobOperacaoInvalida: 400 CobOperacaoInvalida Request refused before sending \(cob\.valor\.original: /,
       );
       // Node's microtask runner may come first (`at process.processTicksAndRejections`).
       const ours = stack

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createReceiver } from '../../examples/webhook-receiver.ts';
 import { toNodeHandler } from '../../src/node/adapter.ts';
 import {
-  MalformedNotificationError,
+  InvalidNotificationError,
   parseReceivedPayments,
   receivedPaymentsHandler,
   type InstantPayment,
@@ -74,8 +74,8 @@ describe('parseReceivedPayments', () => {
     ['an item without endToEndId', JSON.stringify({ [LIST]: [{ valor: '1.00' }] })],
     ['an item with a numeric valor', JSON.stringify({ [LIST]: [{ endToEndId: E1, valor: 1 }] })],
     ['null', 'null'],
-  ])('throws MalformedNotificationError for %s', (_what, body) => {
-    expect(() => parseReceivedPayments(body)).toThrow(MalformedNotificationError);
+  ])('throws InvalidNotificationError for %s', (_what, body) => {
+    expect(() => parseReceivedPayments(body)).toThrow(InvalidNotificationError);
   });
 });
 

@@ -84,6 +84,74 @@ describe('PagePromise', () => {
     expect(asked).toEqual([undefined]);
   });
 
+  it('is a real Promise: instanceof, finally, Promise.resolve and derived promises', async () => {
+    const { asked, list } = service(250, 100);
+    const pages = list();
+    expect(pages).toBeInstanceOf(Promise);
+    expect(Object.prototype.toString.call(pages)).toBe('[object Promise]');
+    let finished = 0;
+    const page = await pages.finally(() => {
+      finished++;
+    });
+    expect(finished).toBe(1);
+    expect(page.items).toHaveLength(100);
+    expect(await Promise.resolve(pages)).toBe(page);
+    const derived = pages.then((first) => first.items.length);
+    expect(derived.constructor).toBe(Promise);
+    expect(await derived).toBe(100);
+    expect(asked).toEqual([undefined]);
+  });
+
+  it('finally runs on a failed first page and passes the failure on', async () => {
+    const failing = new PagePromise<number>(async (): Promise<never> => {
+      throw new Error('boom');
+    });
+    let finished = 0;
+    await expect(
+      failing.finally(() => {
+        finished++;
+      }),
+    ).rejects.toThrow('boom');
+    expect(finished).toBe(1);
+  });
+
+  it('sends nothing until used', async () => {
+    const { asked, list } = service(250, 100);
+    list();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(asked).toEqual([]);
+  });
+
+  it('iterPages() walks every page in order, asking for the next one only when the loop does', async () => {
+    const { asked, list } = service(250, 100);
+    const sizes: number[] = [];
+    for await (const page of list().iterPages()) {
+      sizes.push(page.items.length);
+      expect(asked).toHaveLength(sizes.length);
+    }
+    expect(sizes).toEqual([100, 100, 50]);
+    expect(asked).toEqual([undefined, 1, 2]);
+    const firstOnly: number[] = [];
+    const { asked: askedOnce, list: listOnce } = service(250, 100);
+    for await (const page of listOnce().iterPages()) {
+      firstOnly.push(page.parametros.paginacao.paginaAtual);
+      break;
+    }
+    expect(firstOnly).toEqual([0]);
+    expect(askedOnce).toEqual([undefined]);
+  });
+
+  it('iterPages() shares the first page with await and withResponse()', async () => {
+    const { asked, list } = service(150, 100);
+    const pages = list();
+    const first = await pages;
+    const walked: Page<number, PageParametros>[] = [];
+    for await (const page of pages.iterPages()) walked.push(page);
+    expect(walked[0]).toBe(first);
+    expect((await pages.withResponse()).data).toBe(first);
+    expect(asked).toEqual([undefined, 1]);
+  });
+
   it('keeps the other fields of the answer on the page', async () => {
     const page = toPage(
       {

@@ -147,7 +147,7 @@ describe('.withResponse()', () => {
     await same(() => api.instant.getRefund(endToEndId, 'raw1'), 200);
     expect((await api.instant.list(aroundNow()).withResponse()).response.status).toBe(200);
 
-    const hook = await same(() => api.webhook.put(s.receiverKey, 'https://hooks.example.com/instant'), 200);
+    const hook = await same(() => api.webhook.put(s.receiverKey, 'https://hooks.example.com/notifications'), 200);
     expect(hook.data).toBeUndefined();
     await same(() => api.webhook.get(s.receiverKey), 200);
     expect((await api.webhook.list().withResponse()).response.status).toBe(200);

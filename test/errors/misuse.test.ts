@@ -223,7 +223,7 @@ describe('an error answer names the call: the method and the route template, nev
     });
     const error = await failure(() => api.cob.create('abcdefghijklmnopqrstuvwxyz123', js({})));
     expect((error as Error).message).toBe(
-      'PUT /cob/{} answered 400 CobOperacaoInvalida Cobrança inválida.: valor.original',
+      'PUT /cob/{} answered 400 CobOperacaoInvalida: the service says "Cobrança inválida. valor.original"',
     );
   });
 });

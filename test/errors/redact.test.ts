@@ -22,6 +22,13 @@ describe('scrub', () => {
   it('masks a secret before scrubbing', () => {
     expect(maskSecret('bad secret s3cr3t for a@b.io', 's3cr3t')).toBe('bad secret [redacted] for [redacted]');
   });
+
+  it('hides a secret that is an ordinary word where it reads as a value, and leaves the word elsewhere', () => {
+    expect(maskSecret('Unknown client or wrong secret.', 'wrong')).toBe('Unknown client or wrong secret.');
+    expect(maskSecret('client_secret=wrong rejected', 'wrong')).toBe('client_secret=[redacted] rejected');
+    expect(maskSecret('secret: "wrong" is wrong', 'wrong')).toBe('secret: "[redacted]" is wrong');
+    expect(maskSecret("got 'wrong'", 'wrong')).toBe("got '[redacted]'");
+  });
 });
 
 describe('redactViolacao', () => {

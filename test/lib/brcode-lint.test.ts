@@ -73,6 +73,8 @@ const TRIGGERS: Record<(typeof LINT_RULES)[number]['code'], string> = {
   'currency-not-brl': code({ currency: '5303840' }),
   'bad-amount': code({ amount: '10,00' }),
   'country-not-br': code({ country: '5802US' }),
+  'zero-amount': code({ amount: '0.00' }),
+  'empty-field': code({ name: '5900' }),
   'merchant-name-too-long': code({ name: f('59', 'FULANO DE TAL COMERCIO LTDA') }),
   'merchant-city-too-long': code({ city: f('60', 'SAO JOSE DOS CAMPOS') }),
   'non-ascii': code({ city: f('60', 'SÃO PAULO') }),
@@ -109,6 +111,31 @@ describe('brcode.lint', () => {
       expect(brcode.lint(CLEAN).findings.some((x) => x.code === name)).toBe(false);
     },
   );
+
+  it('refuses an empty merchant name or city: an error at 59 or 60, the code not ok', () => {
+    for (const [parts, field] of [
+      [{ name: '5900' }, '59'],
+      [{ city: '6000' }, '60'],
+    ] as const) {
+      const result = brcode.lint(code(parts));
+      expect(result.ok).toBe(false);
+      expect(result.findings).toContainEqual(
+        expect.objectContaining({ code: 'empty-field', field, severity: 'error' }),
+      );
+    }
+  });
+
+  it.each(['0.00', '0', '0.', '000.00'])('refuses an amount of zero (%s): an error at 54', (amount) => {
+    const result = brcode.lint(code({ amount }));
+    expect(result.ok).toBe(false);
+    expect(result.findings).toContainEqual(
+      expect.objectContaining({ code: 'zero-amount', field: '54', severity: 'error' }),
+    );
+  });
+
+  it.each(['0.01', '10.00', '100'])('accepts an amount above zero (%s)', (amount) => {
+    expect(brcode.lint(code({ amount })).findings.some((x) => x.code === 'zero-amount')).toBe(false);
+  });
 
   it('every rule cites its source', () => {
     for (const rule of LINT_RULES) expect(rule.source, rule.code).toMatch(/\[(MAN|EMV|API|REP)\]/);

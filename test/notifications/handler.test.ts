@@ -8,7 +8,6 @@ import { passthrough, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   InvalidNotificationError,
-  MalformedNotificationError,
   receivedPaymentsHandler,
   recurringHandler,
   type NotificationHandler,
@@ -91,8 +90,4 @@ describe.each(handlers())('%s handler', (_name, make) => {
     const response = await fetch(`http://127.0.0.1:${port}/n`, { method: 'POST', body: '{not json' });
     expect(response.status).toBe(400);
   });
-});
-
-it('MalformedNotificationError is the same class as InvalidNotificationError', () => {
-  expect(MalformedNotificationError).toBe(InvalidNotificationError);
 });

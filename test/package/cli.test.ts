@@ -7,6 +7,8 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -118,4 +120,26 @@ describe('instant-payments (built bin)', () => {
       child.kill('SIGTERM');
     }
   }, 30_000);
+
+  it('mcp serves the MCP SDK client over stdio, and receipt writes a PDF, from the build (packages resolved as installed)', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'mcp', '--sandbox'],
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('get_received_payment');
+      const lint = await client.callTool({ name: 'lint_br_code', arguments: { code: MANUAL_STATIC } });
+      expect(lint.structuredContent).toEqual({ ok: true, findings: [] });
+    } finally {
+      await client.close();
+    }
+    const pdf = join(work, 'demo.pdf');
+    const { status, stdout } = run(['receipt', '--sandbox', '--out', pdf]);
+    expect({ status, stdout }).toEqual({ status: 0, stdout: `Wrote ${pdf}\n` });
+    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+  }, 60_000);
 });

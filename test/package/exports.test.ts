@@ -1,8 +1,8 @@
 /**
- * The public exports do not change by accident: each entry point's exported names (types
- * included) against `exports.json`, taken from main before the errors and helpers got their
- * public faces (`src/errors/public.ts`, `src/lib/public.ts`). A name added or removed on purpose
- * is a line added to or removed from that file, in the same change.
+ * The package's public names, in one list: `exports.json` holds each entry point's exported names
+ * (types included, `type name` for a type only). The compiler's view of the sources and each
+ * entry's runtime module must both match it. A name added or removed on purpose is a line added
+ * to or removed from that file, in the same change (and a CHANGELOG line for a removal).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,15 @@ describe('public exports', () => {
   it.each(Object.keys(ENTRIES))('%s exports exactly the names in exports.json', (subpath) => {
     expect(now[subpath]).toEqual(snapshot[subpath]);
   });
+
+  it.each(Object.entries(ENTRIES))(
+    '%s has at run time exactly the value names in exports.json',
+    async (subpath, file) => {
+      const module = (await import(`${root}${file}`)) as Record<string, unknown>;
+      const values = (snapshot[subpath] ?? []).filter((name) => !name.startsWith('type '));
+      expect(Object.keys(module).sort()).toEqual(values);
+    },
+  );
 
   it('the snapshot names every entry point', () => {
     expect(Object.keys(snapshot).sort()).toEqual(Object.keys(ENTRIES).sort());

@@ -1,20 +1,43 @@
 /**
  * What importing the built main entry loads, as a user's process does (`dist/`, made by `npm run
- * build`): only the entry and its two shared chunks. ky, the Node listener and node:stream, the
- * OAuth client, jose, zod and undici load when first used (each module is cold-start time:
- * `npm run bench -- cold-start`). A Node module hook records every module resolved. And what
- * the shared chunks must keep while they are joined (scripts/shared-chunk.ts): the browser
- * entries reach no Node built-in, and a class is the same class through every entry. And that
- * an uncaught error's report stays readable (the build keeps its lines).
+ * build`): the entry and its shared chunks. ky, the Node listener and node:stream, the OAuth
+ * client, jose, zod and undici load when first used (each module is cold-start time:
+ * `npm run bench -- cold-start`). A Node module hook records every module resolved. And what the
+ * shared chunks must keep: the browser entries reach no Node built-in, and a class is the same
+ * class through every entry. And that an uncaught error's report stays readable (the build keeps
+ * its lines).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { staticGraph } from '../../scripts/shared-chunk.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * What an ESM file of the build loads at once, transitively: the files (itself first) and the
+ * packages and built-ins they import.
+ */
+function staticGraph(entry: string): { files: string[]; bare: string[] } {
+  const files = [resolve(entry)];
+  const bare = new Set<string>();
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(
+      /^(?:import|export)\b[^;]*?["']([^"']+)["'];?$/gm,
+    )) {
+      if (!specifier!.startsWith('./')) {
+        bare.add(specifier!);
+        continue;
+      }
+      const next = join(dirname(file), specifier!);
+      if (!files.includes(next)) files.push(next);
+    }
+  }
+  return { files, bare: [...bare] };
+}
 
 /** Runs `script` (ESM) in a fresh Node process that records what is resolved; gives the URLs after the import, then after `script`. */
 function resolvedBy(script: string): { afterImport: string[]; afterScript: string[] } {
@@ -49,6 +72,10 @@ const LAZY = [
   /\/dist\/schema-/,
   /^node:stream$/,
   /\/node_modules\/(ky|undici|openid-client|jose|zod|msw|pg)\//,
+  // The PDF library, its font engine and font: loaded by the first receipt() only.
+  /\/dist\/pdf-/,
+  /\/node_modules\/(pdf-lib|@pdf-lib|dejavu-fonts-ttf)\//,
+  /\/node_modules\/@modelcontextprotocol\//,
 ];
 const lazyIn = (urls: string[]) => urls.filter((url) => LAZY.some((pattern) => pattern.test(url)));
 
@@ -74,14 +101,6 @@ await fetch('http://127.0.0.1:' + server.address().port + '/', { method: 'GET' }
 server.close();
 `);
     expect(afterImport.some((url) => url.endsWith('/dist/index.js'))).toBe(true);
-    // The entry and its two shared chunks: each file is about a millisecond of a cold start.
-    expect([
-      ...new Set(afterImport.filter((url) => url.includes('/dist/')).map((url) => url.replace(/.*\/dist\//, ''))),
-    ]).toEqual([
-      'index.js',
-      expect.stringMatching(/^chunk-(shared|base)-.+\.js$/),
-      expect.stringMatching(/^chunk-(shared|base)-.+\.js$/),
-    ]);
     expect(lazyIn(afterImport)).toEqual([]);
     // The hook sees what loads later: the same check would catch an eager import.
     expect(lazyIn(afterScript)).toEqual(
@@ -89,6 +108,21 @@ server.close();
         expect.stringMatching(/\/dist\/ky-/),
         expect.stringMatching(/\/dist\/listener-/),
         'node:stream',
+      ]),
+    );
+  });
+
+  it('loads the PDF library, its font engine and the font on the first receipt() only', () => {
+    const { afterImport, afterScript } = resolvedBy(`
+const { receipt } = await import('instant-payments');
+await receipt({ endToEndId: 'E'.padEnd(32, '1'), valor: '1.00', horario: '2026-01-01T00:00:00Z' });
+`);
+    expect(lazyIn(afterImport)).toEqual([]);
+    expect(afterScript).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\/dist\/pdf-/),
+        expect.stringMatching(/\/node_modules\/pdf-lib\//),
+        expect.stringMatching(/\/node_modules\/@pdf-lib\/fontkit\//),
       ]),
     );
   });
@@ -101,6 +135,10 @@ describe('the shared chunks of the ESM entries', () => {
     const { files, bare } = staticGraph(`${root}dist/${entry}`);
     expect(files.length).toBeGreaterThan(1);
     expect(bare.filter((specifier) => builtins.has(specifier))).toEqual([]);
+  });
+
+  it.each(['index.js', 'payer.js'])('%s loads no QR encoder at once (the qr entry and receipt() do)', (entry) => {
+    expect(staticGraph(`${root}dist/${entry}`).bare).not.toContain('qr');
   });
 
   it('give each class once: an error class is the same through the main, payer and qr entries', async () => {

@@ -141,7 +141,8 @@ describe('getCob', () => {
   });
 
   it('reads the key set again once when the kid is unknown (key rotation) and finds the new key', async () => {
-    const payer = new PayerClient();
+    let skewMs = 0;
+    const payer = new PayerClient({ now: () => new Date(Date.now() + skewMs) });
     serve(
       () => rs.sign(cobPayload),
       () => [rs.publicJwk],
@@ -155,13 +156,8 @@ describe('getCob', () => {
     // Right after a read the set is not read again, however unknown the kid.
     await expect(payer.cobPayload.getCob(LOCATION)).rejects.toMatchObject({ reason: 'key-not-found' });
     expect(rotated.jwks).toBe(0);
-    const realNow = Date.now;
-    Date.now = () => realNow() + 60_000;
-    try {
-      await expect(payer.cobPayload.getCob(LOCATION)).resolves.toEqual(cobPayload);
-    } finally {
-      Date.now = realNow;
-    }
+    skewMs = 60_000;
+    await expect(payer.cobPayload.getCob(LOCATION)).resolves.toEqual(cobPayload);
     expect(rotated.jwks).toBe(1);
   });
 

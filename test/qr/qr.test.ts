@@ -5,15 +5,17 @@
  */
 import { Resvg } from '@resvg/resvg-js';
 import fc from 'fast-check';
-import { decode } from 'fast-png';
-import jsQRModule from 'jsqr';
 import { inflateSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { encodeQR } from 'qr';
+import QRCode from 'qrcode';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { brcode } from '../../src/lib/brcode.ts';
 import { MAX_CENTS, fromCents } from '../../src/lib/money.ts';
 import { ConfigurationError, qrPng, qrSvg, type QrOptions } from '../../src/qr.ts';
 import { zlibRows } from '../../src/qr/deflate.ts';
 import { keyArb } from '../lib/arbitraries.ts';
+import { type Pixels, readPng, readQr } from '../support/qr-read.ts';
 import { FUZZ_RUNS, FUZZ_TIMEOUT } from '../fuzz/settings.ts';
 
 const STATIC = brcode.build({
@@ -38,43 +40,12 @@ const LONGEST = brcode.build({
   merchantCity: 'C'.repeat(20),
 });
 
-// jsQR is CommonJS: its function is the module and its `default`.
-const jsQR = jsQRModule.default;
-
 const CODES = { static: STATIC, dynamic: DYNAMIC, longest: LONGEST };
-
-interface Pixels {
-  width: number;
-  height: number;
-  rgba: Uint8ClampedArray;
-}
-
-/** The PNG's pixels as RGBA, read by fast-png (1-bit greyscale unpacked here). */
-function readPng(png: Uint8Array): Pixels {
-  const image = decode(png);
-  const { width, height } = image;
-  const rgba = new Uint8ClampedArray(width * height * 4);
-  const rowBytes = Math.ceil((width * image.depth * image.channels) / 8);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let value: number;
-      if (image.depth === 1 && image.channels === 1)
-        value = (image.data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
-      else value = image.data[(y * width + x) * image.channels]!;
-      rgba.set([value, value, value, 255], (y * width + x) * 4);
-    }
-  }
-  return { width, height, rgba };
-}
 
 /** The SVG rasterised by resvg at its own width and height. */
 function rasteriseSvg(svg: string): Pixels {
   const image = new Resvg(svg, { background: 'rgba(0,0,0,0)' }).render();
   return { width: image.width, height: image.height, rgba: new Uint8ClampedArray(image.pixels) };
-}
-
-function readQr({ width, height, rgba }: Pixels): string | undefined {
-  return jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' })?.data;
 }
 
 const dark = (image: Pixels, x: number, y: number) => image.rgba[(y * image.width + x) * 4]! < 128;
@@ -98,14 +69,14 @@ describe('qrPng', () => {
     },
   );
 
-  // Versions 10, 11, 13 and 16 for 236 bytes: ISO/IEC 18004's capacities in byte mode.
+  // Versions 8, 9, 12 and 14 for the 236 characters in mixed segments (byte mode alone needs 10, 11, 13, 16).
   it.each(['L', 'M', 'Q', 'H'] as const)(
     'reads back at error correction %s; higher levels make a larger symbol',
     async (level) => {
       const image = readPng(await qrPng(LONGEST, { errorCorrection: level, scale: 2 }));
       expect(readQr(image)).toBe(LONGEST);
       const modules = image.width / 2 - 8;
-      expect(modules).toBe({ L: 57, M: 61, Q: 69, H: 81 }[level]);
+      expect(modules).toBe({ L: 49, M: 53, Q: 65, H: 73 }[level]);
     },
   );
 
@@ -134,13 +105,14 @@ describe('qrPng', () => {
     expect(dark(image, 0, image.height - 1)).toBe(true);
   });
 
-  it('compresses without CompressionStream too, as in React Native and edge-runtime', async () => {
+  it('compresses the same way with or without CompressionStream (React Native and edge-runtime have none)', async () => {
     const withStream = await qrPng(LONGEST, { scale: 4 });
     vi.stubGlobal('CompressionStream', undefined);
     const png = await qrPng(LONGEST, { scale: 4 });
     expect(readQr(readPng(png))).toBe(LONGEST);
-    // Within twice CompressionStream's size (stored uncompressed it was over 4 times larger).
-    expect(png.length).toBeLessThan(withStream.length * 2);
+    expect(png).toEqual(withStream);
+    // Stored, its scanlines (1 bit per pixel, 61 modules at scale 4) would be 32 bytes × 244 rows = 7,808 bytes.
+    expect(png.length).toBeLessThan(1500);
   });
 
   it('deflates without CompressionStream into zlib that inflates to the same bytes, whatever the bytes', () => {
@@ -218,6 +190,63 @@ describe('qrSvg', () => {
     const [, width, height, box] = /width="(\d+)" height="(\d+)" viewBox="0 0 (\d+) \d+"/.exec(svg) ?? [];
     expect(width).toBe(height);
     expect(Number(width)).toBe(Number(box) * 3);
+  });
+});
+
+/** Every code of the corpus of published BR Codes, the ones parse refuses too: they are real texts to draw. */
+const CORPUS = (
+  JSON.parse(readFileSync(new URL('../fixtures/brcode-corpus.json', import.meta.url), 'utf8')) as {
+    codes: Array<{ code: string }>;
+  }
+).codes.map((c) => c.code);
+
+/** Modules per side of the symbol in an SVG (its viewBox less the default 4-module margins). */
+const svgModules = (svg: string): number => Number(/viewBox="0 0 (\d+)/.exec(svg)?.[1]) - 8;
+const version = (modules: number): number => (modules - 17) / 4;
+
+describe('QR symbols in mixed segments', () => {
+  it.each(['L', 'M', 'Q', 'H'] as const)(
+    'are never a larger version than a mixed-segment reference encoder makes, for every corpus code (level %s)',
+    (level) => {
+      const wins: number[] = [];
+      for (const code of CORPUS) {
+        const ours = version(svgModules(qrSvg(code, { errorCorrection: level })));
+        const reference = QRCode.create(code, { errorCorrectionLevel: level }).version;
+        expect(ours, code).toBeLessThanOrEqual(reference);
+        wins.push(reference - ours);
+      }
+      expect(wins.length).toBe(CORPUS.length);
+    },
+  );
+
+  it('decode back to each corpus code, exactly', async () => {
+    for (const code of CORPUS) expect(readQr(readPng(await qrPng(code, { scale: 2 }))), code).toBe(code);
+  });
+
+  it('are smaller than one segment makes (all the encoder does alone) for nearly every corpus code, never larger', () => {
+    let smaller = 0;
+    for (const code of CORPUS) {
+      const single = version(encodeQR(code, 'raw', { ecc: 'medium', border: 1 }).length - 2);
+      const ours = version(svgModules(qrSvg(code)));
+      expect(ours, code).toBeLessThanOrEqual(single);
+      if (ours < single) smaller++;
+    }
+    expect(smaller / CORPUS.length).toBeGreaterThan(0.9);
+  });
+
+  it.each([
+    ['digits only', '0123456789012345678901234567890'],
+    ['alphanumeric only', 'HTTPS://INSTANT.EXAMPLE.COM/QR/V2/ABC123'],
+    ['bytes only', 'fulano@example.com, pagamento de teste'],
+    ['a terminator that crosses a byte', '12345678901234567'],
+  ])('match the encoder exactly where one segment is best (%s)', (_, text) => {
+    const theirs = encodeQR(text, 'svg', { ecc: 'medium', border: 4 });
+    const theirModules = Number(/viewBox="0 0 (\d+)/.exec(theirs)?.[1]) - 8;
+    expect(svgModules(qrSvg(text))).toBe(theirModules);
+    const reference = encodeQR(text, 'raw', { ecc: 'medium', border: 4 });
+    const image = rasteriseSvg(qrSvg(text, { scale: 1 }));
+    for (let y = 0; y < reference.length; y++)
+      for (let x = 0; x < reference.length; x++) expect(dark(image, x, y), `${x},${y}`).toBe(reference[y]![x]);
   });
 });
 

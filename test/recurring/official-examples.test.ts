@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, IDREC_PATTERN, IDSOLICREC_PATTERN, InstantClient, type CobRSolicitada } from '../../src/index.ts';
 
 const REFERENCE_DIR = fileURLToPath(new URL('../../../shared/reference/', import.meta.url));
@@ -95,12 +95,16 @@ const APPENDIX_B: Record<string, { item: string; sent: (value: Node) => Node }> 
   },
 };
 
-/** A client whose `fetch` records what is sent and answers 201 with an empty object. */
-function recordingClient(): { api: InstantClient; sent: Request[] } {
+/**
+ * A client whose `fetch` records what is sent and answers 201 with an empty object; its clock at
+ * `now` (default the day the examples were written).
+ */
+function recordingClient(now: () => Date = () => EXAMPLES_WRITTEN): { api: InstantClient; sent: Request[] } {
   const sent: Request[] = [];
   const api = new InstantClient({
     baseUrl: 'https://api.psp.example/v2',
     maxRetries: 0,
+    now,
     auth: { getToken: async () => 'token' },
     fetch: async (input, init) => {
       sent.push(new Request(input, init));
@@ -114,14 +118,6 @@ describe.skipIf(officialYaml === undefined)('request examples of the official Op
   const text = officialYaml === undefined ? '' : readFileSync(REFERENCE_DIR + officialYaml, 'utf8');
   const doc = (officialYaml === undefined ? {} : parse(text)) as Node;
   const examples = officialYaml === undefined ? [] : requestExamples(doc);
-
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(EXAMPLES_WRITTEN);
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
 
   it('finds every request example of the recurring paths, and the SDK has a call for each', () => {
     expect(examples.map((e) => `${e.operation} ${e.name}`)).toEqual([
@@ -173,8 +169,7 @@ describe.skipIf(officialYaml === undefined)('request examples of the official Op
   });
 
   it('today, the same examples are refused for their past dates: the date rules are real', async () => {
-    vi.useRealTimers();
-    const { api, sent } = recordingClient();
+    const { api, sent } = recordingClient(() => new Date());
     const byName = (name: string) => examples.find((e) => e.name === name)!.value;
     await expect(api.rec.create(byName('recBody1') as never)).rejects.toMatchObject({
       name: 'RecOperacaoInvalida',

@@ -4,7 +4,7 @@
  * sending) and once with them off (judged by the sandbox over real HTTP); both must be the same
  * error class and status with the same `violacoes` (each `propriedade`, and how many times).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CobRSolicitada, InstantClient, RecSolicitada, SolicRecSolicitada } from '../../src/index.ts';
 import { addDays, todayInBrasilia } from '../../src/lib/dates.ts';
 import { generateTxid } from '../../src/lib/ids.ts';
@@ -13,14 +13,6 @@ import type { ApiError } from '../../src/index.ts';
 
 const s = useSandbox();
 const day = (n: number) => addDays(todayInBrasilia(), n);
-/**
- * An instant already past and still on today's Brasília date (UTC-3): up to an hour ago. "An hour
- * ago" alone falls on yesterday between midnight and 1 a.m. in Brasília, which the client refuses.
- */
-const earlierToday = (): string => {
-  const sinceMidnight = Date.now() - Date.parse(`${todayInBrasilia()}T00:00:00-03:00`);
-  return new Date(Date.now() - Math.min(3_600_000, Math.max(1_000, sinceMidnight / 2))).toISOString();
-};
 const CNPJ = '11222333000181';
 let idRec = '';
 let _idSolicRec = '';
@@ -294,13 +286,6 @@ describe('what the client leaves to the service', () => {
       ['rec.calendario.dataInicial'],
     ],
     [
-      'a confirmation request that expired earlier today (Brasília)',
-      (c) => c.solicrec.create({ ...solicrec(), calendario: { dataExpiracaoSolicitacao: earlierToday() } }),
-      'SolicRecOperacaoInvalida',
-      400,
-      ['solicrec.calendario.dataExpiracaoSolicitacao'],
-    ],
-    [
       'a retry of a charge whose attempt is scheduled',
       (c) => c.cobr.retry(cobrTxid, day(12)),
       'CobROperacaoInvalida',
@@ -326,4 +311,34 @@ describe('what the client leaves to the service', () => {
     await accepted(s.checked.cobr.create(txid, { ...cobr(), idRec: approved, status: 'ATIVA' } as never));
     expect((await s.api.cobr.get(txid)).atualizacao?.[0]?.status).toBe('CRIADA');
   });
+});
+
+describe('a confirmation request that expired earlier today, on the sandbox clock at 00:01 and 23:59 in Brasília', () => {
+  // The clients share the sandbox's clock (clientOptions): both judge at that time of day.
+  afterAll(async () => {
+    await s.sandbox.clock.set(new Date().toISOString());
+  });
+
+  it.each([
+    ['00:01', '00:00:30'],
+    ['23:59', '23:58:00'],
+  ])(
+    'at %s the client sends it (its day is today) and the service refuses it (its instant is past)',
+    async (time, expired) => {
+      const today = todayInBrasilia();
+      await s.sandbox.clock.set(`${today}T${time}:00-03:00`);
+      const service = await refusal(
+        s.checked.solicrec.create({
+          ...solicrec(),
+          calendario: { dataExpiracaoSolicitacao: `${today}T${expired}-03:00` },
+        }),
+      );
+      expect(service.sentRequest).toBe(true);
+      expect({ name: service.name, status: service.status, propriedades: Object.keys(violations(service)) }).toEqual({
+        name: 'SolicRecOperacaoInvalida',
+        status: 400,
+        propriedades: ['solicrec.calendario.dataExpiracaoSolicitacao'],
+      });
+    },
+  );
 });

@@ -2,36 +2,40 @@
  * The recurring rules' shared pieces: "today" for a creation date (with the clock's slack), the
  * creation date an idRec carries, and the wire form of a recurring charge.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLOCK_SLACK_MS, earliestServiceDate, idRecCreationDate } from '../../src/recurring/rules/fields.ts';
 import { wireCobR } from '../../src/recurring/rules/cobr.ts';
 import { checkRec } from '../../src/recurring/rules/rec.ts';
 import { broken } from '../support/rules.ts';
 import { recBody } from './fixtures.ts';
 
-afterEach(() => {
-  vi.useRealTimers();
-});
+/** A clock stopped at `instant`. */
+const at = (instant: string | number) => () => new Date(instant);
 
 describe('earliestServiceDate', () => {
   it('is today in Brasília, or yesterday in the first minutes after midnight there', () => {
     // 2026-03-10 12:00 in Brasília (UTC-3).
-    expect(earliestServiceDate(Date.parse('2026-03-10T15:00:00Z'))).toBe('2026-03-10');
-    // 00:03 in Brasília: a service whose clock is a few minutes behind still says 2026-03-09.
-    expect(earliestServiceDate(Date.parse('2026-03-10T03:03:00Z'))).toBe('2026-03-09');
-    expect(earliestServiceDate(Date.parse('2026-03-10T03:00:00Z') + CLOCK_SLACK_MS)).toBe('2026-03-10');
+    expect(earliestServiceDate(at('2026-03-10T15:00:00Z'))).toBe('2026-03-10');
+    // 00:01 and 00:03 in Brasília: a service whose clock is a few minutes behind still says 2026-03-09.
+    expect(earliestServiceDate(at('2026-03-10T00:01:00-03:00'))).toBe('2026-03-09');
+    expect(earliestServiceDate(at('2026-03-10T03:03:00Z'))).toBe('2026-03-09');
+    expect(earliestServiceDate(at(Date.parse('2026-03-10T03:00:00Z') + CLOCK_SLACK_MS))).toBe('2026-03-10');
     // 23:59 in Brasília is still that day, whatever UTC says.
-    expect(earliestServiceDate(Date.parse('2026-03-11T02:59:00Z'))).toBe('2026-03-10');
+    expect(earliestServiceDate(at('2026-03-10T23:59:00-03:00'))).toBe('2026-03-10');
   });
 
   it('is what the date rules compare with: just after midnight, yesterday still passes', () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2026-03-10T03:03:00Z'));
     const withStart = (dataInicial: string) => ({ ...recBody(), calendario: { dataInicial, periodicidade: 'MENSAL' } });
-    expect(broken((ctx) => checkRec(withStart('2026-03-09'), ctx))).toEqual([]);
-    expect(broken((ctx) => checkRec(withStart('2026-03-08'), ctx))).toEqual(['rec.calendario.dataInicial']);
-    vi.setSystemTime(new Date('2026-03-10T15:00:00Z'));
-    expect(broken((ctx) => checkRec(withStart('2026-03-09'), ctx))).toEqual(['rec.calendario.dataInicial']);
+    const justAfterMidnight = at('2026-03-10T00:01:00-03:00');
+    expect(broken((ctx) => checkRec(withStart('2026-03-09'), ctx), undefined, justAfterMidnight)).toEqual([]);
+    expect(broken((ctx) => checkRec(withStart('2026-03-08'), ctx), undefined, justAfterMidnight)).toEqual([
+      'rec.calendario.dataInicial',
+    ]);
+    const beforeMidnight = at('2026-03-10T23:59:00-03:00');
+    expect(broken((ctx) => checkRec(withStart('2026-03-10'), ctx), undefined, beforeMidnight)).toEqual([]);
+    expect(broken((ctx) => checkRec(withStart('2026-03-09'), ctx), undefined, beforeMidnight)).toEqual([
+      'rec.calendario.dataInicial',
+    ]);
   });
 });
 

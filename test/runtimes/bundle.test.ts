@@ -17,17 +17,21 @@ beforeAll(() => {
 afterAll(() => folder?.remove());
 
 const isWebBuild = (bundle: Bundle) => bundle.inputs.some((path) => path.endsWith('dist/web/index.js'));
+/** What only Node's receipt() needs: the web build's rejects, so none of it is bundled. */
+const pdfLibrary = (bundle: Bundle) => bundle.inputs.filter((path) => /node_modules\/(pdf-lib|@pdf-lib)\//.test(path));
 
 describe('the backend bundled for a runtime without Node built-ins', () => {
   it('by wrangler for Workers, without nodejs_compat', async () => {
     const bundle = await wranglerBundle(bin('wrangler'), folder.dir, 'backend-worker.js');
     expect(nodeOnly(bundle)).toEqual([]);
     expect(isWebBuild(bundle)).toBe(true);
+    expect(pdfLibrary(bundle)).toEqual([]);
   }, 60_000);
 
   it('by esbuild --platform=browser, for edge functions', async () => {
     const bundle = await browserBundle(folder.dir, 'backend-worker.js');
     expect(nodeOnly(bundle)).toEqual([]);
     expect(isWebBuild(bundle)).toBe(true);
+    expect(pdfLibrary(bundle)).toEqual([]);
   });
 });

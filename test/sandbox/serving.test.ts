@@ -76,6 +76,8 @@ describe('instant-payments-sandbox', () => {
         'PUT /sandbox/balance',
         'POST /sandbox/faults',
         'POST /sandbox/tokens/expire',
+        'GET /sandbox/clock',
+        'POST /sandbox/clock',
         'GET /sandbox/notifications',
         'POST /sandbox/recs/{idRec}/approve',
         'POST /sandbox/recs/{idRec}/reject',

@@ -88,11 +88,15 @@ export const range = () => ({
 });
 
 /** Starts `instant-payments-sandbox` with `args` (on a free port) and resolves once it printed everything; `stop()` ends it. */
-export async function startCommand(args: readonly string[]): Promise<{ out: string; stop(): Promise<void> }> {
+export async function startCommand(
+  args: readonly string[],
+  { cwd, timeoutMs = 15_000 }: { cwd?: string; timeoutMs?: number } = {},
+): Promise<{ out: string; stop(): Promise<void> }> {
   const cli = fileURLToPath(new URL('../../src/sandbox-cli.ts', import.meta.url));
   const child = spawn(process.execPath, [cli, '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 15_000,
+    timeout: timeoutMs,
+    ...(cwd !== undefined && { cwd }),
   }); // never outlives the test
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

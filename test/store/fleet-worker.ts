@@ -30,14 +30,12 @@ const env = (name: string): string => {
 };
 
 const skew = Number(process.env['CLOCK_SKEW_MS'] ?? 0);
-if (skew !== 0) {
-  const realNow = Date.now;
-  Date.now = () => realNow() + skew;
-}
+/** This process's clock, `skew` off the machine's: given to the store and the clients as `now`. */
+const now = () => new Date(Date.now() + skew);
 
 const pool = new pg.Pool({ connectionString: env('DB_URL'), max: 4 });
 pool.on('error', () => undefined);
-const store = createPostgresStore({ pool, encryptionKey: env('ENCRYPTION_KEY') });
+const store = createPostgresStore({ pool, encryptionKey: env('ENCRYPTION_KEY'), now });
 const record = store.set;
 store.set = async (key, value, ttlMs) => {
   if (key.startsWith('intent:')) {
@@ -58,6 +56,7 @@ const instantClient = (clientId: string) => {
       store,
       maxRetries: 0,
       timeout,
+      now,
     });
     clients.set(clientId, client);
   }
@@ -70,6 +69,7 @@ const cashOut = new CashOutClient({
   store,
   intents: { leaseMs: Number(env('LEASE_MS')) },
   maxRetries: 0,
+  now,
   ...(process.env['CASH_OUT_TIMEOUT_MS'] !== undefined && { timeout: Number(process.env['CASH_OUT_TIMEOUT_MS']) }),
 });
 const log = env('LOG_FILE');

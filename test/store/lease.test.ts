@@ -2,12 +2,20 @@
  * The one lease (store/lease.ts) on its own, on the memory store: what claims and the cash-out
  * key lease both rely on. The fleet, nemesis and claims suites test it through its users.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryStore, StoreError, type Store } from '../../src/index.ts';
 import { Lease, type StoreWait } from '../../src/store/lease.ts';
 
 const direct: StoreWait = (call) => call;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Fake timers and clock: the lease's renewals and the store's expiries move only when the test says. */
+const pause = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('Lease', () => {
   it('is taken once, renewed while held, refused to another owner, and free once released', async () => {
@@ -16,6 +24,10 @@ describe('Lease', () => {
     expect(await lease.take()).toBe(true);
     // Past its first term, still held: the renewals extended it.
     await pause(300);
+    // Without them it would have ended: the store's clock did move.
+    await store.lease('l0', 'one', 150);
+    await pause(151);
+    expect(await store.lease('l0', 'another', 1_000)).toBe(true);
     expect(await store.lease('l1', 'another', 1_000)).toBe(false);
     expect(await lease.confirm()).toBe(true);
     expect(lease.signal.aborted).toBe(false);
@@ -65,7 +77,7 @@ describe('Lease', () => {
     const inner = createMemoryStore();
     const store: Store = {
       ...inner,
-      lease: (n, o, t) => pause(100).then(() => inner.lease(n, o, t)),
+      lease: (n, o, t) => new Promise((resolve) => setTimeout(resolve, 100)).then(() => inner.lease(n, o, t)),
       unlease: inner.unlease.bind(inner),
     };
     const impatient: StoreWait = (call, onLate) => {

@@ -119,7 +119,15 @@ export const LINT_RULES = [
     'the amount is not digits with an optional dot and up to 2 decimals',
     '[EMV] transaction amount',
   ),
+  rule('zero-amount', 'error', '54', 'the amount is zero (a present amount must not be)', '[EMV] transaction amount'),
   rule('country-not-br', 'error', '58', 'the country is not BR', '[MAN] 58 = BR'),
+  rule(
+    'empty-field',
+    'error',
+    '59 60',
+    'the merchant name or city is present but empty',
+    '[EMV] 59, 60 length 01-25, 01-15',
+  ),
   // Warnings: valid, yet refused or garbled by some payer apps.
   rule('merchant-name-too-long', 'warning', '59', 'the merchant name is over 25 characters', '[MAN] 59 ≤ 25; [REP]'),
   rule('merchant-city-too-long', 'warning', '60', 'the merchant city is over 15 characters', '[MAN] 60 ≤ 15; [REP]'),
@@ -284,6 +292,8 @@ function checkAmount(amount: string | undefined, add: Add): void {
   if (amount === undefined) return;
   if (!EMV_AMOUNT.test(amount))
     return add('bad-amount', '54', 'the amount must be digits with an optional dot and up to 2 decimals');
+  if (!/[1-9]/.test(amount))
+    add('zero-amount', '54', 'the amount is zero: leave field 54 out to let the payer type it');
   if (!/\.\d\d$/.test(amount))
     add('amount-decimals', '54', 'write the amount with exactly 2 decimals: some apps refuse "10", "10." or "10.5"');
 }
@@ -298,6 +308,7 @@ function checkText(
 ): void {
   if (value === undefined) return;
   const length = charLength(value);
+  if (length === 0) add('empty-field', field, `the ${name} is empty: it is mandatory, at least 1 character`);
   if (length > max) add(tooLong, field, `the ${name} has ${length} characters; some apps refuse over ${max}`);
   if (!PLAIN.test(value)) {
     const odd = [...value].find((c) => !PLAIN.test(c)) ?? '';

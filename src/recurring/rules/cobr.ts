@@ -61,7 +61,7 @@ export function checkCobR(body: unknown, ctx: RuleContext, ownAccounts: readonly
   const due = isRecord(calendario) ? calendario['dataDeVencimento'] : undefined;
   if (!isCivilDate(due)) {
     ctx.add('cobr.calendario', 'calendario.dataDeVencimento is required, a YYYY-MM-DD calendar date', due);
-  } else if (due < earliestServiceDate()) {
+  } else if (due < earliestServiceDate(ctx.now)) {
     ctx.add(
       'cobr.calendario.dataDeVencimento',
       'dataDeVencimento is before today in Brasília, the creation date of the charge',
@@ -130,7 +130,8 @@ export function checkCobRRevisada(body: unknown, ctx: RuleContext): void {
  */
 export function checkRetryDate(data: unknown, ctx: RuleContext): void {
   if (!isCivilDate(data)) ctx.add('data', 'data must be a YYYY-MM-DD calendar date', data);
-  else if (data <= earliestServiceDate()) ctx.add('data', 'data must be a future date (after today in Brasília)', data);
+  else if (data <= earliestServiceDate(ctx.now))
+    ctx.add('data', 'data must be a future date (after today in Brasília)', data);
 }
 
 /** `GET /cobr`: the list rules, `idRec` of 29 letters or digits, `convenio` at most 60. */

@@ -17,6 +17,7 @@
  */
 import type { ApiErrorClass } from '../../errors/api-error.ts';
 import { refuse, type RuleContext } from '../../core/validation.ts';
+import { epochMs, type Now } from '../../internal/clock.ts';
 import { CNPJ_PATTERN, CPF_PATTERN, isText, matches, type Fields } from '../../collection/rules/fields.ts';
 import { collectListQuery } from '../../collection/rules/query.ts';
 import { isCivilDate, todayInBrasilia } from '../../lib/dates.ts';
@@ -38,8 +39,8 @@ export const RECURRING_ID = /^[a-zA-Z0-9]{29}$/;
 export const CLOCK_SLACK_MS = 10 * 60_000;
 
 /** The earliest Brasília date the service can call today: a creation date is never before it. */
-export function earliestServiceDate(now = Date.now()): string {
-  return todayInBrasilia(new Date(now - CLOCK_SLACK_MS));
+export function earliestServiceDate(now: Now): string {
+  return todayInBrasilia(new Date(epochMs(now) - CLOCK_SLACK_MS));
 }
 
 /** An `idRec` of the schema (`RECURRING_ID`), reported at `propriedade`; `required` when absent is a violation. */

@@ -119,7 +119,7 @@ function checkCalendario(calendario: unknown, ctx: RuleContext): void {
       'calendario.dataInicial is required, a YYYY-MM-DD calendar date',
       dataInicial,
     );
-  } else if (dataInicial < earliestServiceDate()) {
+  } else if (dataInicial < earliestServiceDate(ctx.now)) {
     ctx.add(
       'rec.calendario.dataInicial',
       'dataInicial is before today in Brasília, the creation date of the recurrence',

@@ -23,7 +23,7 @@ export function checkSolicRec(body: unknown, ctx: RuleContext): void {
   const day = isRfc3339(expiry) ? brasiliaDateOf(expiry) : undefined;
   if (!isRfc3339(expiry)) {
     ctx.add('solicrec.calendario', 'calendario.dataExpiracaoSolicitacao is required, an RFC 3339 date-time', expiry);
-  } else if (day !== undefined && day < earliestServiceDate()) {
+  } else if (day !== undefined && day < earliestServiceDate(ctx.now)) {
     ctx.add(
       'solicrec.calendario.dataExpiracaoSolicitacao',
       'dataExpiracaoSolicitacao falls on a day before today in Brasília, the creation date of the request',

@@ -128,11 +128,20 @@ export class RecurringPart {
     for (const rec of approvedByPayment(this.#rc, txid)) await notifyRec(this.#rc, rec);
   }
 
-  #sweep(): void {
+  /**
+   * The time-driven changes at the sandbox's now (attempts, charges, recurrences and requests
+   * past their dates), made at once; resolves once their notifications' first attempts answered.
+   */
+  async sweep(): Promise<void> {
     const rc = this.#rc;
     sweepSolicRecs(rc);
-    for (const rec of sweepRecs(rc)) void notifyRec(rc, rec);
-    for (const cobr of sweepCobRs(rc)) void notifyCobR(rc, cobr);
+    const recs = sweepRecs(rc);
+    const cobrs = sweepCobRs(rc);
+    await Promise.all([...recs.map((rec) => notifyRec(rc, rec)), ...cobrs.map((cobr) => notifyCobR(rc, cobr))]);
+  }
+
+  #sweep(): void {
+    void this.sweep();
   }
 }
 

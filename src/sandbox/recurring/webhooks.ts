@@ -8,7 +8,7 @@
  * `{ recs: [item] }` or to `{webhookUrl}/cobr` as `{ cobsr: [item] }`.
  */
 import { empty, json, readJson, verdict } from '../http.ts';
-import { isCallbackUrl } from '../payments.ts';
+import { CALLBACK_URL_RULE, isCallbackUrl } from '../payments.ts';
 import { Problem } from '../problems.ts';
 import { Judge, isObject, judgeListQuery } from '../rules.ts';
 import { cobrNotification, recNotification } from './render.ts';
@@ -27,9 +27,9 @@ export async function webhookRoutes(rc: RecurringContext, kind: Kind, request: R
   if (method === 'PUT') {
     const body = await readJson(request, TYPES[kind].invalid);
     const webhookUrl = isObject(body) ? body['webhookUrl'] : undefined;
-    if (!isCallbackUrl(webhookUrl)) {
+    if (!isCallbackUrl(webhookUrl, rc.base.allowHttpWebhooks)) {
       throw new Problem(TYPES[kind].invalid, 'webhookUrl não respeita o schema.', [
-        { propriedade: 'webhookUrl', razao: 'webhookUrl é uma URL https absoluta (http só em loopback).' },
+        { propriedade: 'webhookUrl', razao: CALLBACK_URL_RULE },
       ]);
     }
     rc.state.webhooks[kind] = { webhookUrl, criacao: current?.criacao ?? now(rc) };
