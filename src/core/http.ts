@@ -163,6 +163,7 @@ export class HttpCore {
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
       // The backend calls retry through ky's own loop (ky is the transport: its attempts, timeouts
       // and hooks), with the rules of the SDK's one (`internal/retry.ts`): statuses, backoff, cap.
+      // ky reads Retry-After itself (its options take a cap, not a parser).
       retry: {
         limit: config.maxRetries ?? DEFAULT_MAX_RETRIES,
         methods: ANY_METHOD,
