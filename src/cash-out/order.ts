@@ -47,8 +47,8 @@ type Verdict =
 
 /**
  * Places `body` under `idempotencyKey`, with up to `maxRetries` further attempts, all within
- * `budget` (attempts, pauses and lookups together), through the SDK's retry loop: its pauses,
- * Retry-After and deadline; the lookup by key runs between attempts.
+ * `budget` (attempts, pauses and lookups together), through the SDK's retry loop (its backoff and
+ * Retry-After; the pauses within the budget); the lookup by key runs between attempts.
  */
 export async function placeOrder(
   channel: OrderChannel,
@@ -74,6 +74,14 @@ export async function placeOrder(
       return await channel.find(budget.request());
     } catch (error) {
       throw outcomeUnknown(signal?.aborted ? signal.reason : error);
+    }
+  };
+  /** A pause within the budget: the time running out ends it, as an abort does. */
+  const wait = async (ms: number): Promise<void> => {
+    try {
+      await budget.sleep(ms);
+    } catch (reason) {
+      throw mayExist ? outcomeUnknown(reason) : reason;
     }
   };
   /** The provider holds the order: look for it; not there yet, the next attempt looks again. */
@@ -108,9 +116,7 @@ export async function placeOrder(
       maxRetries,
       now: budget.clock,
       signal,
-      deadline: budget.deadline,
-      expired: budget.expired,
-      interrupted: (reason) => (mayExist ? outcomeUnknown(reason) : reason),
+      pause: wait,
       retryable: (error) => error === failure && (held || verdictOf(error) !== 'refused'),
       // A pause before asking too, so an order still in flight at the provider can land.
       between: async ({ error }) => {
@@ -123,13 +129,7 @@ export async function placeOrder(
     // A lookup's failure, a reused key, an abort: final as they are.
     if (error !== failure || held || !mayExist) throw error;
     // The last attempt placed nothing or its outcome is unknown, and an earlier one may have placed it.
-    if (verdictOf(error) === 'unknown') {
-      try {
-        await budget.sleep(backoffMs(maxRetries));
-      } catch (reason) {
-        throw outcomeUnknown(reason);
-      }
-    }
+    if (verdictOf(error) === 'unknown') await wait(backoffMs(maxRetries));
     const found = await find();
     if (found !== undefined) return check(found);
     throw outcomeUnknown(error);

@@ -1,6 +1,7 @@
 /**
  * Retries, written once: which failures are retried, the backoff, Retry-After (capped), the
- * per-attempt timeout, the total budget and the loop itself (`retrying`). The payer transport,
+ * per-attempt timeout, the wait within a total budget (`sleepUntil`) and the loop itself
+ * (`retrying`). The payer transport,
  * the token request and the cash-out order run through the loop; the backend calls through ky's
  * own, which `core/http.ts` configures from the constants here. Web-standard only: the payer
  * entry imports it.
@@ -100,14 +101,10 @@ export interface RetryPlan<T> {
   signal?: AbortSignal | undefined;
   /** Time limit of each attempt in ms (default none): its signal aborts and `timedOut` is thrown. */
   timeout?: number | undefined;
-  /** The error of an attempt cut by its time limit (`ms`). */
-  timedOut?: ((ms: number) => unknown) | undefined;
-  /** Epoch ms by which the whole loop ends (default none): no attempt or pause runs past it. */
-  deadline?: number | undefined;
-  /** The error of a pause cut by the deadline. */
-  expired?: (() => unknown) | undefined;
-  /** What a pause cut by an abort or the deadline throws (default: the reason itself). */
-  interrupted?: ((reason: unknown) => unknown) | undefined;
+  /** The error of an attempt cut by its time limit. */
+  timedOut?: (() => unknown) | undefined;
+  /** The pause between attempts (default `sleep`); a total budget waits with `sleepUntil`. */
+  pause?: ((ms: number) => Promise<void>) | undefined;
   /** Longest Retry-After waited (default `MAX_RETRY_AFTER_MS`). */
   maxRetryAfterMs?: number | undefined;
   /** Whether the attempt that failed with `error` is safe to send again. */
@@ -128,57 +125,31 @@ export async function retrying<T>(
   attempt: (signal: AbortSignal | undefined) => Promise<T>,
   plan: RetryPlan<T>,
 ): Promise<T> {
-  const deadline = plan.deadline ?? Infinity;
-  const cap = plan.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;
+  const { signal, timeout } = plan;
   for (let attempts = 0; ; attempts++) {
     let error: unknown;
+    const controller = timeout === undefined ? undefined : new AbortController();
+    const onAbort = () => controller?.abort(signal?.reason);
+    const timer = controller && setTimeout(() => controller.abort(TIMED_OUT), timerDelay(timeout ?? 0));
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await timed(attempt, plan, deadline);
+      if (signal?.aborted) onAbort();
+      return await attempt(controller?.signal ?? signal);
     } catch (failure) {
-      error = failure;
+      error = controller?.signal.reason === TIMED_OUT && plan.timedOut ? plan.timedOut() : failure;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
-    if (plan.signal?.aborted || attempts >= plan.maxRetries || !plan.retryable(error)) throw error;
-    const waitMs = retryAfterOf(error, cap, plan.now) ?? backoffMs(attempts);
-    try {
-      await sleepUntil(waitMs, deadline, plan.now, plan.signal, plan.expired ?? (() => error));
-    } catch (reason) {
-      throw plan.interrupted ? plan.interrupted(reason) : reason;
-    }
+    if (signal?.aborted || attempts >= plan.maxRetries || !plan.retryable(error)) throw error;
+    const response = (error as { response?: unknown } | undefined)?.response;
+    const asked = response instanceof Response ? response.headers.get('retry-after') : undefined;
+    const waitMs = retryAfterMs(asked, plan.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS, plan.now) ?? backoffMs(attempts);
+    await (plan.pause ? plan.pause(waitMs) : sleep(waitMs, signal));
     const ended = await plan.between?.({ retry: attempts + 1, error, waitMs });
     if (ended) return ended.value;
   }
 }
 
-/** One attempt under its time limit (the smaller of `timeout` and the time left) and the caller's signal. */
-async function timed<T>(
-  attempt: (signal: AbortSignal | undefined) => Promise<T>,
-  plan: RetryPlan<T>,
-  deadline: number,
-): Promise<T> {
-  const limit = Math.min(plan.timeout ?? Infinity, deadline - plan.now().getTime());
-  if (limit === Infinity) return attempt(plan.signal);
-  const caller = plan.signal;
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timerDelay(limit));
-  const onAbort = () => controller.abort(caller?.reason);
-  if (caller?.aborted) onAbort();
-  else caller?.addEventListener('abort', onAbort, { once: true });
-  try {
-    return await attempt(controller.signal);
-  } catch (error) {
-    throw timedOut && !caller?.aborted && plan.timedOut ? plan.timedOut(Math.round(limit)) : error;
-  } finally {
-    clearTimeout(timer);
-    caller?.removeEventListener('abort', onAbort);
-  }
-}
-
-/** The wait a failure's answer asks for (its Retry-After), capped. */
-function retryAfterOf(error: unknown, capMs: number, now: Now): number | undefined {
-  const response = typeof error === 'object' && error !== null ? (error as { response?: unknown }).response : undefined;
-  return response instanceof Response ? retryAfterMs(response.headers.get('retry-after'), capMs, now) : undefined;
-}
+/** The abort reason of an attempt cut by its time limit. */
+const TIMED_OUT = Symbol('timed out');

@@ -66,7 +66,6 @@ export class PayerHttp {
     const attempt = async (signal: AbortSignal | undefined): Promise<PayerResponse> => {
       const sent = now().getTime();
       try {
-        options.signal?.throwIfAborted();
         // Looked up per call, so a mock installed after the client was built still sees it.
         const fetch = this.#config.fetch ?? globalThis.fetch;
         const response = await fetch(url.href, {
