@@ -99,10 +99,8 @@ export interface RetryPlan<T> {
   now: Now;
   /** The caller's: an abort ends the loop (the attempt's failure, or the abort reason in a pause). */
   signal?: AbortSignal | undefined;
-  /** Time limit of each attempt in ms (default none): its signal aborts and `timedOut` is thrown. */
+  /** Time limit of each attempt in ms (default none): the signal the attempt is given aborts then. */
   timeout?: number | undefined;
-  /** The error of an attempt cut by its time limit. */
-  timedOut?: (() => unknown) | undefined;
   /** The pause between attempts (default `sleep`); a total budget waits with `sleepUntil`. */
   pause?: ((ms: number) => Promise<void>) | undefined;
   /** Longest Retry-After waited (default `MAX_RETRY_AFTER_MS`). */
@@ -130,13 +128,13 @@ export async function retrying<T>(
     let error: unknown;
     const controller = timeout === undefined ? undefined : new AbortController();
     const onAbort = () => controller?.abort(signal?.reason);
-    const timer = controller && setTimeout(() => controller.abort(TIMED_OUT), timerDelay(timeout ?? 0));
+    const timer = controller && setTimeout(() => controller.abort(), timerDelay(timeout ?? 0));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       if (signal?.aborted) onAbort();
       return await attempt(controller?.signal ?? signal);
     } catch (failure) {
-      error = controller?.signal.reason === TIMED_OUT && plan.timedOut ? plan.timedOut() : failure;
+      error = failure;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -150,6 +148,3 @@ export async function retrying<T>(
     if (ended) return ended.value;
   }
 }
-
-/** The abort reason of an attempt cut by its time limit. */
-const TIMED_OUT = Symbol('timed out');

@@ -99,6 +99,8 @@ export class PayerHttp {
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
         if (error instanceof InstantError) throw error;
+        // Aborted, and not by the caller: the attempt's time limit.
+        if (signal?.aborted) throw new TimeoutError(`${route} timed out after ${timeout} ms`);
         throw new ConnectionError(`${route} failed: ${innermostCause(error).reason}${loopbackHint(url)}`, {
           cause: error,
         });
@@ -110,7 +112,6 @@ export class PayerHttp {
         now,
         signal: options.signal,
         timeout,
-        timedOut: () => new TimeoutError(`${route} timed out after ${timeout} ms`),
         maxRetryAfterMs: MAX_RETRY_AFTER_MS,
         retryable,
         between: log?.warn

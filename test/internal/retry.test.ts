@@ -49,11 +49,9 @@ describe('retrying', () => {
       (signal) => {
         attempts++;
         if (attempts > 1) return Promise.resolve('answered');
-        return new Promise<string>((_resolve, reject) =>
-          signal?.addEventListener('abort', () => reject(new Error('aborted'))),
-        );
+        return new Promise<string>((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Flaky())));
       },
-      plan({ timeout: 30, timedOut: () => new Flaky() }),
+      plan({ timeout: 30 }),
     );
     expect(answer).toBe('answered');
     expect(attempts).toBe(2);
