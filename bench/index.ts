@@ -33,6 +33,7 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   memory: () => import('./memory.ts'),
   store: () => import('./store-latency.ts'),
   notifications: () => import('./notifications.ts'),
+  sweep: () => import('./sweep.ts'),
 };
 
 const args = process.argv.slice(2);

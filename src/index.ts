@@ -108,6 +108,9 @@ export {
 } from './collection/loc.ts';
 export {
   Instant,
+  isDispute,
+  DISPUTE_NATURES,
+  MED_AUTOMATIC,
   type DevolucaoStatus,
   type DevolucaoNatureza,
   type DevolucaoSolicitada,
@@ -199,6 +202,7 @@ export {
   parseRecurringNotifications,
   type RecurringNotificationsApi,
   type RecurringHandlerOptions,
+  type RecurringHandler,
   type RecurringNotifications,
   type RecNotification,
   type CobRNotification,
@@ -246,6 +250,7 @@ export {
   type NotificationVerification,
   type TransferNotificationHandlerOptions,
   type TransferNotificationHandler,
+  type TransferContext,
 } from './cash-out/notifications.ts';
 export {
   DEFAULT_NOTIFICATION_MAX_BYTES,
@@ -264,7 +269,9 @@ export {
   type PaymentContext,
   type UnconfirmedReason,
   type UnconfirmedPayment,
+  type ReceivedPaymentsHandler,
 } from './collection/received-payments.ts';
+export { DEFAULT_SWEEP_OVERLAP_MS, type SweepOptions, type SweepResult } from './notifications/sweep.ts';
 export {
   reconcilePayment,
   type Reconciliation,

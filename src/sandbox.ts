@@ -11,15 +11,16 @@ export type { LocalHolidays } from './lib/calendar.ts';
 export { sandboxPayerOptions } from './sandbox/payer-options.ts';
 export type { FetchLike } from './core/types.ts';
 export type { SandboxTlsOptions } from './sandbox/server.ts';
-export type { SandboxClock } from './sandbox/clock.ts';
+export { SandboxClock } from './sandbox/clock.ts';
 export type { FaultKind, FaultOptions } from './sandbox/faults.ts';
 export { FAULT_KINDS, ConnectionDrop } from './sandbox/faults.ts';
-export type { PayChargeOptions, ReceivedPayment } from './sandbox/payments.ts';
+export type { DisputeOptions, PayChargeOptions, ReceivedPayment } from './sandbox/payments.ts';
 export type { ApproveRecOptions, SettleCobrOptions } from './sandbox/recurring/part.ts';
 export type { OwnAccount } from './sandbox/recurring/state.ts';
 export type { TransferRecord } from './sandbox/cash-out.ts';
 export type { SandboxControl } from './sandbox/controls.ts';
 export type {
+  DropOptions,
   NotificationAnswer,
   NotificationAttempt,
   RedeliveryOptions,

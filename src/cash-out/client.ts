@@ -187,11 +187,7 @@ export class CashOutClient {
 
   /** A web-standard handler for `POST /webhook/transfer-confirmation`. */
   notificationHandler(handlers: TransferNotificationHandlerOptions): TransferNotificationHandler {
-    // The in-memory default: duplicates are dropped within the process by the handler itself (no claims).
-    return createTransferNotificationHandler(
-      this,
-      this.#shared === undefined ? handlers : { store: this.#shared, ...handlers },
-    );
+    return createTransferNotificationHandler(this, handlers);
   }
 
   /**

@@ -7,7 +7,6 @@
  * confirmations, in-process duplicates dropped, and `.node`.
  */
 import type { RequestOptions } from '../core/types.ts';
-import { resolveLogger } from '../core/log.ts';
 import { InvalidNotificationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
 import { TransferNotFoundError } from './errors.ts';
@@ -16,17 +15,14 @@ import { readTransfer, unwrap } from './wire.ts';
 import { isValidIdempotencyKey } from '../lib/ids.ts';
 import type { Store } from '../store/types.ts';
 import type { CashOutApi } from './pay.ts';
-import { confirmedDelivery, deliverySettings } from '../notifications/confirmed.ts';
 import {
-  DEFAULT_NOTIFICATION_MAX_BYTES,
-  notificationHandler,
   readNotificationJson,
   unclaimed,
   type NotificationContext,
   type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
-import { systemNow } from '../internal/clock.ts';
+import { feed, notificationPipeline } from '../notifications/pipeline.ts';
 
 /** Why a notification is not trusted. */
 export type SuspicionReason =
@@ -125,18 +121,30 @@ async function verifyTransfer(
   return { verdict: 'suspicious', reason: 'status-mismatch', notified, actual };
 }
 
+/**
+ * What the transfer callbacks get beside the verdict: the claim's `signal` (and `tx` with the
+ * PostgreSQL store, see `NotificationContext`) and the transfer as notified, as every handler's
+ * callbacks do.
+ */
+export type TransferContext<S extends Store = Store> = NotificationContext<S> & {
+  /** The transfer as notified. Not trustworthy: use the verdict's `actual`. */
+  readonly notified: Transfer;
+};
+
 /** Callbacks of `cashOut.notificationHandler`, called after each notification is checked. */
 export interface TransferNotificationHandlerOptions<S extends Store = Store> extends NotificationHandlerOptions<S> {
   /**
    * A notification the provider's status confirms. Record `result.actual`; with the PostgreSQL
    * store, through `context.tx` to record it exactly once (see `NotificationContext`).
    */
-  onConfirmed(result: ConfirmedNotification, context: NotificationContext<S>): unknown;
+  onConfirmed(result: ConfirmedNotification, context: TransferContext<S>): unknown;
   /**
    * A notification that does not agree with the provider (possibly forged). Called on every
    * delivery (no claim): its `context.signal` never aborts and it has no `tx`.
    */
-  onSuspicious(result: SuspiciousNotification, context: NotificationContext): unknown;
+  onSuspicious(result: SuspiciousNotification, context: TransferContext): unknown;
+  /** How many delivered transfers are remembered to drop duplicates (default 10 000, least recent dropped first). */
+  maxRemembered?: number;
 }
 
 /** A web-standard handler for `POST /webhook/transfer-confirmation`, with its Node form. Never throws. */
@@ -144,67 +152,41 @@ export type TransferNotificationHandler = NotificationHandler;
 
 /**
  * A web-standard `(request) => Promise<Response>` for `POST /webhook/transfer-confirmation`,
- * with `.node` for a Node `(req, res)` server:
+ * with `.node` for a Node `(req, res)` server; `cashOut.notificationHandler(handlers)` is the same:
  *
- * - 405 for a method other than POST; 400 for a body that is too large (default 64 KiB), not
+ * - 405 for a method other than POST; 400 for a body that is too large (default 1 MiB), not
  *   JSON or not a transfer notification (the callbacks are not called);
  * - otherwise the notification is verified (`verifyTransferNotification`) and `onConfirmed` or
  *   `onSuspicious` awaited; then 200 with an empty body (a forger learns nothing);
- * - 500 when the callback throws, 503 when the status query fails, so the provider sends the
+ * - 500 when a callback throws or the status query fails, so the provider sends the
  *   notification again. `onConfirmed` runs once per key and status within the process (the
- *   latest `maxRemembered`), and with a `store` across the processes sharing it.
+ *   latest `maxRemembered`), and across the processes sharing the `store` (default: the client's).
  */
 export function createTransferNotificationHandler<S extends Store = Store>(
   api: CashOutApi,
   handlers: TransferNotificationHandlerOptions<S>,
 ): TransferNotificationHandler {
-  const log = handlers.logger ?? api.logger ?? resolveLogger(undefined);
-  const now = api.now ?? systemNow;
-  // Errors of the status query (503) apart from the callbacks' (500).
-  const queryFailures = new WeakSet<object>();
-  const handle = confirmedDelivery<Transfer, ConfirmedNotification>(
-    {
-      what: 'notification',
-      callback: 'onConfirmed',
-      confirm: async (notified, signal) => {
-        let verification: NotificationVerification;
-        try {
-          verification = await verifyTransfer(api, notified, { signal });
-        } catch (error) {
-          if (typeof error === 'object' && error !== null) queryFailures.add(error);
-          throw error;
-        }
-        if (verification.verdict === 'confirmed') return verification;
-        log?.warn?.('notification suspicious', { reason: verification.reason });
-        await handlers.onSuspicious(verification, unclaimed);
-        return undefined;
-      },
-      deliveryKey: (confirmed) => transferClaimKey(confirmed.actual),
-      // The context has `tx` exactly when the store is transactional, as `NotificationContext<S>` says.
-      deliver: (confirmed, _notified, claim) => handlers.onConfirmed(confirmed, claim as NotificationContext<S>),
-    },
-    deliverySettings(handlers, handlers.store, log, now),
-  );
-  return notificationHandler(
-    handlers,
-    DEFAULT_NOTIFICATION_MAX_BYTES,
-    log,
-    async (bytes, request, fail, report) => {
-      let notified: Transfer;
-      try {
-        notified = parseTransferNotification(bytes);
-      } catch (error) {
-        return fail(400, error);
-      }
-      try {
-        report(await handle(notified, request.signal));
-      } catch (error) {
-        return fail(typeof error === 'object' && error !== null && queryFailures.has(error) ? 503 : 500, error);
-      }
-      return new Response(null, { status: 200 });
-    },
-    { telemetry: api.telemetry, name: 'cashOut.notification', now },
-  );
+  return notificationPipeline<Transfer>(api, handlers, (log) => ({
+    span: 'cashOut.notification',
+    parse: parseTransferNotification,
+    counts: () => ({ transfers: 1 }),
+    feeds: [
+      feed((notified) => [notified], {
+        what: 'notification',
+        callback: 'onConfirmed',
+        confirm: async (notified: Transfer, signal: AbortSignal) => {
+          const verification = await verifyTransfer(api, notified, { signal });
+          if (verification.verdict === 'confirmed') return verification;
+          log?.warn?.('notification suspicious', { reason: verification.reason });
+          await handlers.onSuspicious(verification, { ...unclaimed, notified });
+          return undefined;
+        },
+        deliveryKey: (confirmed: ConfirmedNotification) => transferClaimKey(confirmed.actual),
+        // The context has `tx` exactly when the store is transactional, as `TransferContext<S>` says.
+        deliver: (confirmed, context) => handlers.onConfirmed(confirmed, context as TransferContext<S>),
+      }),
+    ],
+  })).handler;
 }
 
 function transferClaimKey(transfer: Transfer): string {

@@ -9,6 +9,7 @@ import { isRecord } from '../internal/json.ts';
 import type { Violacao } from '../errors/base.ts';
 import type { RequestOptions } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
+import type { Store } from '../store/types.ts';
 import { refuse, shouldValidate, violation } from '../core/validation.ts';
 import type { CashOutBalance } from './balance.ts';
 import { Budget } from './budget.ts';
@@ -26,6 +27,8 @@ export interface CashOutApi {
   readonly payments: Pick<CashOutPayments, 'create' | 'getByIdempotencyKey'>;
   /** Client-side checks on (default) or off. */
   readonly validate?: boolean;
+  /** The client's store, used by the notification handler when it is given none. */
+  readonly store?: Store | undefined;
   /** The client's logger, used by the notification handler when it is given none. */
   readonly logger?: Logger | undefined;
   /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */

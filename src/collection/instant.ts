@@ -21,7 +21,7 @@ import type { PagePromise, PageParametros, Paginacao, PaginacaoQuery } from '../
 import { path } from '../core/path.ts';
 import { APIResource } from '../core/resource.ts';
 import type { RuleContext } from '../core/validation.ts';
-import { BR_CODE_GUI } from '../lib/brcode.ts';
+import { SCHEME_NAME, type DisputeNature } from '../lib/refunds.ts';
 import { isValidE2eid, isValidRefundId } from '../lib/ids.ts';
 import { amountRefusal, isValidAmount } from '../lib/money.ts';
 import { checkFlag, collectListQuery } from './rules/query.ts';
@@ -37,7 +37,7 @@ export { normalizePayment } from './normalize.ts';
  * it with the payment scheme's brand word, which the source spells once only, as the last label
  * of the BR Code GUI; the key is taken from there.
  */
-export const INSTANT_LIST_KEY = BR_CODE_GUI.slice(BR_CODE_GUI.lastIndexOf('.') + 1);
+export const INSTANT_LIST_KEY = SCHEME_NAME;
 
 const NATUREZAS_SOLICITADAS: readonly unknown[] = ['ORIGINAL', 'RETIRADA'];
 const SHORT_TXID = /^[a-zA-Z0-9]{1,35}$/;
@@ -146,8 +146,14 @@ function checkRefundBody(body: unknown, ctx: RuleContext): void {
 /** Status of a refund. New values may appear. */
 export type DevolucaoStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO' | (string & {});
 
-/** Nature of a refund (absent means ORIGINAL). New values may appear. */
-export type DevolucaoNatureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE' | (string & {});
+/**
+ * Nature of a refund (absent means ORIGINAL): `ORIGINAL` and `RETIRADA` are asked by the
+ * receiving user; the `MED_*` natures (`DISPUTE_NATURES`) are returns the service makes on its
+ * own (an operational failure, a fraud, an automatic recurring payment's dispute). New values may appear.
+ */
+export type DevolucaoNatureza = 'ORIGINAL' | 'RETIRADA' | DisputeNature | (string & {});
+
+export { DISPUTE_NATURES, MED_AUTOMATIC, isDispute } from '../lib/refunds.ts';
 
 /** Body of `PUT /instant/{e2eid}/devolucao/{id}`. */
 export interface DevolucaoSolicitada {

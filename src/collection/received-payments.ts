@@ -16,27 +16,26 @@ import { ApiError } from '../errors/api-error.ts';
 import { InvalidNotificationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/types.ts';
-import { resolveLogger, type Logger } from '../core/log.ts';
+import type { Logger } from '../core/log.ts';
 import { PathParameterError } from '../core/path.ts';
 import { sameAmount } from '../lib/money.ts';
-import { listKeyOf, normalizePayment, type InstantPayment } from './instant.ts';
+import { listKeyOf, normalizePayment, type Devolucao, type InstantPayment } from './instant.ts';
+import type { Now } from '../internal/clock.ts';
 import type { Store } from '../store/types.ts';
 import {
-  DEFAULT_MAX_BODY_BYTES,
-  notificationHandler,
   readNotificationJson,
   type NotificationContext,
   type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
+import { feed, notificationPipeline } from '../notifications/pipeline.ts';
 import {
-  confirmedDelivery,
-  deliverySettings,
-  notificationOutcome,
-  type DeliveryOutcome,
-} from '../notifications/confirmed.ts';
-import { epochMs, systemNow } from '../internal/clock.ts';
-import type { Now } from '../internal/clock.ts';
+  handlerSweep,
+  listSource,
+  type ListMethod,
+  type SweepOptions,
+  type SweepResult,
+} from '../notifications/sweep.ts';
 
 /**
  * The payments of a notification body (bytes, a JSON string or the parsed value). Throws
@@ -64,11 +63,13 @@ export function parseReceivedPayments(body: unknown): InstantPayment[] {
   });
 }
 
-/** What the handler needs of the client: the received-payment query. */
+/** What the handler needs of the client: the received-payment query (and for `sweep()`, the list). */
 export interface ReceivedPaymentsApi {
   readonly instant: {
     /** The service's record of a payment (`api.instant.get`). */
     get(e2eid: string, options?: RequestOptions): Promise<InstantPayment>;
+    /** A page of the received payments of a period (`api.instant.list`): what `sweep()` reads. */
+    list?: ListMethod<InstantPayment>;
   };
   /** The client's shared store, used when the handler is given none. */
   readonly store?: Store | undefined;
@@ -76,7 +77,7 @@ export interface ReceivedPaymentsApi {
   readonly logger?: Logger | undefined;
   /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
   readonly telemetry?: Telemetry | undefined;
-  /** The client's clock (default the system clock): claims, certificate dates and log timings read it. */
+  /** The client's clock (default the system clock): claims, certificate dates and the end of a sweep's period read it. */
   readonly now?: Now | undefined;
 }
 
@@ -116,8 +117,20 @@ export interface ReceivedPaymentsHandlerOptions<S extends Store = Store> extends
    * record the payment exactly once: it commits with the done mark or not at all.
    */
   onPayment(payment: InstantPayment, context: PaymentContext<S>): void | Promise<void>;
+  /**
+   * A refund of a confirmed payment reached a final status (`DEVOLVIDO`, `NAO_REALIZADO`): called
+   * once per refund id and final status, from notifications and sweeps alike (fleet-wide with a
+   * shared `store`), after `onPayment` for the record that shows it. `isDispute(refund)` tells a
+   * return the service made on its own (a `MED_*` nature) from one the user asked for. A throw
+   * answers 500 (or fails the sweep), so it is handed over again.
+   */
+  onRefund?(payment: InstantPayment, refund: Devolucao, context: PaymentContext<S>): void | Promise<void>;
   /** A notified payment the service does not confirm (forged or mistaken). A throw answers 500. */
   onUnconfirmed?(event: UnconfirmedPayment): void | Promise<void>;
+  /** Names this handler's sweep cursor in the store, to tell two handlers apart (default `receivedPayments`). */
+  name?: string;
+  /** How far a sweep reaches back before the cursor, in milliseconds (default 5 minutes). */
+  sweepOverlapMs?: number;
   /** How many delivered payments are remembered to drop duplicates (default 10 000, least recent dropped first). */
   maxRemembered?: number;
   /** Options for the confirming `api.instant.get` calls (timeouts, retries). */
@@ -131,9 +144,23 @@ export interface ReceivedPaymentsHandlerOptions<S extends Store = Store> extends
   store?: S;
 }
 
+/** The received-payments handler: a web-standard notification handler that can also sweep. */
+export interface ReceivedPaymentsHandler extends NotificationHandler {
+  /**
+   * Reads the service's received payments of a period (`GET /instant`, page by page) and hands
+   * each to `onPayment` (and its final refunds to `onRefund`) through the same once-only claims
+   * as a notification: what a notification handled is not handed over again, here or (with a
+   * store) anywhere in the fleet. Without `from`, starts where this handler's last sweep ended
+   * (the store's cursor) less `sweepOverlapMs`; the cursor moves only once the whole period was
+   * handed over. Rejects when a page cannot be read or a callback throws (the cursor stays).
+   */
+  sweep(options?: SweepOptions): Promise<SweepResult>;
+}
+
 /**
  * A web-standard handler for the received-payment notifications (any path: the service
- * appends the list name to the registered URL), with `.node` for a Node `(req, res)` server.
+ * appends the list name to the registered URL), with `.node` for a Node `(req, res)` server
+ * and `sweep()` to catch up lost notifications.
  * Answers 200 once every payment was handled (a confirmed one only once `onPayment` returned
  * for it, in this request or an earlier one; duplicates and unconfirmed ones set aside), 400
  * for a body that is too large or not a notification, 405 for a method other than POST, and
@@ -143,71 +170,67 @@ export interface ReceivedPaymentsHandlerOptions<S extends Store = Store> extends
 export function receivedPaymentsHandler<S extends Store = Store>(
   api: ReceivedPaymentsApi,
   options: ReceivedPaymentsHandlerOptions<S>,
-): NotificationHandler {
-  const log = options.logger ?? api.logger ?? resolveLogger(undefined);
-  const now = api.now ?? systemNow;
-  const handle = confirmedDelivery<InstantPayment, InstantPayment>(
-    {
-      what: 'payment',
-      callback: 'onPayment',
-      confirm: async (notified, signal) => {
-        let actual: InstantPayment;
-        try {
-          actual = await api.instant.get(notified.endToEndId, { ...options.requestOptions, signal });
-        } catch (error) {
-          // 404, or an e2eid the client refuses before asking: no such payment.
+): ReceivedPaymentsHandler {
+  const { onRefund } = options;
+  const pipeline = notificationPipeline<InstantPayment[]>(api, options, (log) => ({
+    span: 'receivedPayments.notification',
+    parse: parseReceivedPayments,
+    counts: (payments) => ({ payments: payments.length }),
+    feeds: [
+      feed((payments) => payments, {
+        what: 'payment',
+        callback: 'onPayment',
+        confirm: async (notified: InstantPayment, signal: AbortSignal) => {
+          let actual: InstantPayment;
+          try {
+            actual = await api.instant.get(notified.endToEndId, { ...options.requestOptions, signal });
+          } catch (error) {
+            // 404, or an e2eid the client refuses before asking: no such payment.
+            if (
+              (error instanceof ApiError && (error.status === 404 || !error.sentRequest)) ||
+              error instanceof PathParameterError
+            ) {
+              log?.warn?.('payment unconfirmed', { reason: 'not-found' });
+              await options.onUnconfirmed?.({ reason: 'not-found', notified });
+              return undefined;
+            }
+            throw error;
+          }
           if (
-            (error instanceof ApiError && (error.status === 404 || !error.sentRequest)) ||
-            error instanceof PathParameterError
+            !sameAmount(actual.valor, notified.valor) ||
+            actual.endToEndId !== notified.endToEndId ||
+            !sameTxid(actual, notified)
           ) {
-            log?.warn?.('payment unconfirmed', { reason: 'not-found' });
-            await options.onUnconfirmed?.({ reason: 'not-found', notified });
+            log?.warn?.('payment unconfirmed', { reason: 'mismatch' });
+            await options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
             return undefined;
           }
-          throw error;
-        }
-        if (
-          !sameAmount(actual.valor, notified.valor) ||
-          actual.endToEndId !== notified.endToEndId ||
-          !sameTxid(actual, notified)
-        ) {
-          log?.warn?.('payment unconfirmed', { reason: 'mismatch' });
-          await options.onUnconfirmed?.({ reason: 'mismatch', notified, actual });
-          return undefined;
-        }
-        return actual;
-      },
-      deliveryKey,
-      // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
-      deliver: (actual, notified, claim) => options.onPayment(actual, { ...claim, notified } as PaymentContext<S>),
-    },
-    deliverySettings(options, options.store ?? api.store, log, now),
-  );
+          return actual;
+        },
+        deliveryKey,
+        // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
+        deliver: (actual, context) => options.onPayment(actual, context as PaymentContext<S>),
+        events: (actual: InstantPayment) =>
+          onRefund === undefined
+            ? []
+            : finalRefunds(actual).map((refund) => ({
+                key: `refund:${actual.endToEndId}:${refund.id}:${refund.status}`,
+                run: (context) => onRefund(actual, refund, context as PaymentContext<S>),
+              })),
+      }),
+    ],
+  }));
+  const delivery = pipeline.deliveries[0]!;
+  const list = api.instant.list?.bind(api.instant);
+  const sources = [listSource(list, 'api.instant.list', options.requestOptions, delivery)];
+  const sweep = handlerSweep(api, options, 'receivedPayments', sources);
+  return Object.assign(pipeline.handler, { sweep });
+}
 
-  return notificationHandler(
-    options,
-    DEFAULT_MAX_BODY_BYTES,
-    log,
-    async (bytes, request, fail, report) => {
-      const started = epochMs(now);
-      let payments: InstantPayment[];
-      try {
-        payments = parseReceivedPayments(bytes);
-      } catch (error) {
-        return fail(400, error);
-      }
-      log?.info?.('notification received', { payments: payments.length });
-      try {
-        const outcomes: DeliveryOutcome[] = [];
-        for (const payment of payments) outcomes.push(await handle(payment, request.signal));
-        report(notificationOutcome(outcomes));
-        log?.info?.('notification answered', { status: 200, payments: payments.length, ms: epochMs(now) - started });
-        return new Response(null, { status: 200 });
-      } catch (error) {
-        return fail(500, error);
-      }
-    },
-    { telemetry: api.telemetry, name: 'receivedPayments.notification', now },
+/** A payment's refunds that reached a final status. */
+function finalRefunds(payment: InstantPayment): Devolucao[] {
+  return (Array.isArray(payment.devolucoes) ? payment.devolucoes : []).filter(
+    (refund) => refund?.status === 'DEVOLVIDO' || refund?.status === 'NAO_REALIZADO',
   );
 }
 

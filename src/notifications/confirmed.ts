@@ -31,9 +31,27 @@ export interface Confirmation<N, A> {
   confirm(notified: N, signal: AbortSignal): Promise<A | undefined>;
   /** The identity of a delivery, also its claim's name: the callback runs once per key. */
   deliveryKey(actual: A): string;
-  /** Runs the callback with the service's record, the notified item and the claim's context. */
-  deliver(actual: A, notified: N, claim: ClaimContext): unknown;
+  /** Runs the callback with the service's record and its context: the claim's, and the notified item. */
+  deliver(actual: A, context: DeliveryContext<N>): unknown;
+  /**
+   * Further events a record carries, each handed over once by its own key after the record's
+   * callback (a payment's refunds reaching a final status): a new state of the record does not
+   * repeat them, and one that failed runs again on the next delivery.
+   */
+  events?(actual: A): ReadonlyArray<DeliveryEvent<N>>;
 }
+
+/** An event of a confirmed record, run once per `key` as a delivery is. */
+export interface DeliveryEvent<N> {
+  readonly key: string;
+  run(context: DeliveryContext<N>): unknown;
+}
+
+/** What every confirmed callback gets beside the record: the claim's `signal` (and `tx`), and the item as notified. */
+export type DeliveryContext<N> = ClaimContext & {
+  /** The item as notified. Not trustworthy: use the service's record. */
+  readonly notified: N;
+};
 
 /** What a confirmed delivery runs on: the handler's memory bound, claim runner and logger. */
 export interface DeliverySettings {
@@ -105,53 +123,76 @@ function limiter(max: number): Limit {
   };
 }
 
-/**
- * Handles one notified item: resolves once its confirmed record was delivered (now or before)
- * or it was set aside; rejects when the confirmation or the callback failed.
- */
+/** One kind of item's way to its callback. */
+export interface Delivery<N, A> {
+  /**
+   * A notified item: resolves once its confirmed record was delivered (now or before) or it was
+   * set aside; rejects when the confirmation or the callback failed.
+   */
+  notified(item: N, signal: AbortSignal): Promise<DeliveryOutcome>;
+  /**
+   * A record the service listed itself (a sweep): nothing to confirm, delivered under the same
+   * keys and claims as a notified one, so that the two never both hand it over.
+   */
+  listed(record: A, as: N, signal: AbortSignal): Promise<DeliveryOutcome>;
+}
+
+/** The delivery of `confirmation`'s items over one handler's settings. */
 export function confirmedDelivery<N, A>(
   confirmation: Confirmation<N, A>,
   { maxRemembered, runOnce, log, limit }: DeliverySettings,
-): (notified: N, signal: AbortSignal) => Promise<DeliveryOutcome> {
+): Delivery<N, A> {
   const { what } = confirmation;
-  // Records handed to the callback (`deliveryKey`), and notifications that led to one (`contentKey`).
+  // Keys handed over (records and their events), and notifications that led to one (`contentKey`).
   const delivered = new RecentSet(maxRemembered);
   const answered = new RecentSet(maxRemembered);
   // Running work, joined only by the same thing: the same notification content, or the same
-  // confirmed record being handed to the callback.
+  // key being handed over.
   const confirming = new Map<string, Promise<DeliveryOutcome>>();
   const delivering = new Map<string, Promise<DeliveryOutcome>>();
 
-  const deliver = (actual: A, notified: N, signal: AbortSignal): Promise<DeliveryOutcome> => {
-    const key = confirmation.deliveryKey(actual);
-    if (delivered.has(key)) {
-      log?.info?.(`${what} duplicate: already handed to ${confirmation.callback}`);
-      return Promise.resolve('duplicate');
-    }
+  const once = (key: string, run: (claim: ClaimContext) => unknown, signal: AbortSignal): Promise<DeliveryOutcome> => {
+    if (delivered.has(key)) return Promise.resolve('duplicate');
     return joined(delivering, key, async () => {
-      const ran = await runOnce(key, (claim) => confirmation.deliver(actual, notified, claim), signal);
+      const ran = await runOnce(key, run, signal);
       delivered.add(key);
-      log?.info?.(`${what} confirmed`);
       // Another process (or an earlier delivery) handed it over already.
       return ran === 'done' ? 'duplicate' : 'confirmed';
     });
   };
 
-  return (notified, signal) => {
-    // Only the same notification (same content) is answered from memory or joins a running
-    // one: a forged one naming the same id must not stand in for the genuine one.
-    const key = contentKey(notified);
-    if (answered.has(key)) {
-      log?.info?.(`${what} duplicate: notification already answered`);
-      return Promise.resolve('duplicate');
+  const deliver = async (actual: A, notified: N, signal: AbortSignal): Promise<DeliveryOutcome> => {
+    const outcome = await once(
+      confirmation.deliveryKey(actual),
+      (claim) => confirmation.deliver(actual, { ...claim, notified }),
+      signal,
+    );
+    if (outcome === 'duplicate') log?.info?.(`${what} duplicate: already handed to ${confirmation.callback}`);
+    else log?.info?.(`${what} confirmed`);
+    for (const event of confirmation.events?.(actual) ?? []) {
+      await once(event.key, (claim) => event.run({ ...claim, notified }), signal);
     }
-    return joined(confirming, key, async () => {
-      const actual = await limit(() => confirmation.confirm(notified, signal), signal);
-      if (actual === undefined) return 'unconfirmed';
-      const outcome = await deliver(actual, notified, signal);
-      answered.add(key);
-      return outcome;
-    });
+    return outcome;
+  };
+
+  return {
+    notified(item, signal) {
+      // Only the same notification (same content) is answered from memory or joins a running
+      // one: a forged one naming the same id must not stand in for the genuine one.
+      const key = contentKey(item);
+      if (answered.has(key)) {
+        log?.info?.(`${what} duplicate: notification already answered`);
+        return Promise.resolve('duplicate');
+      }
+      return joined(confirming, key, async () => {
+        const actual = await limit(() => confirmation.confirm(item, signal), signal);
+        if (actual === undefined) return 'unconfirmed';
+        const outcome = await deliver(actual, item, signal);
+        answered.add(key);
+        return outcome;
+      });
+    },
+    listed: deliver,
   };
 }
 

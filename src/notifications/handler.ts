@@ -11,7 +11,7 @@ import type { Telemetry, WorkflowSpan } from '../core/telemetry.ts';
 import { InvalidNotificationError } from '../errors/failures.ts';
 import type { Logger } from '../core/log.ts';
 import { readBounded } from '../core/response.ts';
-import { NODE_FORM, toNodeHandler, type NodeHandler } from '../node/adapter.ts';
+import { DEFAULT_MAX_BODY_BYTES, NODE_FORM, toNodeHandler, type NodeHandler } from '../node/adapter.ts';
 import {
   Refusal,
   authenticator,
@@ -24,11 +24,11 @@ import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '..
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
 import type { Now } from '../internal/clock.ts';
 
-/** Largest received-payment or recurring notification body read by default: the Node adapter's own (1 MiB). */
-export { DEFAULT_MAX_BODY_BYTES } from '../node/adapter.ts';
-
-/** Largest transfer-confirmation body read by default (64 KiB); a larger one is answered 400. */
-export const DEFAULT_NOTIFICATION_MAX_BYTES = 64 * 1024;
+/**
+ * Largest notification body every handler reads by default (1 MiB, the Node adapter's own): a
+ * received-payments notification may list many payments. A larger one is answered 400.
+ */
+export const DEFAULT_NOTIFICATION_MAX_BYTES = DEFAULT_MAX_BODY_BYTES;
 
 /**
  * What a notification callback is given beside the notification: `signal`, aborted when its
@@ -41,18 +41,21 @@ export type NotificationContext<S extends Store = Store> = S extends Transaction
   ? ClaimContext & { readonly tx: StoreTransaction }
   : ClaimContext;
 
-/** Options both notification handlers take. */
+/** Options every notification handler takes. */
 export interface NotificationHandlerOptions<S extends Store = Store> {
   /**
-   * Told about every request answered with an error status (400, 405, 500, 503), with the
+   * Told about every request answered with an error status (400, 401, 403, 405, 500), with the
    * reason; for logs and metrics. Its own failures are ignored.
    */
   onError?(error: unknown, status: number): void;
-  /** Largest body read, in bytes; a larger one is answered 400 (the Node adapter stops reading it). */
+  /**
+   * Largest body read, in bytes (default `DEFAULT_NOTIFICATION_MAX_BYTES`, 1 MiB); a larger one is
+   * answered 400 (the Node adapter stops reading it).
+   */
   maxBodyBytes?: number;
   /**
-   * A shared store (`instant-payments/postgres`; default: the client's shared one): the
-   * confirmed callback then runs once per notified item across every process sharing it.
+   * A shared store (`instant-payments/postgres`; default: the client's `store`): the confirmed
+   * callback then runs once per notified item across every process sharing it.
    */
   store?: S;
   /**
@@ -104,17 +107,16 @@ export interface NotificationHandler {
 export type Fail = (status: number, error: unknown, headers?: Record<string, string>) => Response;
 
 /**
- * Builds a handler: the method and body checks, then `handle` with the body's bytes. A throw
- * anywhere is a 500, told to `onError` and logged to `log` (the handler's resolved logger).
+ * Builds a handler's HTTP side (see `pipeline.ts`): the method and body checks, then `handle`
+ * with the body's bytes. A throw anywhere is a 500, told to `onError` and logged to `log`.
  */
 export function notificationHandler(
   options: NotificationHandlerOptions,
-  defaultMaxBytes: number,
   log: Logger | undefined,
   handle: (bytes: Uint8Array, request: Request, fail: Fail, report: (outcome: string) => void) => Promise<Response>,
   telemetry: { telemetry: Telemetry | undefined; name: string; now: Now },
 ): NotificationHandler {
-  const maxBytes = options.maxBodyBytes ?? defaultMaxBytes;
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_NOTIFICATION_MAX_BYTES;
   const gate = authenticator(options.authenticate, telemetry.now);
   const fail: Fail = (status, error, headers) => {
     if (status >= 500) log?.error?.('notification failed', { status, error: errorName(error) });

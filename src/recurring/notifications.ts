@@ -17,31 +17,29 @@ import { ApiError } from '../errors/api-error.ts';
 import { ConfigurationError, InvalidNotificationError } from '../errors/failures.ts';
 import { isRecord } from '../internal/json.ts';
 import type { RequestOptions } from '../core/types.ts';
-import { resolveLogger, type Logger } from '../core/log.ts';
+import type { Logger } from '../core/log.ts';
 import type { Telemetry } from '../core/telemetry.ts';
 import { PathParameterError } from '../core/path.ts';
 import type { UnconfirmedReason } from '../collection/received-payments.ts';
 import type { Store } from '../store/types.ts';
 import {
-  DEFAULT_MAX_BODY_BYTES,
-  notificationHandler,
   readNotificationJson,
   type NotificationContext,
   type NotificationHandler,
   type NotificationHandlerOptions,
 } from '../notifications/handler.ts';
+import { feed, notificationPipeline } from '../notifications/pipeline.ts';
 import {
-  confirmedDelivery,
-  deliverySettings,
-  notificationOutcome,
-  type DeliveryOutcome,
-  type DeliverySettings,
-} from '../notifications/confirmed.ts';
+  handlerSweep,
+  listSource,
+  type ListMethod,
+  type SweepOptions,
+  type SweepResult,
+} from '../notifications/sweep.ts';
 import type { InstantPayment } from '../collection/instant.ts';
 import type { CobRCompleta, CobREncerramento, CobRStatus, Tentativa } from './cobr.ts';
 import type { RecAtivacao, RecCompleta, RecEncerramento } from './rec.ts';
 import type { Atualizacao, RecStatus } from './terms.ts';
-import { epochMs, systemNow } from '../internal/clock.ts';
 import type { Now } from '../internal/clock.ts';
 
 /** An item of `{ recs: [...] }`, as notified. Not trustworthy: the callback gets the service's record. */
@@ -114,10 +112,14 @@ export interface RecurringNotificationsApi {
   readonly rec: {
     /** The service's record of a recurrence (`api.rec.get`). */
     get(idRec: string, query?: { txid?: string }, options?: RequestOptions): PromiseLike<RecCompleta>;
+    /** A page of the recurrences created in a period (`api.rec.list`): what `sweep()` reads. */
+    list?: ListMethod<RecCompleta>;
   };
   readonly cobr: {
     /** The service's record of a recurring charge (`api.cobr.get`). */
     get(txid: string, options?: RequestOptions): PromiseLike<CobRCompleta>;
+    /** A page of the recurring charges created in a period (`api.cobr.list`): what `sweep()` reads. */
+    list?: ListMethod<CobRCompleta>;
   };
   /** The client's shared store, used when the handler is given none. */
   readonly store?: Store | undefined;
@@ -125,7 +127,7 @@ export interface RecurringNotificationsApi {
   readonly logger?: Logger | undefined;
   /** @internal The client's OpenTelemetry: one SERVER span per notification handled. */
   readonly telemetry?: Telemetry | undefined;
-  /** The client's clock (default the system clock): claims, certificate dates and log timings read it. */
+  /** The client's clock (default the system clock): claims, certificate dates and the end of a sweep's period read it. */
   readonly now?: Now | undefined;
 }
 
@@ -183,8 +185,24 @@ export interface RecurringHandlerOptions<S extends Store = Store> extends Notifi
   onUnconfirmed?(event: UnconfirmedRecurring): void | Promise<void>;
   /** How many delivered states are remembered to drop duplicates (default 10 000 of each kind, least recent dropped first). */
   maxRemembered?: number;
-  /** Options for the confirming `api.rec.get` and `api.cobr.get` calls (timeouts, retries). */
+  /** Options for the confirming `api.rec.get` and `api.cobr.get` calls and the sweep's lists (timeouts, retries). */
   requestOptions?: RequestOptions;
+  /** Names this handler's sweep cursor in the store, to tell two handlers apart (default `recurring`). */
+  name?: string;
+  /** How far a sweep reaches back before the cursor, in milliseconds (default 5 minutes). */
+  sweepOverlapMs?: number;
+}
+
+/** The recurring handler: a web-standard notification handler that can also sweep. */
+export interface RecurringHandler extends NotificationHandler {
+  /**
+   * Reads the recurrences and recurring charges the service created in a period (`GET /rec`,
+   * `GET /cobr`, page by page; only the lists with a callback) and hands each record to `onRec`
+   * or `onCobr` through the same once-only claims as a notification. The lists are by creation
+   * time: a sweep finds a record's current state when the record was created in the period.
+   * The cursor and its overlap work as `receivedPaymentsHandler`'s (`SweepOptions`).
+   */
+  sweep(options?: SweepOptions): Promise<SweepResult>;
 }
 
 /**
@@ -207,7 +225,7 @@ export interface RecurringHandlerOptions<S extends Store = Store> extends Notifi
 export function recurringHandler<S extends Store = Store>(
   api: RecurringNotificationsApi,
   options: RecurringHandlerOptions<S>,
-): NotificationHandler {
+): RecurringHandler {
   const { onRec, onCobr } = options ?? {};
   for (const [name, callback] of [
     ['onRec', onRec],
@@ -219,85 +237,60 @@ export function recurringHandler<S extends Store = Store>(
   if (onRec === undefined && onCobr === undefined) {
     throw new ConfigurationError('onRec', 'recurringHandler needs onRec, onCobr or both');
   }
-  const log = options.logger ?? api.logger ?? resolveLogger(undefined);
-  const now = api.now ?? systemNow;
-  const settings: DeliverySettings = deliverySettings(options, options.store ?? api.store, log, now);
-  const request = (signal: AbortSignal): RequestOptions => ({ ...options.requestOptions, signal });
-  const unconfirmed = async (event: UnconfirmedRecurring): Promise<undefined> => {
-    log?.warn?.(`${event.kind === 'rec' ? 'recurrence' : 'recurring charge'} unconfirmed`, { reason: event.reason });
-    await options.onUnconfirmed?.(event);
-    return undefined;
-  };
-
-  const handleRec =
-    onRec &&
-    confirmedDelivery<RecNotification, RecCompleta>(
-      {
-        what: 'recurrence',
-        callback: 'onRec',
-        confirm: async (notified, signal) => {
-          const actual = await found(api.rec.get(notified.idRec, {}, request(signal)));
-          if (actual === undefined) return unconfirmed({ kind: 'rec', reason: 'not-found', notified });
-          if (actual.idRec !== notified.idRec || !wasIn(actual, notified.status))
-            return unconfirmed({ kind: 'rec', reason: 'mismatch', notified, actual });
-          return actual;
-        },
-        deliveryKey: (rec) => `rec:${rec.idRec}:${rec.status}`,
-        // The context has `tx` exactly when the store is transactional, as `RecNotificationContext<S>` says.
-        deliver: (actual, notified, claim) => onRec(actual, { ...claim, notified } as RecNotificationContext<S>),
-      },
-      settings,
-    );
-
-  const handleCobr =
-    onCobr &&
-    confirmedDelivery<CobRNotification, CobRCompleta>(
-      {
-        what: 'recurring charge',
-        callback: 'onCobr',
-        confirm: async (notified, signal) => {
-          const actual = await found(api.cobr.get(notified.txid, request(signal)));
-          if (actual === undefined) return unconfirmed({ kind: 'cobr', reason: 'not-found', notified });
-          if (!confirmsCharge(actual, notified))
-            return unconfirmed({ kind: 'cobr', reason: 'mismatch', notified, actual });
-          return actual;
-        },
-        deliveryKey: (cobr) =>
-          `cobr:${cobr.txid}:${cobr.status}:${attemptsOf(cobr)
-            .map((t) => t?.status)
-            .join('+')}`,
-        deliver: (actual, notified, claim) => onCobr(actual, { ...claim, notified } as CobRNotificationContext<S>),
-      },
-      settings,
-    );
-
-  return notificationHandler(
-    options,
-    DEFAULT_MAX_BODY_BYTES,
-    log,
-    async (bytes, req, fail, report) => {
-      const started = epochMs(now);
-      let notified: RecurringNotifications;
-      try {
-        notified = parseRecurringNotifications(bytes);
-      } catch (error) {
-        return fail(400, error);
-      }
-      const counts = { recs: notified.recs.length, cobsr: notified.cobsr.length };
-      log?.info?.('notification received', counts);
-      try {
-        const outcomes: DeliveryOutcome[] = [];
-        if (handleRec) for (const item of notified.recs) outcomes.push(await handleRec(item, req.signal));
-        if (handleCobr) for (const item of notified.cobsr) outcomes.push(await handleCobr(item, req.signal));
-        report(notificationOutcome(outcomes));
-        log?.info?.('notification answered', { status: 200, ...counts, ms: epochMs(now) - started });
-        return new Response(null, { status: 200 });
-      } catch (error) {
-        return fail(500, error);
-      }
-    },
-    { telemetry: api.telemetry, name: 'recurring.notification', now },
-  );
+  const pipeline = notificationPipeline<RecurringNotifications>(api, options, (log) => {
+    const request = (signal: AbortSignal): RequestOptions => ({ ...options.requestOptions, signal });
+    const unconfirmed = async (event: UnconfirmedRecurring): Promise<undefined> => {
+      log?.warn?.(`${event.kind === 'rec' ? 'recurrence' : 'recurring charge'} unconfirmed`, { reason: event.reason });
+      await options.onUnconfirmed?.(event);
+      return undefined;
+    };
+    return {
+      span: 'recurring.notification',
+      parse: parseRecurringNotifications,
+      counts: (notified) => ({ recs: notified.recs.length, cobsr: notified.cobsr.length }),
+      feeds: [
+        onRec &&
+          feed((notified) => notified.recs, {
+            what: 'recurrence',
+            callback: 'onRec',
+            confirm: async (notified: RecNotification, signal: AbortSignal) => {
+              const actual = await found(api.rec.get(notified.idRec, {}, request(signal)));
+              if (actual === undefined) return unconfirmed({ kind: 'rec', reason: 'not-found', notified });
+              if (actual.idRec !== notified.idRec || !wasIn(actual, notified.status))
+                return unconfirmed({ kind: 'rec', reason: 'mismatch', notified, actual });
+              return actual;
+            },
+            deliveryKey: (rec: RecCompleta) => `rec:${rec.idRec}:${rec.status}`,
+            // The context has `tx` exactly when the store is transactional, as `RecNotificationContext<S>` says.
+            deliver: (actual, context) => onRec(actual, context as RecNotificationContext<S>),
+          }),
+        onCobr &&
+          feed((notified) => notified.cobsr, {
+            what: 'recurring charge',
+            callback: 'onCobr',
+            confirm: async (notified: CobRNotification, signal: AbortSignal) => {
+              const actual = await found(api.cobr.get(notified.txid, request(signal)));
+              if (actual === undefined) return unconfirmed({ kind: 'cobr', reason: 'not-found', notified });
+              if (!confirmsCharge(actual, notified))
+                return unconfirmed({ kind: 'cobr', reason: 'mismatch', notified, actual });
+              return actual;
+            },
+            deliveryKey: (cobr: CobRCompleta) =>
+              `cobr:${cobr.txid}:${cobr.status}:${attemptsOf(cobr)
+                .map((t) => t?.status)
+                .join('+')}`,
+            deliver: (actual, context) => onCobr(actual, context as CobRNotificationContext<S>),
+          }),
+      ],
+    };
+  });
+  const [recs, cobsr] = pipeline.deliveries;
+  const sources = [
+    recs && listSource(api.rec.list?.bind(api.rec), 'api.rec.list', options.requestOptions, recs),
+    cobsr && listSource(api.cobr.list?.bind(api.cobr), 'api.cobr.list', options.requestOptions, cobsr),
+  ];
+  const sweep = handlerSweep(api, options, 'recurring', sources);
+  return Object.assign(pipeline.handler, { sweep });
 }
 
 /** The service's record, or `undefined` when it has none (404) or the id cannot name one (refused before asking). */

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { parseAmount, MONEY_PATTERN } from '../lib/money.ts';
+import { DISPUTE_NATURES } from '../lib/refunds.ts';
 import { FAULT_KINDS } from './faults.ts';
 import { json, readJson } from './http.ts';
 import { Problem } from './problems.ts';
@@ -166,6 +167,16 @@ export const FAULTS_BODY = z.strictObject({
 });
 
 export const NO_BODY = z.strictObject({});
+
+export const DROP_BODY = z.strictObject({
+  count: z.int().min(0).exactOptional(),
+  rate: z.number().min(0).max(1).exactOptional(),
+});
+
+export const DISPUTE_BODY = z.strictObject({
+  natureza: z.enum(DISPUTE_NATURES),
+  valor: money.exactOptional(),
+});
 
 export const CLOCK_BODY = z.strictObject({
   set: z.string().exactOptional(),

@@ -37,6 +37,16 @@ export interface NotificationAttempt extends NotificationAnswer {
   at: string;
   /** Milliseconds from sending to the answer (or to the failure). */
   durationMs: number;
+  /** Sent by `redeliver(id)`, not by the schedule. */
+  redelivery?: true;
+}
+
+/** Which of the next notifications are lost for good (`dropNotifications`). */
+export interface DropOptions {
+  /** The next `count` notifications are lost. */
+  count?: number;
+  /** Each notification after those is lost with this probability (seeded; 0 stops). */
+  rate?: number;
 }
 
 /** A notification the sandbox sent, with every attempt so far. */
@@ -46,8 +56,12 @@ export interface SentNotification {
   url: string;
   /** The JSON body, as sent on every attempt. */
   body: unknown;
-  /** `pending` while an attempt is under way or another is due; then `delivered` (a 2xx) or `failed` (attempts used up). */
-  state: 'pending' | 'delivered' | 'failed';
+  /**
+   * `pending` while an attempt is under way or another is due; then `delivered` (a 2xx) or
+   * `failed` (attempts used up); `dropped`: lost for good by `dropNotifications`, never attempted
+   * (unless `redeliver(id)` sends it).
+   */
+  state: 'pending' | 'delivered' | 'failed' | 'dropped';
   attempts: NotificationAttempt[];
   /** What the latest attempt got. */
   lastAnswer?: NotificationAnswer;
@@ -65,6 +79,8 @@ interface NotifierDeps {
   now: () => Date;
   /** Aborts the attempts under way when the sandbox closes. */
   closed: AbortSignal;
+  /** Draws which notifications `dropNotifications({ rate })` loses (seeded). */
+  random: () => number;
   /** Deliver over mTLS, trusting `serverCa` (PEM) for the receiver's certificate when given. */
   clientCertificate?: { serverCa?: string | readonly string[] | undefined } | undefined;
 }
@@ -106,6 +122,7 @@ export class Notifier {
   readonly #log: SentNotification[] = [];
   readonly #tls: ClientTls | undefined;
   #lastId = 0;
+  #drop: Required<DropOptions> = { count: 0, rate: 0 };
 
   constructor(deps: NotifierDeps, options: RedeliveryOptions = {}) {
     this.#deps = deps;
@@ -127,8 +144,32 @@ export class Notifier {
     };
     this.#log.push(record);
     if (this.#log.length > LOG_LIMIT) this.#log.shift();
-    await this.#attempt(record, text);
+    if (this.#dropsNext()) record.state = 'dropped';
+    else await this.#attempt(record, text);
     return structuredClone(record);
+  }
+
+  /** The next notifications are lost for good: `count` of them, then each with probability `rate`. */
+  drop({ count = 0, rate = 0 }: DropOptions): void {
+    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError('count must be a whole number');
+    if (!(rate >= 0 && rate <= 1)) throw new RangeError('rate must be between 0 and 1');
+    this.#drop = { count, rate };
+  }
+
+  /** Sends the logged notification `id` again, now, once (a `redelivery` attempt); resolves with it. */
+  async redeliver(id: number): Promise<SentNotification | undefined> {
+    const record = this.#log.find((entry) => entry.id === id);
+    if (record === undefined) return undefined;
+    await this.#attempt(record, JSON.stringify(record.body), true);
+    return structuredClone(record);
+  }
+
+  #dropsNext(): boolean {
+    if (this.#drop.count > 0) {
+      this.#drop.count--;
+      return true;
+    }
+    return this.#drop.rate > 0 && this.#deps.random() < this.#drop.rate;
   }
 
   /** The CA (PEM) of the client certificate notifications are sent with, when they are sent over mTLS. */
@@ -141,15 +182,22 @@ export class Notifier {
     return structuredClone(this.#log);
   }
 
-  async #attempt(record: SentNotification, text: string): Promise<void> {
-    delete record.nextAttemptAt;
+  async #attempt(record: SentNotification, text: string, redelivery = false): Promise<void> {
+    if (!redelivery) delete record.nextAttemptAt;
     const sent = this.#deps.now().getTime();
     const answer = await this.#post(record.url, text);
     const answered = this.#deps.now().getTime();
-    record.attempts.push({ at: new Date(sent).toISOString(), durationMs: answered - sent, ...answer });
+    record.attempts.push({
+      at: new Date(sent).toISOString(),
+      durationMs: answered - sent,
+      ...answer,
+      ...(redelivery && { redelivery: true as const }),
+    });
     record.lastAnswer = answer;
     if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
       record.state = 'delivered';
+    } else if (redelivery) {
+      // A redelivery by hand is one attempt: a schedule under way goes on, a finished one stays finished.
     } else if (record.attempts.length >= this.#attempts || this.#deps.closed.aborted) {
       record.state = 'failed';
     } else {

@@ -5,6 +5,7 @@
  * the charge's key. A refund settles shortly after it is asked for, and is notified too.
  */
 import { isHttpsOrLoopback } from '../core/validation.ts';
+import { DISPUTE_NATURES } from '../lib/refunds.ts';
 import { isValidE2eid, isValidRefundId } from '../lib/ids.ts';
 import { isValidKey } from '../lib/keys.ts';
 import { MONEY_PATTERN, fromCents, toCents } from '../lib/money.ts';
@@ -158,34 +159,77 @@ function refund(ctx: Context, payment: Payment, id: string, body: Json): Json {
       ]);
     return { ...existing };
   }
+  checkRefundable(payment, request.valor as string);
+  const created = returnMoney(ctx, payment, {
+    id,
+    valor: request.valor as string,
+    natureza: request.natureza as string,
+    ...(typeof request.descricao === 'string' && { descricao: request.descricao }),
+  });
+  return { ...created };
+}
+
+/** What is left to return of `payment`, in cents: its amount less every refund not refused. */
+function refundableCents(payment: Payment): number {
   const refunded = payment.devolucoes
     .filter((d) => d.status !== 'NAO_REALIZADO')
     .reduce((sum, d) => sum + toCents(d.valor), 0);
-  if (refunded + toCents(request.valor as string) > toCents(payment.valor)) {
+  return toCents(payment.valor) - refunded;
+}
+
+/** Refuses a return of `valor` larger than what is left of `payment`, as the service does. */
+function checkRefundable(payment: Payment, valor: string): void {
+  const left = refundableCents(payment);
+  if (toCents(valor) > left) {
     throw new Problem('InstantDevolucaoInvalida', 'A soma das devoluções excede o valor do pagamento.', [
-      {
-        propriedade: 'valor',
-        razao: `Resta devolver ${fromCents(toCents(payment.valor) - refunded)}.`,
-        valor: request.valor as string,
-      },
+      { propriedade: 'valor', razao: `Resta devolver ${fromCents(left)}.`, valor },
     ]);
   }
+}
+
+/** A return of money on `payment`, in processing; it settles (DEVOLVIDO) shortly after and the payment is notified. */
+function returnMoney(
+  ctx: Context,
+  payment: Payment,
+  asked: { id: string; valor: string; natureza: string; descricao?: string },
+): Refund {
   const created: Refund = {
-    id,
+    ...asked,
     rtrId: endToEndId(ctx, 'D'),
-    valor: request.valor as string,
-    natureza: request.natureza as string,
     horario: { solicitacao: ctx.now().toISOString() },
     status: 'EM_PROCESSAMENTO',
   };
-  if (typeof request.descricao === 'string') created.descricao = request.descricao;
   payment.devolucoes.push(created);
   ctx.later(ctx.refundDelayMs, async () => {
     created.status = 'DEVOLVIDO';
     created.horario.liquidacao = ctx.now().toISOString();
     await notifyPayment(ctx, payment);
   });
-  return { ...created };
+  return created;
+}
+
+/** Options of `sandbox.disputePayment()`. */
+export interface DisputeOptions {
+  /** `MED_OPERACIONAL`, `MED_FRAUDE` or the automatic recurring payment's nature (`MED_AUTOMATIC`). */
+  natureza: string;
+  /** Amount returned (default: all that is left to return). */
+  valor?: string;
+}
+
+/**
+ * The service returns money on its own (a special return for a fraud or an operational failure):
+ * a refund the receiving user did not ask for, settled shortly after and notified as a refund is.
+ * Refused (`InstantDevolucaoInvalida`) beyond what is left to return.
+ */
+export function disputePayment(ctx: Context, e2eid: string, { natureza, valor }: DisputeOptions): Json {
+  const payment = paymentOr404(ctx, e2eid);
+  if (!(DISPUTE_NATURES as readonly string[]).includes(natureza))
+    throw new RangeError(`natureza must be one of ${DISPUTE_NATURES.join(', ')}`);
+  const amount = valor ?? fromCents(refundableCents(payment));
+  if (!MONEY_PATTERN.test(amount) || toCents(amount) === 0)
+    throw new RangeError('valor must be a positive amount such as "10.00" (nothing is left to return)');
+  checkRefundable(payment, amount);
+  return { ...returnMoney(ctx, payment, { id: `MED${ctx.ids.alphanumeric(29)}`, valor: amount, natureza }) };
 }
 
 function listPayments(ctx: Context, params: URLSearchParams): Response {

@@ -26,6 +26,8 @@ import {
   ANSWER_SOLICREC_BODY,
   APPROVE_REC_BODY,
   BALANCE_BODY,
+  DISPUTE_BODY,
+  DROP_BODY,
   CLOCK_BODY,
   ControlTable,
   FAULTS_BODY,
@@ -40,10 +42,16 @@ import {
 } from './controls.ts';
 import { preflight, withCors } from './cors.ts';
 import { ConnectionDrop, FaultInjector, type FaultOptions } from './faults.ts';
-import { Notifier, type RedeliveryOptions, type SentNotification } from './notifications.ts';
+import { Notifier, type DropOptions, type RedeliveryOptions, type SentNotification } from './notifications.ts';
 import { PayloadSigner } from './payload.ts';
 import { sandboxPayerOptions } from './payer-options.ts';
-import { payCharge, type PayChargeOptions, type ReceivedPayment } from './payments.ts';
+import {
+  disputePayment,
+  payCharge,
+  type DisputeOptions,
+  type PayChargeOptions,
+  type ReceivedPayment,
+} from './payments.ts';
 import { Problem } from './problems.ts';
 import { Random, secret } from './random.ts';
 import { RecurringPart, type ApproveRecOptions, type SettleCobrOptions } from './recurring/part.ts';
@@ -172,6 +180,10 @@ export class Sandbox {
         later: (ms, task) => this.#later(ms, task),
         now,
         closed: this.#stop.signal,
+        random: (
+          (drops) => () =>
+            drops.next()
+        )(new Random(seed ^ 0xd209)),
         clientCertificate: options.webhookClientCertificate ? { serverCa: options.webhookServerCa } : undefined,
       },
       options.redelivery,
@@ -398,6 +410,27 @@ export class Sandbox {
     ),
     control(
       'POST',
+      '/sandbox/notifications/drop',
+      'dropNotifications { count?, rate? }: the next notifications are lost for good (no redelivery)',
+      DROP_BODY,
+      (_, input) => (this.dropNotifications(input), {}),
+    ),
+    control(
+      'POST',
+      '/sandbox/notifications/{id}/redeliver',
+      'redeliver(id): sends a logged notification again, now; answers it',
+      NO_BODY,
+      async ({ id }) => ({ notification: await this.redeliver(Number(id)) }),
+    ),
+    control(
+      'POST',
+      '/sandbox/payments/{e2eid}/dispute',
+      'disputePayment { natureza: MED_*, valor? }: the service returns money on its own and notifies; answers the refund',
+      DISPUTE_BODY,
+      ({ e2eid }, input) => this.disputePayment(e2eid, input),
+    ),
+    control(
+      'POST',
       '/sandbox/recs/{idRec}/approve',
       'approveRec: the payer approves the recurrence { jornada? }',
       APPROVE_REC_BODY,
@@ -552,6 +585,34 @@ export class Sandbox {
    */
   notifications(): SentNotification[] {
     return this.#notifier.list();
+  }
+
+  /**
+   * The next notifications are lost for good, as when a service gives up: the next `count`, then
+   * each with probability `rate` (seeded; `{}` stops). Shown as `dropped` in `notifications()`.
+   */
+  dropNotifications(options: DropOptions): void {
+    this.#notifier.drop(options);
+  }
+
+  /**
+   * Sends the logged notification `id` again, now (one attempt, marked `redelivery` in the log,
+   * whatever its state); resolves with it once answered.
+   */
+  async redeliver(id: number): Promise<SentNotification> {
+    const sent = await this.#notifier.redeliver(id);
+    if (sent === undefined) throw new Problem('NaoEncontrado', `No notification ${id} in the log.`);
+    return sent;
+  }
+
+  /**
+   * The service returns money of the received payment `e2eid` on its own (`natureza`:
+   * `MED_OPERACIONAL`, `MED_FRAUDE`, `MED_AUTOMATIC`), `valor` (default: all that is left to
+   * return), as a refund the receiving user did not ask for; it settles shortly after and is
+   * notified like a refund. More than is left to return is refused (`InstantDevolucaoInvalida`).
+   */
+  disputePayment(e2eid: string, options: DisputeOptions): Json {
+    return disputePayment(this.#ctx, e2eid, options);
   }
 
   /** Stops the server (if listening) and every pending timer. */

@@ -192,6 +192,7 @@ describe('a 404 typed NaoEncontrado from the status query is "no such transfer"'
     expect(response.status).toBe(200);
     expect(onSuspicious).toHaveBeenCalledWith(expect.objectContaining({ reason: 'unknown-transfer' }), {
       signal: expect.any(AbortSignal),
+      notified: expect.objectContaining({ idempotencyKey: 'nosuchorder' }),
     });
     expect(onError).not.toHaveBeenCalled();
   });

@@ -114,7 +114,7 @@ describe('instant-payments (built bin)', () => {
         });
         child.once('exit', (code) => reject(new Error(`exited ${code}: ${text}`)));
       });
-      expect(banner).toMatch(/instant-payments sandbox on http:\/\/127\.0\.0\.1:\d+/);
+      expect(banner).toMatch(/instant-payments sandbox serving HTTP on http:\/\/127\.0\.0\.1:\d+/);
       expect(banner).toContain('Seed             7');
     } finally {
       child.kill('SIGTERM');
