@@ -7,7 +7,7 @@ import { DEFAULT_TOTAL_TIMEOUT_MS } from '../core/http.ts';
 import type { RequestOptions } from '../core/types.ts';
 import { TimeoutError } from '../errors/failures.ts';
 import { bounded } from '../internal/bounded.ts';
-import { sleep } from '../internal/retry.ts';
+import { sleepUntil } from '../internal/retry.ts';
 import { systemNow, type Now } from '../internal/clock.ts';
 
 export class Budget {
@@ -50,20 +50,19 @@ export class Budget {
   /** Throws the signal's reason, or `TimeoutError` when the time is up. */
   check(): void {
     this.signal?.throwIfAborted();
-    if (this.left() === 0) throw this.#expired();
+    if (this.left() === 0) throw this.expired();
   }
 
   /** A store call, waited for no longer than the caller's time (`onLate`: see `bounded`). */
   store<T>(work: Promise<T>, onLate?: (value: T) => void): Promise<T> {
-    return bounded(work, this.left(), this.signal, this.#expired, onLate);
+    return bounded(work, this.left(), this.signal, this.expired, onLate);
   }
 
   /** Waits `ms`, or throws as `check()` does when the time ends first. */
-  async sleep(ms: number): Promise<void> {
-    const left = this.left();
-    await sleep(Math.min(ms, left), this.signal);
-    if (ms >= left) this.check();
+  sleep(ms: number): Promise<void> {
+    return sleepUntil(ms, this.deadline, this.clock, this.signal, this.expired);
   }
 
-  readonly #expired = (): TimeoutError => new TimeoutError('The call ran out of its time (totalTimeout)');
+  /** The error of a call whose time is up. */
+  readonly expired = (): TimeoutError => new TimeoutError('The call ran out of its time (totalTimeout)');
 }

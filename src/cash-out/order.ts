@@ -20,7 +20,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { AuthenticationError, InvalidResponseError } from '../errors/failures.ts';
 import type { RequestOptions } from '../core/types.ts';
 import { violation } from '../core/validation.ts';
-import { backoffMs, retryAfterMs, type Backoff } from '../internal/retry.ts';
+import { backoffMs, retrying } from '../internal/retry.ts';
 import type { Budget } from './budget.ts';
 import { sameAmount } from '../lib/money.ts';
 import { CashOutResponseError, IdempotencyKeyReusedError, PaymentOutcomeUnknownError } from './errors.ts';
@@ -35,10 +35,6 @@ export interface OrderChannel {
   find(options: RequestOptions): Promise<Transfer | undefined>;
 }
 
-/** Pause between attempts: from 250 ms doubled up to 4 s, at least half of it always waited. */
-const ORDER_BACKOFF: Backoff = { baseMs: 250, maxMs: 4_000, floor: 0.5 };
-const MAX_RETRY_AFTER_MS = 60_000;
-
 /** What an attempt's failure says about the order. */
 type Verdict =
   /** This attempt placed nothing (a definitive 4xx, a refusal before sending, no token). */
@@ -51,7 +47,8 @@ type Verdict =
 
 /**
  * Places `body` under `idempotencyKey`, with up to `maxRetries` further attempts, all within
- * `budget` (attempts, pauses and lookups together).
+ * `budget` (attempts, pauses and lookups together), through the SDK's retry loop (its backoff and
+ * Retry-After; the pauses within the budget); the lookup by key runs between attempts.
  */
 export async function placeOrder(
   channel: OrderChannel,
@@ -67,6 +64,10 @@ export async function placeOrder(
   const check = (found: Transfer) => sameOrder(found, body, idempotencyKey, true);
   /** An earlier attempt may have placed the order. */
   let mayExist = false;
+  /** The provider holds an order under the key: from here on it is looked for, never sent again. */
+  let held = false;
+  /** The last attempt's own failure (not a lookup's): the one the loop may retry. */
+  let failure: unknown;
 
   const find = async (): Promise<Transfer | undefined> => {
     try {
@@ -83,57 +84,55 @@ export async function placeOrder(
       throw mayExist ? outcomeUnknown(reason) : reason;
     }
   };
-  /** The provider holds the order: look for it (never send again) up to `lookups` times. */
-  const settle = async (cause: unknown, lookups: number): Promise<Transfer> => {
-    mayExist = true;
-    for (let i = 0; i < lookups; i++) {
-      if (i > 0) await wait(pause(i - 1, undefined, budget));
-      const found = await find();
-      if (found !== undefined) return check(found);
-    }
-    throw outcomeUnknown(cause);
+  /** The provider holds the order: look for it; not there yet, the next attempt looks again. */
+  const settle = async (cause: unknown): Promise<Transfer> => {
+    held = mayExist = true;
+    const found = await find();
+    if (found !== undefined) return check(found);
+    failure = outcomeUnknown(cause);
+    throw failure;
   };
-
-  for (let attempt = 0; ; attempt++) {
-    const last = attempt >= maxRetries;
-    const lookups = maxRetries - attempt + 1;
+  const attempt = async (): Promise<Transfer> => {
+    if (held) return await settle((failure as PaymentOutcomeUnknownError).cause);
     let answer: unknown;
-    let failure: unknown;
-    let answered = false;
     try {
       answer = await channel.post(budget.request());
-      answered = true;
     } catch (error) {
+      // The POST may have left: from here on the caller gets the key.
+      if (signal?.aborted) throw outcomeUnknown(signal.reason);
+      const verdict = verdictOf(error);
+      if (verdict === 'conflict') return await settle(error);
+      if (verdict === 'unknown') mayExist = true;
       failure = error;
+      throw error;
     }
-    if (answered) {
-      const transfer = readOrder(answer, idempotencyKey);
-      if (transfer !== undefined) return check(transfer);
-      return await settle(
-        new CashOutResponseError('The provider accepted the order without a readable transfer'),
-        lookups,
-      );
-    }
-    // The POST may have left: from here on the caller gets the key.
-    if (signal?.aborted) throw outcomeUnknown(signal.reason);
-    const verdict = verdictOf(failure);
-    if (verdict === 'conflict') return await settle(failure, lookups);
-    if (verdict === 'unknown') {
-      mayExist = true;
-    } else if (verdict === 'refused' || last) {
-      if (!mayExist) throw failure;
-      // This attempt placed nothing, an earlier one may have.
-      const found = await find();
-      if (found !== undefined) return check(found);
-      throw outcomeUnknown(failure);
-    }
-    // A pause before asking too, so an order still in flight at the provider can land.
-    await wait(pause(attempt, failure, budget));
-    if (verdict === 'unknown') {
-      const found = await find();
-      if (found !== undefined) return check(found);
-      if (last) throw outcomeUnknown(failure);
-    }
+    const transfer = readOrder(answer, idempotencyKey);
+    if (transfer !== undefined) return check(transfer);
+    return await settle(new CashOutResponseError('The provider accepted the order without a readable transfer'));
+  };
+
+  try {
+    return await retrying(attempt, {
+      maxRetries,
+      now: budget.clock,
+      signal,
+      pause: wait,
+      retryable: (error) => error === failure && (held || verdictOf(error) !== 'refused'),
+      // A pause before asking too, so an order still in flight at the provider can land.
+      between: async ({ error }) => {
+        if (held || verdictOf(error) !== 'unknown') return undefined;
+        const found = await find();
+        return found === undefined ? undefined : { value: check(found) };
+      },
+    });
+  } catch (error) {
+    // A lookup's failure, a reused key, an abort: final as they are.
+    if (error !== failure || held || !mayExist) throw error;
+    // The last attempt placed nothing or its outcome is unknown, and an earlier one may have placed it.
+    if (verdictOf(error) === 'unknown') await wait(backoffMs(maxRetries));
+    const found = await find();
+    if (found !== undefined) return check(found);
+    throw outcomeUnknown(error);
   }
 }
 
@@ -201,12 +200,4 @@ function verdictOf(error: unknown): Verdict {
   if (error.status === 429) return 'rate-limited';
   if (error.status === 408 || error.status < 400 || error.status >= 500) return 'unknown';
   return 'refused';
-}
-
-function pause(attempt: number, error: unknown, budget: Budget): number {
-  const retryAfter =
-    error instanceof ApiError
-      ? retryAfterMs(error.response?.headers.get('retry-after'), MAX_RETRY_AFTER_MS, budget.clock)
-      : undefined;
-  return retryAfter ?? backoffMs(attempt, ORDER_BACKOFF);
 }

@@ -14,7 +14,8 @@ import { isHttpsOrLoopback } from './validation.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, guardFetch } from './response.ts';
 import { USER_AGENT } from './version.ts';
 import { describeConnectionFailure } from './network.ts';
-import { retryAfterMs } from '../internal/retry.ts';
+import { DEFAULT_MAX_RETRIES, RETRY_STATUSES, retryAfterMs, retrying } from '../internal/retry.ts';
+import { bounded } from '../internal/bounded.ts';
 import { systemNow, type Now } from '../internal/clock.ts';
 
 /** What every kind of client credentials has: where the token is, and who asks for it. */
@@ -142,11 +143,24 @@ export class ClientCredentialsProvider implements TokenProvider {
     const started = this.#ms();
     const refresh = this.#fetched;
     let answer: { value: string; lifetimeS: number };
+    const once = () => (this.#credentials.tokenRequestFormat === 'json' ? this.#requestJson() : this.#requestForm());
     try {
-      answer = this.#credentials.tokenRequestFormat === 'json' ? await this.#requestJson() : await this.#requestForm();
+      answer = await retrying(once, {
+        maxRetries: DEFAULT_MAX_RETRIES,
+        now: this.#now,
+        retryable: unanswered,
+        between: ({ retry, error }) => {
+          this.#logger?.warn?.('token request retried', {
+            retry,
+            error: (error as Error).name,
+            status: statusOf(error),
+          });
+          return undefined;
+        },
+      });
     } catch (error) {
       // The error is already redacted; its name and status are all that is logged.
-      const status = (error as { status?: unknown }).status;
+      const status = statusOf(error);
       this.#logger?.error?.('token request failed', { error: (error as Error).name, status, ms: this.#ms() - started });
       throw error;
     }
@@ -326,6 +340,25 @@ function isNetworkFailure(error: unknown): boolean {
   return false;
 }
 
+/**
+ * A token request that got no answer (a dropped connection, a time-out) or a 5xx the SDK retries:
+ * the grant is sent again (it creates nothing; each answer is a token). A 4xx (bad credentials, a
+ * 429 rate limit) is never repeated blindly, nor an answer that names its own wait (Retry-After):
+ * the error carries it to the caller (a shared token's backoff honours it).
+ */
+function unanswered(error: unknown): boolean {
+  if (!(error instanceof AuthenticationError) || error.retryAfterMs !== undefined) return false;
+  if (error.status !== undefined) return error.status >= 500 && RETRY_STATUSES.includes(error.status);
+  for (let cause = error.cause, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause.name === 'TimeoutError' || (cause.name === 'TypeError' && cause.message === 'fetch failed')) return true;
+  }
+  return false;
+}
+
+function statusOf(error: unknown): unknown {
+  return (error as { status?: unknown }).status;
+}
+
 /** Longest `Retry-After` of a token endpoint honoured (a longer one is cut to it). */
 const MAX_TOKEN_RETRY_AFTER_MS = 10 * 60_000;
 
@@ -355,20 +388,5 @@ function safeCause(error: unknown, secret: string | undefined, depth = 0): Error
 
 /** Waits for `promise` unless `signal` aborts first (the promise itself goes on). */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return bounded(promise, Infinity, signal, () => undefined);
 }

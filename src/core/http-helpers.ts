@@ -4,7 +4,7 @@
  * on a wait.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { ConfigurationError, InvalidResponseError, TimeoutError } from '../errors/failures.ts';
+import { ConfigurationError, InvalidResponseError } from '../errors/failures.ts';
 import { InstantError } from '../errors/base.ts';
 import { isRecord } from '../internal/json.ts';
 import type { Logger } from './log.ts';
@@ -102,16 +102,4 @@ export function routeTag(route: string): string {
   const start = route.charCodeAt(0) === SLASH ? 1 : 0;
   const end = route.indexOf('/', start);
   return end === -1 ? route.slice(start) : route.slice(start, end);
-}
-
-/** `pending`, or a `TimeoutError` once `ms` have passed without it settling. */
-export function withinBudget<T>(pending: Promise<T>, ms: number, spec: CallSpec): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${ms} ms`)),
-      ms,
-    );
-  });
-  return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
 }

@@ -13,7 +13,8 @@ import { InstantError } from '../errors/base.ts';
 import { createApiError, type ErrorTables } from '../errors/factory.ts';
 import { serialize } from './request-body.ts';
 import { resolveLogger, type Logger } from './log.ts';
-import { RETRY_STATUSES, backoffMs, type Backoff } from '../internal/retry.ts';
+import { DEFAULT_MAX_RETRIES, MAX_RETRY_AFTER_MS, RETRY_STATUSES, backoffMs } from '../internal/retry.ts';
+import { bounded } from '../internal/bounded.ts';
 import { systemNow, type Now } from '../internal/clock.ts';
 import type {
   CallSpec,
@@ -31,15 +32,7 @@ import { bodyText, DEFAULT_MAX_RESPONSE_BYTES, guardResponse, type GuardOptions 
 import { USER_AGENT } from './version.ts';
 import { apiPromise, type APIPromise } from './api-promise.ts';
 import { describeConnectionFailure } from './network.ts';
-import {
-  customRequestProblem,
-  logFailure,
-  parseBody,
-  routeTag,
-  toSearchParams,
-  trimSlashes,
-  withinBudget,
-} from './http-helpers.ts';
+import { customRequestProblem, logFailure, parseBody, routeTag, toSearchParams, trimSlashes } from './http-helpers.ts';
 import { operationName, type CallObserver, type Telemetry } from './telemetry.ts';
 
 export interface HttpCoreConfig {
@@ -73,10 +66,7 @@ export interface HttpCoreConfig {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
-export const DEFAULT_MAX_RETRIES = 2;
-/** Longest Retry-After the SDK waits for; a longer one is cut to this. */
-export const MAX_RETRY_AFTER_MS = 60_000;
-const CORE_BACKOFF: Backoff = { baseMs: 500, maxMs: 8_000, floor: 0 };
+export { DEFAULT_MAX_RETRIES, MAX_RETRY_AFTER_MS };
 /** ky may retry any method: the call's policy (`retryPolicyOf`) sets its limit, 0 for `'never'`. */
 const ANY_METHOD = ['get', 'put', 'delete', 'post', 'patch'];
 const LEADING_SLASHES = /^\/+/;
@@ -108,8 +98,8 @@ let kyModule: Promise<KyModule> | undefined;
 const loadKy = (): Promise<KyModule> => (kyModule ??= import('./ky.ts'));
 let ky: KyModule | undefined;
 
-/** ky counts attempts from 1. */
-const retryDelay = (attempt: number): number => backoffMs(attempt - 1, CORE_BACKOFF);
+/** The SDK's backoff (`internal/retry.ts`); ky counts attempts from 1. */
+const retryDelay = (attempt: number): number => backoffMs(attempt - 1);
 
 /**
  * The HTTP core every resource sends through: bearer token, safe retries, time limits and typed
@@ -171,6 +161,9 @@ export class HttpCore {
       headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...lowerCased(config.defaultHeaders) },
       timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
+      // The backend calls retry through ky's own loop (ky is the transport: its attempts, timeouts
+      // and hooks), with the rules of the SDK's one (`internal/retry.ts`): statuses, backoff, cap.
+      // ky reads Retry-After itself (its options take a cap, not a parser).
       retry: {
         limit: config.maxRetries ?? DEFAULT_MAX_RETRIES,
         methods: ANY_METHOD,
@@ -352,7 +345,8 @@ export class HttpCore {
       // the wait has its own limit, counted against `totalTimeout`, not the first attempt's `timeout`.
       const totalTimeout = spec.options?.totalTimeout ?? this.#config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS;
       if (ky === undefined) loadKy().catch(() => undefined); // a failed load fails the call in #transport
-      return withinBudget(auth.getToken(spec.options?.signal), totalTimeout, spec)
+      const timedOut = () => new TimeoutError(`${spec.method} ${spec.path.route} timed out after ${totalTimeout} ms`);
+      return bounded(auth.getToken(spec.options?.signal), totalTimeout, undefined, timedOut)
         .then(() => {
           kyOptions.totalTimeout = Math.max(1, totalTimeout - (this.#ms() - started));
           return this.#transmit(spec, kyOptions);

@@ -3,6 +3,7 @@
  * time limit of its own (a database query over a link that stopped answering never settles by
  * itself). The wait ends when the work settles, the signal aborts, or the time is up.
  */
+import { timerDelay } from './retry.ts';
 
 /**
  * Resolves or rejects as `promise` does, unless `ms` pass first (`Infinity`: no limit) (rejects with `timeoutError()`)
@@ -27,9 +28,7 @@ export function bounded<T>(
       settle();
     };
     const onAbort = () => finish(() => reject(signal?.reason));
-    // Timers take 0 to 2^31 - 1 ms: a longer delay would fire at once, and a negative one (a time
-    // already spent) makes Node print a TimeoutNegativeWarning in the user's process.
-    const timer = setTimeout(() => finish(() => reject(timeoutError())), Math.min(Math.max(ms, 0), 2 ** 31 - 1));
+    const timer = setTimeout(() => finish(() => reject(timeoutError())), timerDelay(ms));
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     promise.then(

@@ -1,19 +1,20 @@
 /**
- * The payer side's HTTP: GET only, through the client's `fetch`, with a per-attempt timeout,
- * up to `maxRetries` retries on 408/429/5xx and network errors (Retry-After honoured, capped)
- * and typed errors. It does the backend core's job without ky, which alone would take half of
+ * The payer side's HTTP: GET only, through the client's `fetch`, with the SDK's retry loop
+ * (`internal/retry.ts`: a per-attempt timeout, up to `maxRetries` retries on 408/429/5xx and
+ * network errors, Retry-After honoured, capped) and typed errors. It does the backend core's job without ky, which alone would take half of
  * the payer bundle's budget. Redirects are never followed: a payload host that redirects is
  * refused, so a public location cannot bounce the app to an internal address.
  */
 import { ConnectionError, InvalidResponseError, TimeoutError } from '../errors/failures.ts';
 import { InstantError } from '../errors/base.ts';
+import { ApiError } from '../errors/api-error.ts';
 import { createApiError, type StatusTable } from '../errors/factory.ts';
 import type { FetchLike } from '../core/types.ts';
 import type { Logger } from '../core/log.ts';
 import { innermostCause } from '../core/network.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, isRedirect, readBounded } from '../core/response.ts';
 import { parseJson } from '../internal/json.ts';
-import { RETRY_STATUSES, backoffMs, retryAfterMs, sleep, type Backoff } from '../internal/retry.ts';
+import { DEFAULT_MAX_RETRIES, RETRY_STATUSES, retrying } from '../internal/retry.ts';
 import { systemNow, type Now } from '../internal/clock.ts';
 import { InvalidLocationError } from './errors.ts';
 
@@ -40,8 +41,7 @@ export interface PayerResponse {
   text: string;
 }
 
-/** The payer's own constants: an app waits less than a backend (Retry-After cut to 10 s). */
-const PAYER_BACKOFF: Backoff = { baseMs: 500, maxMs: 8_000, floor: 0 };
+/** An app waits less than a backend: a Retry-After is cut to 10 s. */
 const MAX_RETRY_AFTER_MS = 10_000;
 
 export class PayerHttp {
@@ -61,30 +61,18 @@ export class PayerHttp {
   ): Promise<PayerResponse> {
     const log = this.#config.logger;
     const now = this.#config.now ?? systemNow;
-    const maxRetries = options.maxRetries ?? this.#config.maxRetries ?? 2;
     const timeout = options.timeout ?? this.#config.timeout ?? 30_000;
-    for (let attempt = 0; ; attempt++) {
-      const retriesLeft = attempt < maxRetries;
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeout);
-      const onAbort = () => controller.abort();
-      options.signal?.addEventListener('abort', onAbort);
-      let waitMs: number;
-      let reason: string;
-      const started = now().getTime();
+    const started = now().getTime();
+    const attempt = async (signal: AbortSignal | undefined): Promise<PayerResponse> => {
+      const sent = now().getTime();
       try {
-        if (options.signal?.aborted) throw options.signal.reason;
         // Looked up per call, so a mock installed after the client was built still sees it.
         const fetch = this.#config.fetch ?? globalThis.fetch;
         const response = await fetch(url.href, {
           method: 'GET',
           headers: { accept },
           redirect: 'manual',
-          signal: controller.signal,
+          signal: signal ?? null,
         });
         if (isRedirect(response)) {
           void response.body?.cancel().catch(() => undefined);
@@ -105,37 +93,51 @@ export class PayerHttp {
           );
         }
         const text = bytes === undefined ? '' : new TextDecoder().decode(bytes);
-        if (log?.debug) log.debug('request', { route, status: response.status, ms: now().getTime() - started });
+        if (log?.debug) log.debug('request', { route, status: response.status, ms: now().getTime() - sent });
         if (response.ok) return { response, text };
-        if (!retriesLeft || !RETRY_STATUSES.includes(response.status)) {
-          throw createApiError(response, parseJson(text), { status: errors });
-        }
-        waitMs =
-          retryAfterMs(response.headers.get('retry-after'), MAX_RETRY_AFTER_MS, now) ??
-          backoffMs(attempt, PAYER_BACKOFF);
-        reason = `HTTP ${response.status}`;
+        throw createApiError(response, parseJson(text), { status: errors });
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
         if (error instanceof InstantError) throw error;
-        const failure = timedOut
-          ? new TimeoutError(`${route} timed out after ${timeout} ms`)
-          : new ConnectionError(`${route} failed: ${innermostCause(error).reason}${loopbackHint(url)}`, {
-              cause: error,
-            });
-        if (!retriesLeft) {
-          log?.warn?.('request failed', { route, error: failure.name, ms: now().getTime() - started });
-          throw failure;
-        }
-        waitMs = backoffMs(attempt, PAYER_BACKOFF);
-        reason = timedOut ? 'timeout' : 'network error';
-      } finally {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
+        // Aborted, and not by the caller: the attempt's time limit.
+        if (signal?.aborted) throw new TimeoutError(`${route} timed out after ${timeout} ms`);
+        throw new ConnectionError(`${route} failed: ${innermostCause(error).reason}${loopbackHint(url)}`, {
+          cause: error,
+        });
       }
-      if (log?.warn) log.warn('retry', { route, retry: attempt + 1, reason, waitMs: Math.round(waitMs) });
-      await sleep(waitMs, options.signal);
+    };
+    try {
+      return await retrying(attempt, {
+        maxRetries: options.maxRetries ?? this.#config.maxRetries ?? DEFAULT_MAX_RETRIES,
+        now,
+        signal: options.signal,
+        timeout,
+        maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+        retryable,
+        between: log?.warn
+          ? ({ retry, error, waitMs }) => {
+              log.warn?.('retry', { route, retry, reason: describeFailure(error), waitMs: Math.round(waitMs) });
+              return undefined;
+            }
+          : undefined,
+      });
+    } catch (error) {
+      if (error instanceof ConnectionError || error instanceof TimeoutError)
+        log?.warn?.('request failed', { route, error: error.name, ms: now().getTime() - started });
+      throw error;
     }
   }
+}
+
+/** A time-out, a dropped connection or a status the service may answer differently next time. */
+function retryable(error: unknown): boolean {
+  if (error instanceof ApiError) return RETRY_STATUSES.includes(error.status);
+  return error instanceof ConnectionError || error instanceof TimeoutError;
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof ApiError) return `HTTP ${error.status}`;
+  return error instanceof TimeoutError ? 'timeout' : 'network error';
 }
 
 /**

@@ -273,3 +273,54 @@ describe('the clock (now)', () => {
     expect(tokenRequests()).toHaveLength(2);
   });
 });
+
+describe("the token request's retries", () => {
+  const token = { access_token: 'tok-retried', token_type: 'Bearer', expires_in: 300 };
+
+  it.each(['form', 'json'] as const)(
+    'a %s grant answered 503 without Retry-After is sent again, up to twice',
+    async (tokenRequestFormat) => {
+      const { server, tokenRequests } = await startService({
+        format: tokenRequestFormat,
+        answer: (n) => (n < 3 ? [503, { error: 'temporarily_unavailable' }] : [200, token]),
+      });
+      const { auth } = clientFor(server.url, { tokenRequestFormat });
+      expect(await auth.getToken()).toBe('tok-retried');
+      expect(tokenRequests()).toHaveLength(3);
+    },
+  );
+
+  it('gives up after two retries with the last AuthenticationError', async () => {
+    const { server, tokenRequests } = await startService({ answer: () => [502, { error: 'bad_gateway' }] });
+    const error = await clientFor(server.url)
+      .auth.getToken()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AuthenticationError', status: 502 });
+    expect(tokenRequests()).toHaveLength(3);
+  });
+
+  it.each(['form', 'json'] as const)('a %s grant whose connection is cut is sent again', async (tokenRequestFormat) => {
+    let requests = 0;
+    const server = await startServer((_req, res) => {
+      requests++;
+      if (requests === 1) {
+        res.destroy();
+        return;
+      }
+      sendJson(res, 200, token);
+    });
+    servers.push(server);
+    const { auth } = clientFor(server.url, { tokenRequestFormat });
+    expect(await auth.getToken()).toBe('tok-retried');
+    expect(requests).toBe(2);
+  });
+
+  it.each([400, 401, 429])('a %i is never sent again', async (status) => {
+    const { server, tokenRequests } = await startService({ answer: () => [status, { error: 'invalid_client' }] });
+    const error = await clientFor(server.url)
+      .auth.getToken()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AuthenticationError', status });
+    expect(tokenRequests()).toHaveLength(1);
+  });
+});
