@@ -42,7 +42,7 @@ export const CONSUMERS = {
     goal: 3.5 * KB,
     ceiling: 4.1 * KB,
   },
-  'the whole payer entry': { source: "export * from 'instant-payments/payer';\n", goal: 20 * KB, ceiling: 22.5 * KB },
+  'the whole payer entry': { source: "export * from 'instant-payments/payer';\n", goal: 20 * KB, ceiling: 22.7 * KB },
   'qrSvg (instant-payments/qr)': {
     source: "import { qrSvg } from 'instant-payments/qr';\nconsole.log(qrSvg(globalThis.text));\n",
     goal: 8 * KB,
