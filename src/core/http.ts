@@ -1,10 +1,10 @@
 /**
  * The HTTP core: the only user of ky (through `ky.ts`, loaded on the first call). One ky
- * instance per client, used through its options and hooks: the default headers, the bearer token
- * before every attempt (`beforeRequest`, `beforeRetry`), each call's retry policy (a limit, and a
- * look before a create is sent again), time limits; one token refresh on 401 and every failure
- * turned into a typed error. Its `fetch` sets the token, sends a body as text (`BODY_TEXT`) and
- * guards the answer (bounded, no redirect followed).
+ * instance per client, used through its options and hooks: time limits, each call's retry policy
+ * (a limit, and a look before a create is sent again, in a `beforeRetry` hook); one token refresh
+ * on 401 and every failure turned into a typed error. Its `fetch` sets the default headers and the
+ * bearer token, sends a body as text (`BODY_TEXT`) and guards the answer (bounded, no redirect
+ * followed); each says there why ky's own option is not used.
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
 import { UnauthorizedError } from '../errors/api-error.ts';
@@ -157,8 +157,6 @@ export class HttpCore {
     return create.create({
       fetch: this.#fetchAttempt(),
       redirect: 'manual',
-      // The defaults under each call's own (a call's `accept`, a caller's header wins).
-      headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...lowerCased(config.defaultHeaders) },
       timeout: config.timeout ?? DEFAULT_TIMEOUT_MS,
       totalTimeout: config.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
       // The backend calls retry through ky's own loop (ky is the transport: its attempts, timeouts
@@ -251,8 +249,18 @@ export class HttpCore {
       request.headers.set('authorization', `Bearer ${token}`);
       return send(request, init);
     };
+    // The default headers under each call's own (a call's `accept`, a caller's header wins), set here
+    // rather than as ky's `headers` option: ky merges a default `headers` into new `Headers` on every
+    // call, ~12% of a GET's client work (bench "GET charge through an in-process fetch": 1.21x bare
+    // ky with the option, 1.09x without, same run conditions).
+    const defaults = Object.entries({
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+      ...lowerCased(config.defaultHeaders),
+    });
     return (input, init) => {
       const request = input as Request;
+      for (const [name, value] of defaults) if (!request.headers.has(name)) request.headers.set(name, value);
       if (!auth) return send(request, init);
       const token = auth.tokenNow?.();
       if (token !== undefined) return withToken(request, init, token);
