@@ -51,12 +51,13 @@ function inUse(res: ServerResponse): void {
   });
 }
 
-/** The record the service makes of a request: what was sent, plus what it fills in. */
+/** The record the service makes of a request: what was sent, plus what it fills in (an immediate charge's default expiry). */
 function record(path: string, sent: Record<string, unknown>): Record<string, unknown> {
   const calendario = sent['calendario'] as Record<string, unknown> | undefined;
+  const expiry = path.startsWith('/cob/') && { expiracao: 86400 };
   return {
     ...sent,
-    ...(calendario && { calendario: { criacao: '2026-11-28T12:00:00.000Z', ...calendario } }),
+    ...(calendario && { calendario: { criacao: '2026-11-28T12:00:00.000Z', ...expiry, ...calendario } }),
     id: path.split('/').pop(),
     status: 'ATIVA',
     revisao: 0,
@@ -131,6 +132,44 @@ describe('a create under a key of ours, its first attempt landed and its answer 
       expect(creates).toBe(1);
     });
   }
+
+  it('a create with a list (infoAdicionais): the record holding the same list is taken as the landed create', async () => {
+    const infoAdicionais = [
+      { nome: 'Order', valor: '42' },
+      { nome: 'Table', valor: '7' },
+    ];
+    await expect(api.cob.create(TXID, { ...cob, infoAdicionais })).resolves.toMatchObject({ infoAdicionais });
+    expect(server.requests.map((r) => r.method)).toEqual(['PUT', 'GET']);
+    expect(creates).toBe(1);
+  });
+
+  it('a field left undefined, which the service fills with its default: still taken as the landed create', async () => {
+    // A JavaScript caller's unset option: `{ expiracao: options.expiry }`.
+    const withDefault = { ...cob, calendario: { expiracao: undefined } } as unknown as typeof cob;
+    await expect(api.cob.create(TXID, withDefault)).resolves.toMatchObject({ calendario: { expiracao: 86400 } });
+    expect(server.requests.map((r) => r.method)).toEqual(['PUT', 'GET']);
+    expect(creates).toBe(1);
+  });
+
+  it('the record holds another list than the one sent (an item differs, or one more): not ours, "in use"', async () => {
+    const infoAdicionais = [
+      { nome: 'Order', valor: '42' },
+      { nome: 'Table', valor: '7' },
+    ];
+    const others = [
+      [infoAdicionais[0], { nome: 'Table', valor: '8' }],
+      [...infoAdicionais, { nome: 'Extra', valor: '1' }],
+    ];
+    for (const other of others) {
+      held.set(`/cob/${TXID}`, record(`/cob/${TXID}`, { ...cob, infoAdicionais: other }));
+      cutBeforeLanding = true;
+      writes = 0;
+      server.requests.length = 0;
+      const error = await api.cob.create(TXID, { ...cob, infoAdicionais }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'CobOperacaoInvalida', status: 400 });
+      expect(server.requests.map((r) => r.method)).toEqual(['PUT', 'GET', 'PUT']);
+    }
+  });
 
   it('the record under the key is not what was sent: sent again, the service answers "in use"', async () => {
     // The cut attempt never landed: another charge already holds the txid.
