@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { retrying, sleepUntil, type Retry, type RetryPlan } from '../../src/internal/retry.ts';
+import { getEventListeners } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import { retryAfterMs, retrying, sleep, sleepUntil, type Retry, type RetryPlan } from '../../src/internal/retry.ts';
 import { systemNow } from '../../src/internal/clock.ts';
 
 class Flaky extends Error {
@@ -121,5 +122,122 @@ describe('retrying', () => {
     setTimeout(() => controller.abort('caller left'), 20);
     await expect(pending).rejects.toBe('caller left');
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('Retry-After', () => {
+  const at = new Date('2026-11-28T12:00:00Z');
+  const now = () => at;
+
+  it('a blank header is none: the backoff applies, not an immediate retry', () => {
+    for (const blank of ['', '   ', null, undefined]) expect(retryAfterMs(blank, 60_000, now)).toBeUndefined();
+  });
+
+  it("an HTTP date counts from the client's clock, a past one is 0, a long one is cut to the cap", () => {
+    expect(retryAfterMs(new Date(at.getTime() + 5_000).toUTCString(), 60_000, now)).toBe(5_000);
+    expect(retryAfterMs(new Date(at.getTime() - 5_000).toUTCString(), 60_000, now)).toBe(0);
+    expect(retryAfterMs('120', 60_000, now)).toBe(60_000);
+    expect(retryAfterMs('soon', 60_000, now)).toBeUndefined();
+  });
+});
+
+describe('waits and attempts under a signal', () => {
+  it('a wait on a signal already aborted rejects at once with its reason', async () => {
+    const started = Date.now();
+    await expect(sleep(5_000, AbortSignal.abort('gone'))).rejects.toBe('gone');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('an aborted wait leaves no timer behind: the process may exit at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const waiting = sleep(60_000, controller.signal);
+      controller.abort('shutting down');
+      await expect(waiting).rejects.toBe('shutting down');
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("waits that end leave no listener on the caller's long-lived signal (no leak, no warning)", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const signal = new AbortController().signal;
+      for (let i = 0; i < 20; i++) await sleep(1, signal);
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.name)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('a pause that reaches the deadline exactly ends with expired(): no time is left for an attempt', async () => {
+    const at = new Date();
+    const expired = new Error('expired');
+    await expect(
+      sleepUntil(
+        30,
+        at.getTime() + 30,
+        () => at,
+        undefined,
+        () => expired,
+      ),
+    ).rejects.toBe(expired);
+    await expect(
+      sleepUntil(
+        29,
+        at.getTime() + 30,
+        () => at,
+        undefined,
+        () => expired,
+      ),
+    ).resolves.toBeUndefined();
+  });
+
+  it('an attempt that answers within its timeout is not cut', async () => {
+    let attempts = 0;
+    const answer = await retrying(
+      async (signal) => {
+        attempts++;
+        await sleep(30, signal);
+        return 'ok';
+      },
+      plan({ timeout: 5_000 }),
+    );
+    expect(answer).toBe('ok');
+    expect(attempts).toBe(1);
+  });
+
+  it("with a timeout, the caller's abort during an attempt cuts it at once, with the caller's reason", async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort('caller left'), 20);
+    const pending = retrying(
+      async (signal) => {
+        await sleep(5_000, signal);
+        return 'late';
+      },
+      plan({ timeout: 10_000, signal: controller.signal }),
+    );
+    await expect(pending).rejects.toBe('caller left');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("with a timeout, a caller's signal already aborted reaches the attempt aborted, with its reason; no retry", async () => {
+    const seen: unknown[] = [];
+    const error = await retrying(
+      async (signal) => {
+        seen.push(signal?.aborted && signal.reason);
+        throw new Flaky();
+      },
+      plan({ timeout: 5_000, signal: AbortSignal.abort('caller left') }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Flaky);
+    expect(seen).toEqual(['caller left']);
   });
 });
