@@ -3,12 +3,15 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_CENTS,
   MONEY_PATTERN,
+  amountRefusal,
   fromCents,
   fromProviderNumber,
   isValidAmount,
   isZeroAmount,
   parseAmount,
+  sameAmount,
   toCents,
+  wireAmount,
 } from '../../src/lib/money.ts';
 import { amountArb, anyStringArb } from './arbitraries.ts';
 
@@ -161,5 +164,55 @@ describe('fromProviderNumber', () => {
         return out === (cents < 0 ? '-' : '') + fromCents(Math.abs(cents));
       }),
     );
+  });
+});
+
+describe('amountRefusal: the refusal says what to pass instead', () => {
+  it('a string short of two decimals: the string to write', () => {
+    expect(amountRefusal('valor.original', '10.5')).toBe(
+      'valor.original needs two decimals: write "10.50", not "10.5"',
+    );
+    expect(amountRefusal('valor.original', '10')).toBe('valor.original needs two decimals: write "10.00", not "10"');
+  });
+
+  it('a number in reais: the string to pass; a number no string can hold: money is never a number', () => {
+    expect(amountRefusal('valor', 59.9)).toBe(
+      'valor must be a decimal string: got the number 59.9; pass the string "59.90"',
+    );
+    expect(amountRefusal('valor', 0.001)).toBe(
+      'valor must be a decimal string: got the number 0.001 (money is never a number)',
+    );
+  });
+
+  it('anything else: the form expected', () => {
+    for (const value of ['10,50', '-1.00', '10.505', null, undefined, {}]) {
+      expect(amountRefusal('valor', value)).toBe('valor must be a decimal string with two decimals, such as "10.00"');
+    }
+  });
+});
+
+describe('sameAmount', () => {
+  it('two wire amounts are compared as sums; anything else only as the same text', () => {
+    expect(sameAmount('10.00', '10.00')).toBe(true);
+    expect(sameAmount('0010.00', '10.00')).toBe(true);
+    expect(sameAmount('10.00', '10.01')).toBe(false);
+    expect(sameAmount('10,00', '10,00')).toBe(true);
+    expect(sameAmount('10,00', '10.00')).toBe(false);
+    expect(sameAmount(10, '10.00')).toBe(false);
+    expect(sameAmount('10.00', 1000)).toBe(false);
+  });
+});
+
+describe('wireAmount: an amount as a service sent it', () => {
+  it('a decimal comma becomes a dot, padded to two decimals; spaces around it are dropped', () => {
+    expect(wireAmount('140,45')).toBe('140.45');
+    expect(wireAmount(' 140,5 ')).toBe('140.50');
+  });
+
+  it('a number is converted exactly; other strings are kept as sent; anything else is undefined', () => {
+    expect(wireAmount(19.99)).toBe('19.99');
+    expect(wireAmount('140.45')).toBe('140.45');
+    expect(wireAmount('1,234,56')).toBe('1,234,56');
+    expect(wireAmount(null)).toBeUndefined();
   });
 });
