@@ -18,6 +18,20 @@ const plan = (extra: Partial<RetryPlan<string>> = {}): RetryPlan<string> => ({
   ...extra,
 });
 
+/** The names of the process warnings `body` caused (read a turn of the event loop after it). */
+async function warningsDuring(body: () => Promise<void>): Promise<string[]> {
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning);
+  process.on('warning', onWarning);
+  try {
+    await body();
+    await new Promise((resolve) => setImmediate(resolve));
+    return warnings.map((w) => w.name);
+  } finally {
+    process.off('warning', onWarning);
+  }
+}
+
 describe('retrying', () => {
   it('sends a retryable failure again up to maxRetries, then throws the last failure', async () => {
     let attempts = 0;
@@ -88,10 +102,7 @@ describe('retrying', () => {
   });
 
   it('a wait within a spent budget ends with expired() and arms no negative timer', async () => {
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
+    const warnings = await warningsDuring(async () => {
       const expired = new Error('expired');
       let attempts = 0;
       const error = await retrying(
@@ -103,11 +114,8 @@ describe('retrying', () => {
       ).catch((e: unknown) => e);
       expect(error).toBe(expired);
       expect(attempts).toBe(1);
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(warnings.map((w) => w.name)).toEqual([]);
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
+    expect(warnings).toEqual([]);
   });
 
   it("rejects a pause at once with the caller's abort reason", async () => {
@@ -162,18 +170,12 @@ describe('waits and attempts under a signal', () => {
   });
 
   it("waits that end leave no listener on the caller's long-lived signal (no leak, no warning)", async () => {
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
-      const signal = new AbortController().signal;
+    const signal = new AbortController().signal;
+    const warnings = await warningsDuring(async () => {
       for (let i = 0; i < 20; i++) await sleep(1, signal);
-      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(warnings.map((w) => w.name)).toEqual([]);
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    expect(warnings).toEqual([]);
   });
 
   it('a pause that reaches the deadline exactly ends with expired(): no time is left for an attempt', async () => {
