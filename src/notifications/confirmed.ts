@@ -93,8 +93,7 @@ export function deliverySettings(
   if (!Number.isSafeInteger(max) || max < 1) {
     throw new ConfigurationError('maxConcurrentConfirmations', 'maxConcurrentConfirmations must be a positive integer');
   }
-  const timeoutMs =
-    durationOption(options.deliveryTimeoutMs, 'deliveryTimeoutMs', 1) ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const timeoutMs = durationOption(options.deliveryTimeoutMs, 'deliveryTimeoutMs', 1) ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   return {
     maxRemembered: options.maxRemembered ?? 10_000,
     once: onceRunner(store, options.claim, now),
@@ -238,7 +237,12 @@ export function confirmedDelivery<N, A>(
   ): Promise<DeliveryOutcome> => {
     const options = (key: string): RunOnceOptions => ({ inFlight, markChecked: looked.includes(key) });
     const key = confirmation.deliveryKey(actual);
-    const outcome = await once(key, (claim) => confirmation.deliver(actual, { ...claim, notified }), signal, options(key));
+    const outcome = await once(
+      key,
+      (claim) => confirmation.deliver(actual, { ...claim, notified }),
+      signal,
+      options(key),
+    );
     if (outcome === 'in-flight') {
       // Its events follow the record's callback, there.
       log?.info?.(`${what} duplicate: being handed to ${confirmation.callback} elsewhere`);

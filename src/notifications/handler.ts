@@ -178,7 +178,9 @@ export function notificationHandler(
   };
   // One SERVER span per notification when traced (a sender the gate refuses gets one above).
   const serve =
-    traced === undefined ? (request: Request) => answer(request, UNTRACED) : tracedAnswer(answer, traced, telemetry.name);
+    traced === undefined
+      ? (request: Request) => answer(request, UNTRACED)
+      : tracedAnswer(answer, traced, telemetry.name);
   const web = async (request: Request, connection?: ConnectionInfo): Promise<Response> => {
     try {
       return (gate && refused(webArrival(request, connection?.remoteAddress))) ?? (await serve(request));

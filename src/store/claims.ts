@@ -115,9 +115,7 @@ export async function allDone(
   { waitMs }: ClaimSettings,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
-  const marks = await Promise.all(
-    keys.map((key) => within(store.get(`done:${key}`), waitMs + STORE_GRACE_MS, signal)),
-  );
+  const marks = await Promise.all(keys.map((key) => within(store.get(`done:${key}`), waitMs + STORE_GRACE_MS, signal)));
   return marks.every((mark) => mark !== undefined);
 }
 
