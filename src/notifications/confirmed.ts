@@ -24,7 +24,7 @@ import { epochMs, type Now } from '../internal/clock.ts';
 export const DEFAULT_MAX_CONCURRENT_CONFIRMATIONS = 8;
 
 /** How long the service is taken to wait for an answer unless `deliveryTimeoutMs` says otherwise. */
-export const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
+const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
 
 /** How one kind of notified item is confirmed and delivered. */
 export interface Confirmation<N, A> {

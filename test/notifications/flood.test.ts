@@ -129,6 +129,9 @@ it(`different notifications at once: at most maxConcurrentConfirmations GETs in 
   expect(() =>
     receivedPaymentsHandler(countingApi(), { onPayment: () => undefined, maxConcurrentConfirmations: 0 }),
   ).toThrow(expect.objectContaining({ option: 'maxConcurrentConfirmations' }));
+  expect(() => receivedPaymentsHandler(countingApi(), { onPayment: () => undefined, deliveryTimeoutMs: -1 })).toThrow(
+    expect.objectContaining({ option: 'deliveryTimeoutMs' }),
+  );
 });
 
 it('a delivery waiting for its turn gives up when its sender goes away', async () => {
