@@ -48,14 +48,14 @@ export interface BrCode {
   fields: readonly BrCodeField[];
 }
 
-const HEX4 = /^[0-9A-Fa-f]{4}$/;
+const HEX4 = /^[\dA-F]{4}$/i;
 /** EMV amount: digits, an optional dot and up to two decimals (`"98."` is valid, EMV QRCPS). */
 export const EMV_AMOUNT = /^(\d{1,10})(?:\.(\d{0,2}))?$/;
 
 /** An EMV amount as a wire amount (`"10."` and `"10.5"` read `"10.00"` and `"10.50"`); `undefined` when malformed. */
 export function wireAmount(amount: string): string | undefined {
   const m = EMV_AMOUNT.exec(amount);
-  return m === null ? undefined : `${String(Number(m[1]))}.${(m[2] ?? '').padEnd(2, '0')}`;
+  return m === null ? undefined : `${Number(m[1])}.${(m[2] ?? '').padEnd(2, '0')}`;
 }
 
 /** The first ID that appears twice; a pairwise loop, faster than a Set for a code's few fields. */
