@@ -24,7 +24,7 @@ const KB = 1024;
  * "Package"), and the ceiling the size test holds it to: the goal where it is met, else a little
  * over today's figure, so that nothing grows while the rest of the way is made.
  *
- * `brcode` is a module namespace. Rolldown (Vite's bundler; Rollup, webpack and Bun alike) keeps
+ * `brcode` is a module namespace. Rolldown (Vite's bundler; Rollup alike) keeps
  * only the members a page calls. esbuild keeps every member of a namespace that reaches the page
  * through a named import (`import { brcode }`), so there `brcode.parse` alone weighs what
  * `parse` and `build` weigh together: esbuild issue 1420, open since 2021.
