@@ -242,4 +242,38 @@ describe('waits and attempts under a signal', () => {
     expect(error).toBeInstanceOf(Flaky);
     expect(seen).toEqual(['caller left']);
   });
+
+  it('a wait longer than a timer can hold still waits (it does not fire at once)', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort('woken'), 50);
+    await expect(sleep(2 ** 40, controller.signal)).rejects.toBe('woken');
+  });
+
+  it('without a timeout an attempt is never cut: it takes the time it needs', async () => {
+    const answer = await retrying(async (signal) => {
+      await sleep(30, signal);
+      return 'ok';
+    }, plan());
+    expect(answer).toBe('ok');
+  });
+
+  it("attempts that end leave no timer behind and no listener on the caller's signal", async () => {
+    const signal = new AbortController().signal;
+    vi.useFakeTimers();
+    try {
+      let attempts = 0;
+      const answer = await retrying(
+        async () => {
+          if (++attempts === 1) throw new Flaky();
+          return 'ok';
+        },
+        plan({ timeout: 60_000, signal, pause: async () => undefined }),
+      );
+      expect(answer).toBe('ok');
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
 });
