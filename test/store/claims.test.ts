@@ -631,6 +631,26 @@ describe('option values', () => {
     }
   });
 
+  it('claim options that are not an object are refused when the handler is built, naming claim', () => {
+    for (const claim of [null, 'fast', 5]) {
+      let thrown: unknown;
+      try {
+        receivedPaymentsHandler(api, { store, claim: claim as never, onPayment: () => undefined });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigurationError);
+      expect(thrown).toMatchObject({ option: 'claim', message: expect.stringContaining('claim must be an object') });
+    }
+  });
+
+  it('claim options left out take the documented defaults (lease 30 s, wait 5 s, poll 50 ms, marks 30 days)', () => {
+    const defaults = { leaseMs: 30_000, waitMs: 5_000, pollMs: 50, doneTtlMs: 30 * 24 * 3600_000 };
+    expect(claimSettings(undefined)).toEqual(defaults);
+    expect(claimSettings({})).toEqual(defaults);
+    expect(claimSettings({ waitMs: 0 })).toEqual({ ...defaults, waitMs: 0 });
+  });
+
   it('claim.doneTtlMs: Infinity keeps the mark forever (no expiry), on PostgreSQL and in memory', async () => {
     const key = unique('forever');
     let runs = 0;
