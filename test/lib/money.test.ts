@@ -6,6 +6,7 @@ import {
   amountRefusal,
   fromCents,
   fromProviderNumber,
+  amountForNumber,
   isValidAmount,
   isZeroAmount,
   parseAmount,
@@ -214,5 +215,38 @@ describe('wireAmount: an amount as a service sent it', () => {
     expect(wireAmount('140.45')).toBe('140.45');
     expect(wireAmount('1,234,56')).toBe('1,234,56');
     expect(wireAmount(null)).toBeUndefined();
+  });
+});
+
+describe('what a refusal of an amount says', () => {
+  it('each error names what was wrong with the amount', () => {
+    expect(() => toCents('10')).toThrow(/^amount must match/);
+    expect(() => fromCents(-1)).toThrow(`cents must be an integer from 0 to ${MAX_CENTS}`);
+    expect(() => parseAmount({} as never)).toThrow('amount must be a string or integer cents');
+    expect(() => parseAmount('1,50')).toThrow('amount must be a decimal string with a dot and at most 2 decimals');
+  });
+
+  it("a provider's amount that is no finite number, or too large, is refused as such (not as cents)", () => {
+    for (const n of [Number.NaN, Infinity, '10' as never]) {
+      expect(() => fromProviderNumber(n)).toThrow('provider amount must be a finite number');
+    }
+    // Too large in exponent form, by its digits, or by one cent once rounded.
+    for (const n of [1e21, 12345678901.5, 9999999999.995])
+      expect(() => fromProviderNumber(n)).toThrow('provider amount is out of range');
+  });
+
+  it('a number with two decimals gets its string suggested', () => {
+    expect(amountForNumber(59.99)).toBe('59.99');
+    expect(amountRefusal('valor', 59.99)).toBe(
+      'valor must be a decimal string: got the number 59.99; pass the string "59.99"',
+    );
+  });
+
+  it('a value that only prints as an amount is not one; two missing amounts are not the same amount', () => {
+    expect(isValidAmount(['10.00'])).toBe(false);
+    expect(isValidAmount({ toString: () => '10.00' })).toBe(false);
+    expect(sameAmount(undefined, undefined)).toBe(false);
+    const list = ['10.00'];
+    expect(sameAmount(list, list)).toBe(false);
   });
 });
