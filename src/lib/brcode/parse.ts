@@ -6,7 +6,7 @@
  * before the CRC value, `6304` included.
  */
 
-import { BR_CODE_GUI, type BrCodeField, fail, hasAstral, isTemplateId, splitTlv, crc16 } from './tlv.ts';
+import { BR_CODE_GUI, type BrCodeField, crcOf, fail, hasAstral, hex4, splitTlv } from './tlv.ts';
 
 /** A parsed BR Code. `txid` is absent when 62-05 is `***` (no txid); `fields` has everything raw. */
 export interface BrCode {
@@ -58,23 +58,30 @@ export function wireAmount(amount: string): string | undefined {
   return m === null ? undefined : `${Number(m[1])}.${(m[2] ?? '').padEnd(2, '0')}`;
 }
 
-/** The first ID that appears twice; a pairwise loop, faster than a Set for a code's few fields. */
+/**
+ * The first ID that appears twice. Fields in ascending ID order (every canonical code) need one
+ * look each; others a pairwise loop, faster than a Set for a code's few fields.
+ */
 export function findDuplicate(fields: readonly BrCodeField[]): string | undefined {
-  for (let i = 1; i < fields.length; i++) {
-    const id = (fields[i] as BrCodeField).id;
-    for (let j = 0; j < i; j++) if ((fields[j] as BrCodeField).id === id) return id;
+  let ascending = 1;
+  while (ascending < fields.length && fields[ascending - 1]!.id < fields[ascending]!.id) ascending++;
+  for (let i = ascending; i < fields.length; i++) {
+    const id = fields[i]!.id;
+    for (let j = 0; j < i; j++) if (fields[j]!.id === id) return id;
   }
   return undefined;
 }
 
-export const child = (field: BrCodeField | undefined, id: string): string | undefined =>
-  field?.children?.find((c) => c.id === id)?.value;
+/** The value of the first field `id` in `fields`. */
+function valueOf(fields: readonly BrCodeField[] | undefined, id: string): string | undefined {
+  if (fields !== undefined) for (const field of fields) if (field.id === id) return field.value;
+  return undefined;
+}
+
+export const child = (field: BrCodeField | undefined, id: string): string | undefined => valueOf(field?.children, id);
 
 const withGui = (field: BrCodeField, from: string, to: string): boolean =>
-  field.id >= from &&
-  field.id <= to &&
-  field.children !== undefined &&
-  child(field, '00')?.toLowerCase() === BR_CODE_GUI;
+  field.id >= from && field.id <= to && child(field, '00')?.toLowerCase() === BR_CODE_GUI;
 
 export const carriesGui = (field: BrCodeField): boolean => withGui(field, '26', '51');
 
@@ -82,10 +89,13 @@ export const carriesGui = (field: BrCodeField): boolean => withGui(field, '26', 
 export const carriesRecurrence = (field: BrCodeField): boolean =>
   withGui(field, '80', '99') && child(field, '25') !== undefined;
 
-/** Throws when an ID appears twice in `fields` (the top level, or a template's sub-fields after `prefix`). */
-function refuseRepeated(fields: readonly BrCodeField[] | undefined, prefix = ''): void {
+/** Throws when an ID appears twice in `fields` (the top level, or the sub-fields of template `parent`). */
+function refuseRepeated(fields: readonly BrCodeField[] | undefined, parent?: string): void {
   const repeated = fields && findDuplicate(fields);
-  if (repeated !== undefined) fail(`field ${prefix}${repeated} appears twice`, prefix + repeated);
+  if (repeated !== undefined) {
+    const field = parent === undefined ? repeated : `${parent}-${repeated}`;
+    fail(`field ${field} appears twice`, field);
+  }
 }
 
 /**
@@ -98,33 +108,33 @@ function refuseRepeated(fields: readonly BrCodeField[] | undefined, prefix = '')
 export function parseBrCode(text: string): BrCode {
   if (typeof text !== 'string') fail('a BR Code must be a string');
   const code = text.trim();
-  const astral = hasAstral(code);
-  const top = splitTlv(code, astral);
-  if (!top?.length) fail('malformed BR Code: not a sequence of TLV fields');
-  if (top[0]?.id !== '00' || top[0].value !== '01') fail('field 00 is missing, not first, or not "01"', '00');
-  const last = top[top.length - 1];
-  if (last?.id !== '63' || !HEX4.test(last.value))
-    fail('field 63 (the CRC, 4 hex digits) is missing or not last', '63');
-  refuseRepeated(top);
+  const fields = splitTlv(code, hasAstral(code), true);
+  if (!fields?.length) fail('malformed BR Code: not a sequence of TLV fields');
+  if (fields[0]!.id !== '00' || fields[0]!.value !== '01') fail('field 00 is missing, not first, or not "01"', '00');
+  const last = fields[fields.length - 1]!;
+  if (last.id !== '63' || !HEX4.test(last.value)) fail('field 63 (the CRC, 4 hex digits) is missing or not last', '63');
+  refuseRepeated(fields);
   const crc = last.value.toUpperCase();
-  const expected = crc16(code.slice(0, -4));
-  if (crc !== expected) fail(`CRC mismatch: the code says ${crc}, its content gives ${expected}`, '63');
+  const expected = crcOf(code, code.length - 4);
+  if (Number.parseInt(crc, 16) !== expected)
+    fail(`CRC mismatch: the code says ${crc}, its content gives ${hex4(expected)}`, '63');
 
-  const fields = top.map((field): BrCodeField => {
-    const children = isTemplateId(field.id) ? splitTlv(field.value, astral) : undefined;
-    // Other schemes' templates may hold anything; 62 must be TLV.
-    if (children === undefined && field.id === '62') fail('malformed field 62 (additional data)', '62');
-    return children === undefined ? field : { id: field.id, value: field.value, children };
-  });
-  const value = (id: string): string | undefined => top.find((field) => field.id === id)?.value;
-  const required = (id: string, name: string): string => value(id) ?? fail(`missing field ${id} (${name})`, id);
-  const extra = fields.find((field) => field.id === '62');
-  refuseRepeated(extra?.children, '62-');
-  const account = fields.find(carriesGui);
+  let extra: BrCodeField | undefined;
+  let account: BrCodeField | undefined;
+  let recurrence: BrCodeField | undefined;
+  for (const field of fields) {
+    if (field.id === '62') extra = field;
+    else if (account === undefined && carriesGui(field)) account = field;
+    else if (recurrence === undefined && carriesRecurrence(field)) recurrence = field;
+  }
+  // Other schemes' templates may hold anything; 62 must be TLV.
+  if (extra !== undefined && extra.children === undefined) fail('malformed field 62 (additional data)', '62');
+  refuseRepeated(extra?.children, '62');
   if (account === undefined) fail('no merchant account template (26-51) carries the GUI', '26');
-  refuseRepeated(account.children, `${account.id}-`);
-  const recurrence = fields.find(carriesRecurrence);
-  refuseRepeated(recurrence?.children, `${recurrence?.id}-`);
+  refuseRepeated(account.children, account.id);
+  refuseRepeated(recurrence?.children, recurrence?.id);
+  const required = (id: string, name: string): string =>
+    valueOf(fields, id) ?? fail(`missing field ${id} (${name})`, id);
   const result: BrCode = {
     payloadFormat: '01',
     merchantName: required('59', 'merchant name'),
@@ -138,16 +148,16 @@ export function parseBrCode(text: string): BrCode {
   const optional = <K extends keyof BrCode>(name: K, found: BrCode[K] | undefined): void => {
     if (found !== undefined) result[name] = found;
   };
-  const initiation = value('01');
+  const initiation = valueOf(fields, '01');
   optional('pointOfInitiation', initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation);
   optional('key', child(account, '01'));
   optional('infoAdicional', child(account, '02'));
   optional('url', child(account, '25'));
   optional('recurrenceUrl', child(recurrence, '25'));
-  const amount = value('54');
+  const amount = valueOf(fields, '54');
   // EMV allows "10", "10." or "10.5"; report the wire form.
   if (amount !== undefined) optional('amount', wireAmount(amount) ?? fail('malformed amount in field 54', '54'));
-  optional('postalCode', value('61'));
+  optional('postalCode', valueOf(fields, '61'));
   const txid = child(extra, '05');
   if (txid !== '***') optional('txid', txid);
   return result;
