@@ -6,7 +6,7 @@
  * before the CRC value, `6304` included.
  */
 
-import { BR_CODE_GUI, type BrCodeField, crcOf, fail, hasAstral, hex4, splitTlv } from './tlv.ts';
+import { BR_CODE_GUI, type BrCodeField, crcOf, fail, hasAstral, hex4, idNumber, splitTlv } from './tlv.ts';
 
 /** A parsed BR Code. `txid` is absent when 62-05 is `***` (no txid); `fields` has everything raw. */
 export interface BrCode {
@@ -48,14 +48,17 @@ export interface BrCode {
   fields: readonly BrCodeField[];
 }
 
-const HEX4 = /^[\dA-F]{4}$/i;
 /** EMV amount: digits, an optional dot and up to two decimals (`"98."` is valid, EMV QRCPS). */
 export const EMV_AMOUNT = /^(\d{1,10})(?:\.(\d{0,2}))?$/;
 
 /** An EMV amount as a wire amount (`"10."` and `"10.5"` read `"10.00"` and `"10.50"`); `undefined` when malformed. */
 export function wireAmount(amount: string): string | undefined {
-  const m = EMV_AMOUNT.exec(amount);
-  return m === null ? undefined : `${Number(m[1])}.${(m[2] ?? '').padEnd(2, '0')}`;
+  if (!EMV_AMOUNT.test(amount)) return undefined;
+  const dot = amount.indexOf('.');
+  // Most codes write the wire form already ("10.50", "0.50"): no leading zero, two decimals.
+  if (dot > 0 && dot === amount.length - 3 && (dot === 1 || amount.charCodeAt(0) !== 48)) return amount;
+  const [whole, cents = ''] = amount.split('.');
+  return `${Number(whole)}.${cents.padEnd(2, '0')}`;
 }
 
 /**
@@ -64,7 +67,7 @@ export function wireAmount(amount: string): string | undefined {
  */
 export function findDuplicate(fields: readonly BrCodeField[]): string | undefined {
   let ascending = 1;
-  while (ascending < fields.length && fields[ascending - 1]!.id < fields[ascending]!.id) ascending++;
+  while (ascending < fields.length && idNumber(fields[ascending - 1]!.id) < idNumber(fields[ascending]!.id)) ascending++;
   for (let i = ascending; i < fields.length; i++) {
     const id = fields[i]!.id;
     for (let j = 0; j < i; j++) if (fields[j]!.id === id) return id;
@@ -72,22 +75,22 @@ export function findDuplicate(fields: readonly BrCodeField[]): string | undefine
   return undefined;
 }
 
-/** The value of the first field `id` in `fields`. */
-function valueOf(fields: readonly BrCodeField[] | undefined, id: string): string | undefined {
-  if (fields !== undefined) for (const field of fields) if (field.id === id) return field.value;
+/** The value of the first sub-field of `field` whose ID is the number `id` (`child(account, 25)`). */
+export function child(field: BrCodeField | undefined, id: number): string | undefined {
+  if (field?.children !== undefined) for (const sub of field.children) if (idNumber(sub.id) === id) return sub.value;
   return undefined;
 }
 
-export const child = (field: BrCodeField | undefined, id: string): string | undefined => valueOf(field?.children, id);
+const withGui = (field: BrCodeField, from: number, to: number): boolean => {
+  const id = idNumber(field.id);
+  return id >= from && id <= to && child(field, 0)?.toLowerCase() === BR_CODE_GUI;
+};
 
-const withGui = (field: BrCodeField, from: string, to: string): boolean =>
-  field.id >= from && field.id <= to && child(field, '00')?.toLowerCase() === BR_CODE_GUI;
-
-export const carriesGui = (field: BrCodeField): boolean => withGui(field, '26', '51');
+export const carriesGui = (field: BrCodeField): boolean => withGui(field, 26, 51);
 
 /** The recurrence template: 80 in every known code, read from the first of 80–99 with the GUI and a 25. */
 export const carriesRecurrence = (field: BrCodeField): boolean =>
-  withGui(field, '80', '99') && child(field, '25') !== undefined;
+  withGui(field, 80, 99) && child(field, 25) !== undefined;
 
 /** Throws when an ID appears twice in `fields` (the top level, or the sub-fields of template `parent`). */
 function refuseRepeated(fields: readonly BrCodeField[] | undefined, parent?: string): void {
@@ -97,6 +100,20 @@ function refuseRepeated(fields: readonly BrCodeField[] | undefined, parent?: str
     fail(`field ${field} appears twice`, field);
   }
 }
+
+/** The number 4 hex digits (either case) write; -1 when `text` is not 4 hex digits. */
+function hexValue(text: string): number {
+  let n = text.length === 4 ? 0 : -1;
+  for (let i = 0; i < 4 && n >= 0; i++) {
+    const unit = text.charCodeAt(i);
+    const letter = unit | 0x20; // a-f, A-F
+    const nibble = unit >= 48 && unit <= 57 ? unit - 48 : letter >= 97 && letter <= 102 ? letter - 87 : -1;
+    n = nibble < 0 ? -1 : n * 16 + nibble;
+  }
+  return n;
+}
+
+const missing = (id: string, name: string): never => fail(`missing field ${id} (${name})`, id);
 
 /**
  * Parses a BR Code. Surrounding whitespace is ignored; the CRC is checked (its hex digits in
@@ -112,20 +129,40 @@ export function parseBrCode(text: string): BrCode {
   if (!fields?.length) fail('malformed BR Code: not a sequence of TLV fields');
   if (fields[0]!.id !== '00' || fields[0]!.value !== '01') fail('field 00 is missing, not first, or not "01"', '00');
   const last = fields[fields.length - 1]!;
-  if (last.id !== '63' || !HEX4.test(last.value)) fail('field 63 (the CRC, 4 hex digits) is missing or not last', '63');
+  const said = last.id === '63' ? hexValue(last.value) : -1;
+  if (said < 0) fail('field 63 (the CRC, 4 hex digits) is missing or not last', '63');
   refuseRepeated(fields);
   const crc = last.value.toUpperCase();
   const expected = crcOf(code, code.length - 4);
-  if (Number.parseInt(crc, 16) !== expected)
-    fail(`CRC mismatch: the code says ${crc}, its content gives ${hex4(expected)}`, '63');
+  if (said !== expected) fail(`CRC mismatch: the code says ${crc}, its content gives ${hex4(expected)}`, '63');
 
+  let initiation: string | undefined;
+  let mcc: string | undefined;
+  let currency: string | undefined;
+  let amount: string | undefined;
+  let country: string | undefined;
+  let name: string | undefined;
+  let city: string | undefined;
+  let postalCode: string | undefined;
   let extra: BrCodeField | undefined;
   let account: BrCodeField | undefined;
   let recurrence: BrCodeField | undefined;
   for (const field of fields) {
-    if (field.id === '62') extra = field;
-    else if (account === undefined && carriesGui(field)) account = field;
-    else if (recurrence === undefined && carriesRecurrence(field)) recurrence = field;
+    const value = field.value;
+    switch (idNumber(field.id)) {
+      case 1: initiation = value; break;
+      case 52: mcc = value; break;
+      case 53: currency = value; break;
+      case 54: amount = value; break;
+      case 58: country = value; break;
+      case 59: name = value; break;
+      case 60: city = value; break;
+      case 61: postalCode = value; break;
+      case 62: extra = field; break;
+      default:
+        if (account === undefined && carriesGui(field)) account = field;
+        else if (recurrence === undefined && carriesRecurrence(field)) recurrence = field;
+    }
   }
   // Other schemes' templates may hold anything; 62 must be TLV.
   if (extra !== undefined && extra.children === undefined) fail('malformed field 62 (additional data)', '62');
@@ -133,32 +170,29 @@ export function parseBrCode(text: string): BrCode {
   if (account === undefined) fail('no merchant account template (26-51) carries the GUI', '26');
   refuseRepeated(account.children, account.id);
   refuseRepeated(recurrence?.children, recurrence?.id);
-  const required = (id: string, name: string): string =>
-    valueOf(fields, id) ?? fail(`missing field ${id} (${name})`, id);
   const result: BrCode = {
     payloadFormat: '01',
-    merchantName: required('59', 'merchant name'),
-    merchantCity: required('60', 'merchant city'),
-    mcc: required('52', 'merchant category code'),
-    currency: required('53', 'currency'),
-    country: required('58', 'country'),
+    merchantName: name ?? missing('59', 'merchant name'),
+    merchantCity: city ?? missing('60', 'merchant city'),
+    mcc: mcc ?? missing('52', 'merchant category code'),
+    currency: currency ?? missing('53', 'currency'),
+    country: country ?? missing('58', 'country'),
     crc,
     fields,
   };
-  const optional = <K extends keyof BrCode>(name: K, found: BrCode[K] | undefined): void => {
-    if (found !== undefined) result[name] = found;
-  };
-  const initiation = valueOf(fields, '01');
-  optional('pointOfInitiation', initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation);
-  optional('key', child(account, '01'));
-  optional('infoAdicional', child(account, '02'));
-  optional('url', child(account, '25'));
-  optional('recurrenceUrl', child(recurrence, '25'));
-  const amount = valueOf(fields, '54');
+  if (initiation !== undefined) result.pointOfInitiation = initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation;
+  const key = child(account, 1);
+  if (key !== undefined) result.key = key;
+  const info = child(account, 2);
+  if (info !== undefined) result.infoAdicional = info;
+  const url = child(account, 25);
+  if (url !== undefined) result.url = url;
+  const recurrenceUrl = child(recurrence, 25);
+  if (recurrenceUrl !== undefined) result.recurrenceUrl = recurrenceUrl;
   // EMV allows "10", "10." or "10.5"; report the wire form.
-  if (amount !== undefined) optional('amount', wireAmount(amount) ?? fail('malformed amount in field 54', '54'));
-  optional('postalCode', valueOf(fields, '61'));
-  const txid = child(extra, '05');
-  if (txid !== '***') optional('txid', txid);
+  if (amount !== undefined) result.amount = wireAmount(amount) ?? fail('malformed amount in field 54', '54');
+  if (postalCode !== undefined) result.postalCode = postalCode;
+  const txid = child(extra, 5);
+  if (txid !== undefined && txid !== '***') result.txid = txid;
   return result;
 }
