@@ -108,6 +108,12 @@ describe('crc16', () => {
   it('agrees with a table-driven implementation on any string', () => {
     fc.assert(fc.property(anyStringArb, (s) => crc16(s) === referenceCrc(s)));
   });
+
+  it('agrees on every prefix, a character other than ASCII at an odd or even place (two bytes a step)', () => {
+    const text = `0002012658${'a'.repeat(9)}é${'b'.repeat(4)}😀c\ud800d`;
+    for (let end = 0; end <= text.length; end++)
+      expect(crc16(text.slice(0, end))).toBe(referenceCrc(text.slice(0, end)));
+  });
 });
 
 describe('parseBrCode', () => {

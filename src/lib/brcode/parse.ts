@@ -67,7 +67,8 @@ export function wireAmount(amount: string): string | undefined {
  */
 export function findDuplicate(fields: readonly BrCodeField[]): string | undefined {
   let ascending = 1;
-  while (ascending < fields.length && idNumber(fields[ascending - 1]!.id) < idNumber(fields[ascending]!.id)) ascending++;
+  while (ascending < fields.length && idNumber(fields[ascending - 1]!.id) < idNumber(fields[ascending]!.id))
+    ascending++;
   for (let i = ascending; i < fields.length; i++) {
     const id = fields[i]!.id;
     for (let j = 0; j < i; j++) if (fields[j]!.id === id) return id;
@@ -123,14 +124,13 @@ const missing = (id: string, name: string): never => fail(`missing field ${id} (
  * the GUI and a 25) is read as `recurrenceUrl`.
  */
 export function parseBrCode(text: string): BrCode {
-  if (typeof text !== 'string') fail('a BR Code must be a string');
-  const code = text.trim();
+  const code = typeof text === 'string' ? text.trim() : '';
   const fields = splitTlv(code, hasAstral(code), true);
   if (!fields?.length) fail('malformed BR Code: not a sequence of TLV fields');
-  if (fields[0]!.id !== '00' || fields[0]!.value !== '01') fail('field 00 is missing, not first, or not "01"', '00');
+  if (fields[0]!.id !== '00' || fields[0]!.value !== '01') fail('field 00 must come first, with "01"', '00');
   const last = fields[fields.length - 1]!;
   const said = last.id === '63' ? hexValue(last.value) : -1;
-  if (said < 0) fail('field 63 (the CRC, 4 hex digits) is missing or not last', '63');
+  if (said < 0) fail('field 63 must come last: a CRC in 4 hex digits', '63');
   refuseRepeated(fields);
   const crc = last.value.toUpperCase();
   const expected = crcOf(code, code.length - 4);
@@ -150,15 +150,33 @@ export function parseBrCode(text: string): BrCode {
   for (const field of fields) {
     const value = field.value;
     switch (idNumber(field.id)) {
-      case 1: initiation = value; break;
-      case 52: mcc = value; break;
-      case 53: currency = value; break;
-      case 54: amount = value; break;
-      case 58: country = value; break;
-      case 59: name = value; break;
-      case 60: city = value; break;
-      case 61: postalCode = value; break;
-      case 62: extra = field; break;
+      case 1:
+        initiation = value;
+        break;
+      case 52:
+        mcc = value;
+        break;
+      case 53:
+        currency = value;
+        break;
+      case 54:
+        amount = value;
+        break;
+      case 58:
+        country = value;
+        break;
+      case 59:
+        name = value;
+        break;
+      case 60:
+        city = value;
+        break;
+      case 61:
+        postalCode = value;
+        break;
+      case 62:
+        extra = field;
+        break;
       default:
         if (account === undefined && carriesGui(field)) account = field;
         else if (recurrence === undefined && carriesRecurrence(field)) recurrence = field;
@@ -167,7 +185,7 @@ export function parseBrCode(text: string): BrCode {
   // Other schemes' templates may hold anything; 62 must be TLV.
   if (extra !== undefined && extra.children === undefined) fail('malformed field 62 (additional data)', '62');
   refuseRepeated(extra?.children, '62');
-  if (account === undefined) fail('no merchant account template (26-51) carries the GUI', '26');
+  if (account === undefined) fail('no template 26-51 carries the GUI', '26');
   refuseRepeated(account.children, account.id);
   refuseRepeated(recurrence?.children, recurrence?.id);
   const result: BrCode = {
@@ -180,7 +198,8 @@ export function parseBrCode(text: string): BrCode {
     crc,
     fields,
   };
-  if (initiation !== undefined) result.pointOfInitiation = initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation;
+  if (initiation !== undefined)
+    result.pointOfInitiation = initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation;
   const key = child(account, 1);
   if (key !== undefined) result.key = key;
   const info = child(account, 2);
@@ -190,7 +209,7 @@ export function parseBrCode(text: string): BrCode {
   const recurrenceUrl = child(recurrence, 25);
   if (recurrenceUrl !== undefined) result.recurrenceUrl = recurrenceUrl;
   // EMV allows "10", "10." or "10.5"; report the wire form.
-  if (amount !== undefined) result.amount = wireAmount(amount) ?? fail('malformed amount in field 54', '54');
+  if (amount !== undefined) result.amount = wireAmount(amount) ?? fail('malformed field 54 (amount)', '54');
   if (postalCode !== undefined) result.postalCode = postalCode;
   const txid = child(extra, 5);
   if (txid !== undefined && txid !== '***') result.txid = txid;

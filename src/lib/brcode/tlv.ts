@@ -54,8 +54,6 @@ export function tlv(id: string, value: string): string {
   return id + (length < 10 ? '0' : '') + String(length) + value;
 }
 
-let IDS: string[] | undefined;
-
 /** The digit a UTF-16 unit stands for; 10 or more (never a digit) for anything else. */
 const digit = (unit: number): number => (unit - 48) >>> 0;
 
@@ -82,7 +80,7 @@ export function splitTlv(text: string, astral = hasAstral(text), deep = false): 
       for (let k = 0; k < length; k++) end += (text.codePointAt(end) as number) > 0xffff ? 2 : 1;
     }
     if (end > text.length) return undefined;
-    const id = (IDS ??= Array.from({ length: 100 }, (_, n) => (n < 10 ? '0' : '') + n))[high * 10 + low]!;
+    const id = text.slice(i, i + 2);
     const value = text.slice(i + 4, end);
     const children = deep && isTemplate(high * 10 + low) ? splitTlv(value, astral) : undefined;
     fields.push(children === undefined ? { id, value } : { id, value, children });
@@ -102,29 +100,37 @@ export const idNumber = (id: string): number => id.charCodeAt(0) * 10 + id.charC
 /** Whether `text` holds a surrogate (needs the code point walk). */
 export const hasAstral = (text: string): boolean => SURROGATE.test(text);
 
-let table: Int32Array | undefined;
+/** The CRC tables, made on first use: `one` moves a CRC one byte on, `two` a byte and a zero byte. */
+let one: Int32Array | undefined;
+let two: Int32Array | undefined;
 
-/** The CRC of `text` up to `end` (exclusive), as a number; `crc16` explains it. */
+/** One byte into the CRC; `crc >>> 8 ^ byte` is a byte, no mask needed. */
+const step = (table: Int32Array, crc: number, byte: number): number =>
+  ((crc << 8) & 0xff00) ^ (table[(crc >>> 8) ^ byte] as number);
+
+/**
+ * The CRC of `text` up to `end` (exclusive), as a number; `crc16` explains it. ASCII is its own
+ * UTF-8: read from the string two characters a step (slicing-by-2), no copy. From the first
+ * other character on, the rest goes through TextEncoder (a lone surrogate as U+FFFD).
+ */
 export function crcOf(text: string, end: number): number {
-  // The byte table, made on first use.
-  const bytes = (table ??= Int32Array.from({ length: 256 }, (_, n) => {
+  const bytes = (one ??= Int32Array.from({ length: 256 }, (_, n) => {
     let c = n << 8;
     for (let bit = 0; bit < 8; bit++) c = c & 0x8000 ? (c << 1) ^ 0x1021 : c << 1;
     return c & 0xffff;
   }));
+  const pairs = (two ??= bytes.map((c) => step(bytes, c, 0)));
   let crc = 0xffff;
-  // ASCII is its own UTF-8: read from the string, no copy. From the first other character on,
-  // the rest goes through TextEncoder (a lone surrogate as U+FFFD). `crc >>> 8 ^ byte` is a byte.
   let i = 0;
-  for (; i < end; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit > 0x7f) break;
-    crc = ((crc << 8) & 0xff00) ^ (bytes[(crc >>> 8) ^ unit] as number);
+  for (; i + 1 < end; i += 2) {
+    const high = text.charCodeAt(i);
+    const low = text.charCodeAt(i + 1);
+    if ((high | low) > 0x7f) break;
+    const x = crc ^ (high << 8) ^ low;
+    crc = (pairs[x >>> 8] as number) ^ (bytes[x & 0xff] as number);
   }
-  if (i < end) {
-    for (const byte of new TextEncoder().encode(text.slice(i, end)))
-      crc = ((crc << 8) & 0xff00) ^ (bytes[(crc >>> 8) ^ byte] as number);
-  }
+  if (i + 1 === end && text.charCodeAt(i) <= 0x7f) return step(bytes, crc, text.charCodeAt(i));
+  if (i < end) for (const byte of new TextEncoder().encode(text.slice(i, end))) crc = step(bytes, crc, byte);
   return crc;
 }
 
