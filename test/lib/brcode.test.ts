@@ -275,6 +275,10 @@ describe('parseBrCode', () => {
     expectBrCodeError(() => parseBrCode(MANUAL_STATIC.slice(0, -8)), '63');
     expectBrCodeError(() => parseBrCode(`${MANUAL_STATIC.slice(0, -8)}6303ABC`), '63');
     expectBrCodeError(() => parseBrCode(`${MANUAL_STATIC}5802BR`), '63');
+    for (const notHex of ['1D 3', ' 1D3', '+1D3', '0x1D', '1D3G', '1.D3'])
+      expect(expectBrCodeError(() => parseBrCode(`${MANUAL_STATIC.slice(0, -4)}${notHex}`), '63').message).toMatch(
+        /4 hex digits/,
+      );
   });
 
   it('rejects a code without a merchant account template carrying the GUI', () => {

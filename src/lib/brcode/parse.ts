@@ -102,18 +102,6 @@ function refuseRepeated(fields: readonly BrCodeField[] | undefined, parent?: str
   }
 }
 
-/** The number 4 hex digits (either case) write; -1 when `text` is not 4 hex digits. */
-function hexValue(text: string): number {
-  let n = text.length === 4 ? 0 : -1;
-  for (let i = 0; i < 4 && n >= 0; i++) {
-    const unit = text.charCodeAt(i);
-    const letter = unit | 0x20; // a-f, A-F
-    const nibble = unit >= 48 && unit <= 57 ? unit - 48 : letter >= 97 && letter <= 102 ? letter - 87 : -1;
-    n = nibble < 0 ? -1 : n * 16 + nibble;
-  }
-  return n;
-}
-
 const missing = (id: string, name: string): never => fail(`missing field ${id} (${name})`, id);
 
 /**
@@ -129,8 +117,10 @@ export function parseBrCode(text: string): BrCode {
   if (!fields?.length) fail('malformed BR Code: not a sequence of TLV fields');
   if (fields[0]!.id !== '00' || fields[0]!.value !== '01') fail('field 00 must come first, with "01"', '00');
   const last = fields[fields.length - 1]!;
-  const said = last.id === '63' ? hexValue(last.value) : -1;
-  if (said < 0) fail('field 63 must come last: a CRC in 4 hex digits', '63');
+  // The 4 hex digits as a number, NaN for anything else (Number ignores trailing whitespace,
+  // and a trimmed code ends in none).
+  const said = last.id === '63' && last.value.length === 4 ? Number(`0x${last.value}`) : Number.NaN;
+  if (Number.isNaN(said)) fail('field 63 must come last: a CRC in 4 hex digits', '63');
   refuseRepeated(fields);
   const crc = last.value.toUpperCase();
   const expected = crcOf(code, code.length - 4);
