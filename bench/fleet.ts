@@ -240,7 +240,7 @@ export async function measure(): Promise<Row[]> {
         `payments/s (median of ${ROUNDS} rounds interleaved with the baseline's)`,
       value: `${fmt.int(of('postgres', (r) => r.paymentsPerSecond))}/s (${latency('postgres')})`,
       baseline: `${memoryBaseline}, the duplicate to it ${fmt.int(of('memory', (r) => r.paymentsPerSecond))}/s (${latency('memory')})`,
-      ratio: `${fmt.ratio(ratio.median)} (rounds' range ${fmt.ratio(ratio.q1)}–${fmt.ratio(ratio.q3)})`,
+      ratio: `${fmt.ratio(ratio.median)} (rounds' IQR ${fmt.ratio(ratio.q1)}–${fmt.ratio(ratio.q3)})`,
       goal: '≥ 0.5x the in-memory single process',
       holds: ratio.median >= 0.5,
     },
