@@ -57,6 +57,8 @@ describe('the fleet bench: its harness on 40 payments', () => {
     expect(postgres.breaks).toEqual([]);
     expect(postgres.getsPerDelivery).toBeGreaterThanOrEqual(0.5);
     expect(postgres.getsPerDelivery).toBeLessThanOrEqual(1);
+    expect(postgres.earlyDuplicateGets).toBeLessThanOrEqual(postgres.earlyDuplicates);
+    expect(postgres.lateDuplicateGets + postgres.earlyDuplicateGets).toBeCloseTo((postgres.getsPerDelivery - 0.5) * 80);
     // The callback's INSERT and the claim's statements, counted in the workers.
     expect(postgres.roundTripsPerPayment).toBeGreaterThanOrEqual(2);
     expect(postgres.p99Ms).toBeGreaterThanOrEqual(postgres.p50Ms);
