@@ -58,6 +58,8 @@ describe('the fleet bench: its harness on 40 payments', () => {
     expect(postgres.getsPerDelivery).toBeGreaterThanOrEqual(0.5);
     expect(postgres.getsPerDelivery).toBeLessThanOrEqual(1);
     expect(postgres.earlyDuplicateGets).toBeLessThanOrEqual(postgres.earlyDuplicates);
+    // A duplicate sent after its first delivery was answered finds the done mark: no GET.
+    expect(postgres.lateDuplicateGets).toBe(0);
     expect(postgres.lateDuplicateGets + postgres.earlyDuplicateGets).toBeCloseTo((postgres.getsPerDelivery - 0.5) * 80);
     // The callback's INSERT and the claim's statements, counted in the workers.
     expect(postgres.roundTripsPerPayment).toBeGreaterThanOrEqual(2);
