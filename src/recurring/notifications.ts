@@ -33,6 +33,7 @@ import {
   handlerSweep,
   listSource,
   type ListMethod,
+  type SweepingHandlerOptions,
   type SweepOptions,
   type SweepResult,
 } from '../notifications/sweep.ts';
@@ -165,8 +166,14 @@ export type CobRNotificationContext<S extends Store = Store> = NotificationConte
   readonly notified: CobRNotification;
 };
 
-/** Callbacks and limits of the recurring notification handler (give `onRec`, `onCobr` or both). */
-export interface RecurringHandlerOptions<S extends Store = Store> extends NotificationHandlerOptions<S> {
+/**
+ * Callbacks and limits of the recurring notification handler (give `onRec`, `onCobr` or both).
+ * Its sweep cursor's default `name` is `recurring`; `maxRemembered` counts each kind apart;
+ * `requestOptions` go to the confirming `api.rec.get` and `api.cobr.get` calls and the sweep's lists.
+ */
+export interface RecurringHandlerOptions<S extends Store = Store>
+  extends NotificationHandlerOptions<S>,
+    SweepingHandlerOptions {
   /**
    * A confirmed recurrence: the service's record (`GET /rec/{idRec}`) and, in `context`, the
    * notified item. Called once per idRec and status (fleet-wide with a shared `store`). A throw
@@ -183,14 +190,6 @@ export interface RecurringHandlerOptions<S extends Store = Store> extends Notifi
   onCobr?(cobr: CobRCompleta, context: CobRNotificationContext<S>): void | Promise<void>;
   /** A notified item the service does not confirm (forged or mistaken). A throw answers 500. */
   onUnconfirmed?(event: UnconfirmedRecurring): void | Promise<void>;
-  /** How many delivered states are remembered to drop duplicates (default 10 000 of each kind, least recent dropped first). */
-  maxRemembered?: number;
-  /** Options for the confirming `api.rec.get` and `api.cobr.get` calls and the sweep's lists (timeouts, retries). */
-  requestOptions?: RequestOptions;
-  /** Names this handler's sweep cursor in the store, to tell two handlers apart (default `recurring`). */
-  name?: string;
-  /** How far a sweep reaches back before the cursor, in milliseconds (default 5 minutes). */
-  sweepOverlapMs?: number;
 }
 
 /** The recurring handler: a web-standard notification handler that can also sweep. */
@@ -260,7 +259,8 @@ export function recurringHandler<S extends Store = Store>(
                 return unconfirmed({ kind: 'rec', reason: 'mismatch', notified, actual });
               return actual;
             },
-            deliveryKey: (rec: RecCompleta) => `rec:${rec.idRec}:${rec.status}`,
+            deliveryKey: (rec: RecCompleta) => recKey(rec),
+            notifiedKeys: (notified) => [recKey(notified)],
             // The context has `tx` exactly when the store is transactional, as `RecNotificationContext<S>` says.
             deliver: (actual, context) => onRec(actual, context as RecNotificationContext<S>),
           }),
@@ -275,10 +275,8 @@ export function recurringHandler<S extends Store = Store>(
                 return unconfirmed({ kind: 'cobr', reason: 'mismatch', notified, actual });
               return actual;
             },
-            deliveryKey: (cobr: CobRCompleta) =>
-              `cobr:${cobr.txid}:${cobr.status}:${attemptsOf(cobr)
-                .map((t) => t?.status)
-                .join('+')}`,
+            deliveryKey: (cobr: CobRCompleta) => cobrKey(cobr),
+            notifiedKeys: (notified) => [cobrKey(notified)],
             deliver: (actual, context) => onCobr(actual, context as CobRNotificationContext<S>),
           }),
       ],
@@ -291,6 +289,18 @@ export function recurringHandler<S extends Store = Store>(
   ];
   const sweep = handlerSweep(api, options, 'recurring', sources);
   return Object.assign(pipeline.handler, { sweep });
+}
+
+/** The claim of a recurrence's delivery: its idRec and status (the record's, or as notified). */
+function recKey(rec: { idRec: string; status: unknown }): string {
+  return `rec:${rec.idRec}:${String(rec.status)}`;
+}
+
+/** The claim of a recurring charge's delivery: its txid, status and attempts' statuses (the record's, or as notified). */
+function cobrKey(cobr: { txid: string; status: unknown; tentativas?: unknown }): string {
+  return `cobr:${cobr.txid}:${String(cobr.status)}:${attemptsOf(cobr)
+    .map((t) => t?.status)
+    .join('+')}`;
 }
 
 /** The service's record, or `undefined` when it has none (404) or the id cannot name one (refused before asking). */
