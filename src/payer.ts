@@ -42,4 +42,4 @@ export {
 export { LOCATION_MAX_LENGTH } from './payer/location.ts';
 export * from './errors/public.ts';
 export * from './lib/public.ts';
-export { payerBrcode as brcode } from './lib/brcode.ts';
+export * as brcode from './lib/brcode/payer-namespace.ts';

@@ -182,6 +182,7 @@ export function createTransferNotificationHandler<S extends Store = Store>(
           return undefined;
         },
         deliveryKey: (confirmed: ConfirmedNotification) => transferClaimKey(confirmed.actual),
+        notifiedKeys: (notified) => [transferClaimKey(notified)],
         // The context has `tx` exactly when the store is transactional, as `TransferContext<S>` says.
         deliver: (confirmed, context) => handlers.onConfirmed(confirmed, context as TransferContext<S>),
       }),

@@ -208,13 +208,18 @@ export function receivedPaymentsHandler<S extends Store = Store>(
           return actual;
         },
         deliveryKey,
+        // The payment's key and its final refunds' (when handed to onRefund), as notified.
+        notifiedKeys: (notified: InstantPayment) => [
+          deliveryKey(notified),
+          ...(onRefund === undefined ? [] : finalRefunds(notified).map((refund) => refundKey(notified, refund))),
+        ],
         // The context has `tx` exactly when the store is transactional, as `PaymentContext<S>` says.
         deliver: (actual, context) => options.onPayment(actual, context as PaymentContext<S>),
         events: (actual: InstantPayment) =>
           onRefund === undefined
             ? []
             : finalRefunds(actual).map((refund) => ({
-                key: `refund:${actual.endToEndId}:${refund.id}:${refund.status}`,
+                key: refundKey(actual, refund),
                 run: (context) => onRefund(actual, refund, context as PaymentContext<S>),
               })),
       }),
@@ -243,6 +248,11 @@ function deliveryKey(payment: InstantPayment): string {
         .join(',')
     : '';
   return `payment:${payment.endToEndId}|${refunds}`;
+}
+
+/** The claim of a refund's delivery to `onRefund`: once per refund id and final status. */
+function refundKey(payment: InstantPayment, refund: Devolucao): string {
+  return `refund:${payment.endToEndId}:${refund.id}:${refund.status}`;
 }
 
 function sameTxid(actual: InstantPayment, notified: InstantPayment): boolean {

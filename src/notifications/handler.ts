@@ -20,7 +20,14 @@ import {
   type Arrival,
   type WebhookAuthentication,
 } from './authenticate.ts';
-import { claimSettings, runOnce, type ClaimContext, type ClaimOptions } from '../store/claims.ts';
+import {
+  allDone,
+  claimSettings,
+  runOnce,
+  type ClaimContext,
+  type ClaimOptions,
+  type RunOnceOptions,
+} from '../store/claims.ts';
 import type { Store, StoreTransaction, TransactionalStore } from '../store/types.ts';
 import type { Now } from '../internal/clock.ts';
 
@@ -78,9 +85,17 @@ export interface NotificationHandlerOptions<S extends Store = Store> {
   authenticate?: WebhookAuthentication;
   /**
    * How many confirming calls to the service run at once (default 8); the rest wait their turn.
-   * Deliveries of the same notification in flight share one call whatever this is.
+   * Deliveries of the same notification in flight share one call whatever this is. A handler
+   * confirms at most this many ÷ the call's latency items a second (8 ÷ 80 ms: 100).
    */
   maxConcurrentConfirmations?: number;
+  /**
+   * How long the service waits for the answer to a delivery before it gives up and delivers
+   * again (default 5 000 ms: the interface names no figure; set your service's). When a delivery
+   * waits this long for a confirmation slot (`maxConcurrentConfirmations`), the handler says so
+   * once: a `warn` log line and an event on the notification's span.
+   */
+  deliveryTimeoutMs?: number;
 }
 
 /** What the web-standard handler may be told about the connection, where the platform knows it. */
@@ -106,6 +121,14 @@ export interface NotificationHandler {
 /** Answers an error status after telling `onError`. */
 export type Fail = (status: number, error: unknown, headers?: Record<string, string>) => Response;
 
+/** What a notification's handling tells its SERVER span (nothing without telemetry). */
+export interface NotificationTrace {
+  /** The outcome the span ends with when the answer is 200 (confirmed, duplicate...). */
+  outcome(outcome: string): void;
+  /** An event on the span: names, counts and durations only. */
+  step(name: string, attributes?: Record<string, string | number | boolean>): void;
+}
+
 /**
  * Builds a handler's HTTP side (see `pipeline.ts`): the method and body checks, then `handle`
  * with the body's bytes. A throw anywhere is a 500, told to `onError` and logged to `log`.
@@ -113,7 +136,7 @@ export type Fail = (status: number, error: unknown, headers?: Record<string, str
 export function notificationHandler(
   options: NotificationHandlerOptions,
   log: Logger | undefined,
-  handle: (bytes: Uint8Array, request: Request, fail: Fail, report: (outcome: string) => void) => Promise<Response>,
+  handle: (bytes: Uint8Array, request: Request, fail: Fail, trace: NotificationTrace) => Promise<Response>,
   telemetry: { telemetry: Telemetry | undefined; name: string; now: Now },
 ): NotificationHandler {
   const maxBytes = options.maxBodyBytes ?? DEFAULT_NOTIFICATION_MAX_BYTES;
@@ -137,7 +160,7 @@ export function notificationHandler(
       void traced.workflow(telemetry.name, 'server', async (span) => answered(span, refusal.status, undefined));
     return fail(refusal.status, refusal);
   };
-  const answer = async (request: Request, report: (outcome: string) => void): Promise<Response> => {
+  const answer = async (request: Request, trace: NotificationTrace): Promise<Response> => {
     try {
       if (request.method !== 'POST') {
         return fail(405, new InvalidNotificationError(`Method ${request.method} not allowed`), { allow: 'POST' });
@@ -148,14 +171,16 @@ export function notificationHandler(
       const bytes = await readBounded(request, maxBytes);
       if (bytes === undefined)
         return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
-      return await handle(bytes, withoutDenoSignal(request), fail, report);
+      return await handle(bytes, withoutDenoSignal(request), fail, trace);
     } catch (error) {
       return fail(500, error);
     }
   };
   // One SERVER span per notification when traced (a sender the gate refuses gets one above).
   const serve =
-    traced === undefined ? (request: Request) => answer(request, ignore) : tracedAnswer(answer, traced, telemetry.name);
+    traced === undefined
+      ? (request: Request) => answer(request, UNTRACED)
+      : tracedAnswer(answer, traced, telemetry.name);
   const web = async (request: Request, connection?: ConnectionInfo): Promise<Response> => {
     try {
       return (gate && refused(webArrival(request, connection?.remoteAddress))) ?? (await serve(request));
@@ -171,21 +196,22 @@ export function notificationHandler(
   });
 }
 
-function ignore(): void {}
+const UNTRACED: NotificationTrace = { outcome() {}, step() {} };
 
 /**
  * `answer` inside one SERVER span per notification: the outcome `handle` reported (confirmed,
  * unconfirmed, duplicate), else `refused` for a 4xx and `failed` for a 5xx.
  */
 function tracedAnswer(
-  answer: (request: Request, report: (outcome: string) => void) => Promise<Response>,
+  answer: (request: Request, trace: NotificationTrace) => Promise<Response>,
   telemetry: Telemetry,
   name: string,
 ): (request: Request) => Promise<Response> {
   return (request) =>
     telemetry.workflow(name, 'server', async (span) => {
       let outcome: string | undefined;
-      const response = await answer(request, (reported) => (outcome = reported));
+      const trace: NotificationTrace = { outcome: (reported) => (outcome = reported), step: span.step };
+      const response = await answer(request, trace);
       answered(span, response.status, outcome);
       return response;
     });
@@ -218,19 +244,34 @@ const UNCLAIMED: AbortSignal = new AbortController().signal;
 /** A context for a callback that runs without a claim. */
 export const unclaimed: ClaimContext = Object.freeze({ signal: UNCLAIMED });
 
-/**
- * Runs a confirmed notification's callback once per `key` across every process sharing
- * `store` (at once, without a store), giving it the claim's context. `signal` (the request's)
- * gives up the claim's wait. Built with the handler, so that bad `claim` options throw there.
- */
-export function onceRunner(
-  store: Store | undefined,
-  claim: ClaimOptions | undefined,
-  now: Now,
-): (key: string, callback: (context: ClaimContext) => unknown, signal: AbortSignal) => Promise<unknown> {
+/** A handler's once-only runs over its store, and its look at their done marks. */
+export interface OnceRunner {
+  /**
+   * Runs a confirmed notification's callback once per `key` across every process sharing the
+   * store (at once, without a store), giving it the claim's context. `signal` (the request's)
+   * gives up the claim's wait. Resolves as `runOnce` does (`'ran'` without a store).
+   */
+  run(
+    key: string,
+    callback: (context: ClaimContext) => unknown,
+    signal: AbortSignal,
+    options?: RunOnceOptions,
+  ): Promise<'ran' | 'done' | 'running'>;
+  /** Whether every one of `keys` is marked done in the store (`false` without one). */
+  done(keys: readonly string[], signal: AbortSignal): Promise<boolean>;
+}
+
+/** A handler's once-only runs over `store`. Built with the handler, so that bad `claim` options throw there. */
+export function onceRunner(store: Store | undefined, claim: ClaimOptions | undefined, now: Now): OnceRunner {
   const settings = claimSettings(claim);
-  return async (key, callback, signal) =>
-    store ? runOnce(store, key, callback, settings, signal, now) : callback(unclaimed);
+  return {
+    run: async (key, callback, signal, options) => {
+      if (store) return runOnce(store, key, callback, settings, signal, now, options);
+      await callback(unclaimed);
+      return 'ran';
+    },
+    done: async (keys, signal) => store !== undefined && allDone(store, keys, settings, signal),
+  };
 }
 
 /** An error's class name, for logs (its message may quote what it failed on). */

@@ -66,7 +66,7 @@ export interface Pipeline {
 
 /**
  * Builds a handler from `definition` (given the resolved logger). Throws `ConfigurationError` for
- * bad `claim`, `maxConcurrentConfirmations` or `authenticate` options.
+ * bad `claim`, `maxConcurrentConfirmations`, `deliveryTimeoutMs` or `authenticate` options.
  */
 export function notificationPipeline<B>(
   api: PipelineApi,
@@ -81,7 +81,7 @@ export function notificationPipeline<B>(
   const handler = notificationHandler(
     options,
     log,
-    async (bytes, request, fail, report) => {
+    async (bytes, request, fail, trace) => {
       const started = epochMs(now);
       let body: B;
       try {
@@ -96,9 +96,10 @@ export function notificationPipeline<B>(
         for (const [index, item] of definition.feeds.entries()) {
           const delivery = deliveries[index];
           if (item === undefined || delivery === undefined) continue;
-          for (const notified of item.items(body)) outcomes.push(await delivery.notified(notified, request.signal));
+          for (const notified of item.items(body))
+            outcomes.push(await delivery.notified(notified, request.signal, trace));
         }
-        report(notificationOutcome(outcomes));
+        trace.outcome(notificationOutcome(outcomes));
         const ms = epochMs(now) - started;
         log?.info?.('notification answered', { status: 200, ...counts, ms });
         return new Response(null, { status: 200 });

@@ -260,7 +260,8 @@ export function recurringHandler<S extends Store = Store>(
                 return unconfirmed({ kind: 'rec', reason: 'mismatch', notified, actual });
               return actual;
             },
-            deliveryKey: (rec: RecCompleta) => `rec:${rec.idRec}:${rec.status}`,
+            deliveryKey: (rec: RecCompleta) => recKey(rec),
+            notifiedKeys: (notified) => [recKey(notified)],
             // The context has `tx` exactly when the store is transactional, as `RecNotificationContext<S>` says.
             deliver: (actual, context) => onRec(actual, context as RecNotificationContext<S>),
           }),
@@ -275,10 +276,8 @@ export function recurringHandler<S extends Store = Store>(
                 return unconfirmed({ kind: 'cobr', reason: 'mismatch', notified, actual });
               return actual;
             },
-            deliveryKey: (cobr: CobRCompleta) =>
-              `cobr:${cobr.txid}:${cobr.status}:${attemptsOf(cobr)
-                .map((t) => t?.status)
-                .join('+')}`,
+            deliveryKey: (cobr: CobRCompleta) => cobrKey(cobr),
+            notifiedKeys: (notified) => [cobrKey(notified)],
             deliver: (actual, context) => onCobr(actual, context as CobRNotificationContext<S>),
           }),
       ],
@@ -291,6 +290,18 @@ export function recurringHandler<S extends Store = Store>(
   ];
   const sweep = handlerSweep(api, options, 'recurring', sources);
   return Object.assign(pipeline.handler, { sweep });
+}
+
+/** The claim of a recurrence's delivery: its idRec and status (the record's, or as notified). */
+function recKey(rec: { idRec: string; status: unknown }): string {
+  return `rec:${rec.idRec}:${String(rec.status)}`;
+}
+
+/** The claim of a recurring charge's delivery: its txid, status and attempts' statuses (the record's, or as notified). */
+function cobrKey(cobr: { txid: string; status: unknown; tentativas?: unknown }): string {
+  return `cobr:${cobr.txid}:${String(cobr.status)}:${attemptsOf(cobr)
+    .map((t) => t?.status)
+    .join('+')}`;
 }
 
 /** The service's record, or `undefined` when it has none (404) or the id cannot name one (refused before asking). */

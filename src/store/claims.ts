@@ -1,8 +1,10 @@
 /**
  * Once-only work across processes: a notification's callback runs in the one process that
  * holds its claim, and is marked done before the claim ends. A delivery that finds it done skips
- * it; one that finds it claimed waits (up to `waitMs`) for it to end, then gives up with
- * `ClaimBusyError` (the handler answers an error status and the service sends it again).
+ * it. One that finds it claimed either answers at once that it is running elsewhere (a
+ * notification, with a store whose `claim` says so: it holds nothing meanwhile) or looks again
+ * every `pollMs` (up to `waitMs`) for it to end, then gives up with `ClaimBusyError` (the handler
+ * answers an error status and the service sends it again; a sweep stops, its cursor kept).
  *
  * Two ways to hold a claim:
  * - a store with `claim` (PostgreSQL) holds it with a transaction that also writes the done
@@ -71,11 +73,24 @@ export function claimSettings(options: ClaimOptions | undefined, name = 'claim')
   };
 }
 
+/** How a claim taken elsewhere is met, and what the caller already knows. */
+export interface RunOnceOptions {
+  /**
+   * `'wait'` (default): look again every `pollMs` until it ends, up to `waitMs`. `'answer'`:
+   * resolve `'running'` at once when the store's `claim` says it runs elsewhere (a store
+   * without `claim` still waits).
+   */
+  readonly inFlight?: 'wait' | 'answer';
+  /** The caller has just looked for the done mark and found none: the first look is skipped. */
+  readonly markChecked?: boolean;
+}
+
 /**
- * Runs `work` unless it already ran for `key` anywhere the store reaches. Resolves `'ran'` or
- * `'done'` (it had run); throws what `work` threw, `ClaimBusyError` after waiting in vain for
- * another process's run, or `StoreError` (the store failed or did not answer in time, or the
- * claim was lost before its mark was written). `signal` (the request's) gives up the wait.
+ * Runs `work` unless it already ran for `key` anywhere the store reaches. Resolves `'ran'`,
+ * `'done'` (it had run) or, with `inFlight: 'answer'`, `'running'` (it runs elsewhere now); throws
+ * what `work` threw, `ClaimBusyError` after waiting in vain for another process's run, or
+ * `StoreError` (the store failed or did not answer in time, or the claim was lost before its mark
+ * was written). `signal` (the request's) gives up the wait.
  */
 export async function runOnce(
   store: Store,
@@ -84,19 +99,45 @@ export async function runOnce(
   settings: ClaimSettings = DEFAULTS,
   signal?: AbortSignal,
   now: Now = systemNow,
-): Promise<'ran' | 'done'> {
-  if (store.claim) return runInTransaction(store, key, work, settings, signal);
-  return runLeased(store, key, work, settings, signal, now);
+  options: RunOnceOptions = {},
+): Promise<'ran' | 'done' | 'running'> {
+  if (store.claim) return runInTransaction(store, key, work, settings, signal, now, options);
+  return runLeased(store, key, work, settings, signal, now, options);
+}
+
+/**
+ * Whether every one of `keys` is marked done in `store`: one read per key, at once, bounded as
+ * the claim's first look is (`waitMs` plus a grace, and `signal`). Throws `StoreError`.
+ */
+export async function allDone(
+  store: Store,
+  keys: readonly string[],
+  { waitMs }: ClaimSettings,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const marks = await Promise.all(keys.map((key) => within(store.get(`done:${key}`), waitMs + STORE_GRACE_MS, signal)));
+  return marks.every((mark) => mark !== undefined);
 }
 
 async function runInTransaction(
   store: Store,
   key: string,
   work: (context: ClaimContext) => unknown,
-  { leaseMs, waitMs, doneTtlMs }: ClaimSettings,
+  { leaseMs, waitMs, doneTtlMs, pollMs }: ClaimSettings,
   signal: AbortSignal | undefined,
-): Promise<'ran' | 'done'> {
-  const held = await store.claim!(`done:${key}`, { leaseMs, waitMs, doneTtlMs, signal });
+  now: Now,
+  { inFlight = 'wait', markChecked = false }: RunOnceOptions,
+): Promise<'ran' | 'done' | 'running'> {
+  const terms = { leaseMs, waitMs, doneTtlMs, signal, markChecked };
+  const deadline = epochMs(now) + waitMs;
+  let held = await store.claim!(`done:${key}`, terms);
+  // Held elsewhere: looked at again between pauses, holding no connection meanwhile.
+  while (held === 'running') {
+    if (inFlight === 'answer') return 'running';
+    if (epochMs(now) >= deadline) throw new ClaimBusyError('Another process is handling this notification');
+    await sleep(pollMs, signal);
+    held = await store.claim!(`done:${key}`, { ...terms, markChecked: false });
+  }
   if (held === 'done') return 'done';
   try {
     await work(held.tx ? { signal: held.signal, tx: held.tx } : { signal: held.signal });
@@ -115,6 +156,7 @@ async function runLeased(
   { leaseMs, waitMs, doneTtlMs, pollMs }: ClaimSettings,
   signal: AbortSignal | undefined,
   now: Now,
+  { markChecked = false }: RunOnceOptions,
 ): Promise<'ran' | 'done'> {
   const doneKey = `done:${key}`;
   // Before the callback: the claim's wait and the request's signal. After it: the lease only
@@ -123,7 +165,7 @@ async function runLeased(
   const after: StoreWait = (call) => within(call, leaseMs, undefined);
   const lease = new Lease(store, `claim:${key}`, leaseMs, { take: before, giveBack: after, now });
 
-  if ((await before(store.get(doneKey))) !== undefined) return 'done';
+  if (!markChecked && (await before(store.get(doneKey))) !== undefined) return 'done';
   const deadline = epochMs(now) + waitMs;
   while (!(await lease.take())) {
     if ((await before(store.get(doneKey))) !== undefined) return 'done';

@@ -5,11 +5,11 @@
  * tables under a transaction-scoped advisory lock, so any number of processes may run it at once.
  *
  * Its `claim` holds a once-only claim with a transaction: a plain read looks for a committed done
- * mark (a duplicate is answered by it alone, as cheap as any read), then one round trip inserts
- * the mark (uncommitted) and opens the transaction, the callback writes through it, `COMMIT`
- * ends it. A second delivery's insert waits for that transaction on the row's lock: it finds the
- * mark once the first commits, or takes over once it rolls back; either way without an error
- * (one would cost the server a logged ERROR and an abort).
+ * mark (a duplicate is answered by it alone, as cheap as any read), then one round trip takes the
+ * key's advisory lock, inserts the mark (uncommitted) and opens the transaction, the callback
+ * writes through it, `COMMIT` ends it. A second delivery finding the lock taken answers
+ * `'running'` at once: it never waits on the first one's row lock holding a connection, and
+ * never causes an error (one would cost the server a logged ERROR and an abort).
  */
 import { bounded } from '../internal/bounded.ts';
 import { checkNowOption, ConfigurationError } from '../errors/failures.ts';
@@ -217,19 +217,20 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 }
 
 /**
- * `Store.claim` on PostgreSQL. A read first: a committed live mark answers `'done'` (a
- * duplicate costs one statement, no transaction, no connection held). Otherwise the claim
- * proper, one simple-protocol message whose
- * statements run as an implicit transaction until its closing `BEGIN` makes it a real one:
- * set the lock wait and the idle limit, delete the mark if expired, insert it unless a live one
- * is there (`ON CONFLICT DO NOTHING`, which waits for an uncommitted one as a plain insert
- * would). The transaction then stays open, holding the uncommitted mark, until `commit`
- * (`COMMIT`) or `release` (`ROLLBACK`). A live mark inserts no row (one committed since the
- * read, or by the transaction the insert waited for): a duplicate, answered at once; its empty
- * transaction is rolled back before the connection goes back to the pool, a round trip the
- * caller does not wait for. (A unique violation would have
- * saved that statement, but each costs the server about as much as 8 `SELECT 1`: it logs an
- * ERROR with the statement and aborts.)
+ * `Store.claim` on PostgreSQL. A read first (unless the caller has just made it): a committed
+ * live mark answers `'done'` (a duplicate costs one statement, no transaction, no connection
+ * held). Otherwise the claim proper, one simple-protocol message whose statements run as an
+ * implicit transaction until its closing `BEGIN` makes it a real one: set the lock wait and the
+ * idle limit and try the key's advisory lock (`pg_try_advisory_xact_lock`, never waiting), then,
+ * only under that lock, delete the mark if expired and insert it unless a live one is there
+ * (`ON CONFLICT DO NOTHING`). The transaction then stays open, holding the lock and the
+ * uncommitted mark, until `commit` (`COMMIT`) or `release` (`ROLLBACK`). No insert means a
+ * duplicate: `'done'` when this delivery had the lock (a live mark was there), `'running'` when
+ * another transaction holds it (the other delivery is still running; it may yet fail). Its empty
+ * transaction is rolled back before the connection goes back to the pool, a round trip the caller
+ * does not wait for. (A unique violation would have saved that statement, but each costs the
+ * server about as much as 8 `SELECT 1`: it logs an ERROR with the statement and aborts.) The lock
+ * wait (`claim.waitMs`) still bounds an insert behind a claimant that took no advisory lock.
  *
  * The claim is kept alive by the callback's own statements or a `SELECT 1` every third of
  * `leaseMs`; the server ends a transaction idle for `leaseMs`
@@ -240,23 +241,24 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string, now:
   const seen = { name: `${values}_seen`, text: `SELECT 1 FROM ${values} WHERE key = $1 AND (${live})` };
   return async (key, terms) => {
     const limit = terms.waitMs + CLAIM_GRACE_MS;
-    // A committed live mark is a duplicate: one plain read answers it, without a transaction.
-    // (An uncommitted one is invisible here; the claim below waits for it.)
-    const found = await bounded(pool.query({ ...seen, values: [key] }), limit, terms.signal, () =>
-      unanswered(limit),
-    ).catch((error: unknown) => {
+    const failed = (error: unknown) => {
       throw terms.signal?.aborted ? error : storeError(error);
-    });
-    if (found.rowCount !== null && found.rowCount > 0) return 'done';
+    };
+    if (!terms.markChecked) {
+      // A committed live mark is a duplicate: one plain read answers it, without a transaction.
+      // (An uncommitted one is invisible here; the claim below finds its lock taken.)
+      const found = await bounded(pool.query({ ...seen, values: [key] }), limit, terms.signal, () =>
+        unanswered(limit),
+      ).catch(failed);
+      if (found.rowCount !== null && found.rowCount > 0) return 'done';
+    }
     const client = await bounded(
       pool.connect(),
       limit,
       terms.signal,
       () => unanswered(limit),
       (late) => late.release(),
-    ).catch((error: unknown) => {
-      throw terms.signal?.aborted ? error : storeError(error);
-    });
+    ).catch(failed);
     // From now on a failed connection is told here (without a listener it would crash the
     // process): during the claim's statement, which fails with it; then, as the claim's loss.
     let onLost: ((error: Error) => void) | undefined;
@@ -264,17 +266,20 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string, now:
     client.on?.('error', onError);
     const detach = () => client.removeListener?.('error', onError);
     const target = textLiteral(key);
+    // Scoped by the table: two stores in one database never share a lock.
+    const locked = `pg_try_advisory_xact_lock(hashtextextended(${textLiteral(`${values}:${key}`)}, 0))`;
     const expiry =
       terms.doneTtlMs === Infinity
         ? 'NULL'
         : `now() + ${Math.max(1, Math.ceil(terms.doneTtlMs))} * interval '1 millisecond'`;
     const take =
       `SELECT set_config('lock_timeout', '${Math.max(1, Math.ceil(terms.waitMs))}', true),` +
-      ` set_config('idle_in_transaction_session_timeout', '${Math.ceil(terms.leaseMs)}', true);` +
-      ` DELETE FROM ${values} WHERE key = ${target} AND expires_at <= now();` +
+      ` set_config('idle_in_transaction_session_timeout', '${Math.ceil(terms.leaseMs)}', true),` +
+      ` ${locked} AS free;` +
+      ` DELETE FROM ${values} WHERE key = ${target} AND expires_at <= now() AND ${locked};` +
       ` INSERT INTO ${values} (key, value, expires_at)` +
-      ` VALUES (${target}, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ${expiry})` +
-      ' ON CONFLICT (key) DO NOTHING;' +
+      ` SELECT ${target}, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ${expiry}` +
+      ` WHERE ${locked} ON CONFLICT (key) DO NOTHING;` +
       ' BEGIN';
     let answers: PgQueryResult | PgQueryResult[];
     try {
@@ -289,8 +294,10 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string, now:
         throw new ClaimBusyError('Another process is handling this notification', { cause: error });
       throw terms.signal?.aborted ? error : storeError(error);
     }
-    // One answer per statement: the insert's tells whether the mark is this delivery's.
-    const inserted = Array.isArray(answers) ? answers.find((answer) => answer.command === 'INSERT') : undefined;
+    // One answer per statement: the first tells whether the lock was free, the insert's whether
+    // the mark is this delivery's.
+    const all = Array.isArray(answers) ? answers : [answers];
+    const inserted = all.find((answer) => answer.command === 'INSERT');
     if (inserted?.rowCount === 0) {
       const end = (error?: Error) => {
         detach();
@@ -300,7 +307,7 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string, now:
         () => end(),
         (error: unknown) => end(error instanceof Error ? error : new Error('ROLLBACK failed')),
       );
-      return 'done';
+      return all[0]?.rows[0]?.['free'] === true ? 'done' : 'running';
     }
     if (inserted === undefined) {
       detach();

@@ -46,12 +46,14 @@ export interface Store {
   /**
    * Optional capability: a once-only claim on `key` held by a transaction that also writes the
    * done mark (the value at `key`), so that what a callback writes through `tx` commits with
-   * the mark or not at all. Resolves `'done'` when the mark is there (a claim still held
-   * elsewhere is waited for, up to `terms.waitMs`, then `ClaimBusyError`); otherwise the held
-   * claim. A holder that dies or loses its link loses the claim: its transaction rolls back.
-   * Without it the SDK claims with `lease`, `get` and `set`, and callbacks get no `tx`.
+   * the mark or not at all. Resolves `'done'` when the mark is there, `'running'` when another
+   * holder has the claim open (at once, holding nothing: the SDK decides whether to look again),
+   * otherwise the held claim. A store may instead wait for a claim held elsewhere, up to
+   * `terms.waitMs`, then throw `ClaimBusyError`. A holder that dies or loses its link loses the
+   * claim: its transaction rolls back. Without it the SDK claims with `lease`, `get` and `set`,
+   * and callbacks get no `tx`.
    */
-  claim?(key: string, terms: ClaimTerms): Promise<HeldClaim | 'done'>;
+  claim?(key: string, terms: ClaimTerms): Promise<HeldClaim | 'done' | 'running'>;
   /**
    * Encrypts what grants access (tokens) before it reaches the store. A store without one
    * refuses to keep tokens: only the in-memory store may, as nothing leaves the process.
@@ -61,19 +63,24 @@ export interface Store {
 
 /** A store whose `claim` gives callbacks a transaction (the PostgreSQL store). */
 export interface TransactionalStore extends Store {
-  claim(key: string, terms: ClaimTerms): Promise<(HeldClaim & { readonly tx: StoreTransaction }) | 'done'>;
+  claim(key: string, terms: ClaimTerms): Promise<(HeldClaim & { readonly tx: StoreTransaction }) | 'done' | 'running'>;
 }
 
 /** What `Store.claim` is asked for. */
 export interface ClaimTerms {
   /** The claim is lost when its holder's link stays silent this long (renewed while it runs). */
   leaseMs: number;
-  /** How long to wait for a claim held elsewhere before `ClaimBusyError`. */
+  /**
+   * How long taking the claim may wait: for a claim held elsewhere (a store that waits rather
+   * than answering `'running'`) before `ClaimBusyError`, and for the database.
+   */
   waitMs: number;
   /** How long the done mark is kept; `Infinity`: forever. */
   doneTtlMs: number;
   /** Gives up taking the claim (not a claim already held). */
   signal?: AbortSignal | undefined;
+  /** The caller has just looked for the done mark and found none: the store may skip its own look. */
+  markChecked?: boolean | undefined;
 }
 
 /** A claim `Store.claim` took: end it with `commit` or `release`, exactly once. */

@@ -223,7 +223,11 @@ describe('workflows and notifications', () => {
       handler(new Request('https://hooks.example.com/x', { method: 'POST', body: JSON.stringify(body) }));
     expect((await deliver({ recebidos: [payment] })).status).toBe(200);
     expect((await deliver({ recebidos: [payment] })).status).toBe(200);
-    expect((await deliver({ recebidos: [{ ...payment, valor: '9.99' }] })).status).toBe(200);
+    // Another amount under the handled e2eid would be answered from its done mark (a duplicate):
+    // an e2eid the service does not know is asked about, and unconfirmed.
+    const unknown = 'E99999999202611261200zzzzzzzzzzz';
+    secrets.add(unknown);
+    expect((await deliver({ recebidos: [{ ...payment, endToEndId: unknown, valor: '9.99' }] })).status).toBe(200);
     expect((await deliver('not a notification')).status).toBe(400);
     const handled = byName('receivedPayments.notification');
     expect(handled.map((span) => span.kind)).toEqual([

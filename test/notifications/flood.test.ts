@@ -12,9 +12,11 @@ import {
   parseTransferNotification,
   receivedPaymentsHandler,
   webhookUrl,
+  type InstantPayment,
 } from '../../src/index.ts';
+import { Telemetry } from '../../src/core/telemetry.ts';
 import { notification } from '../cash-out/fixtures.ts';
-import { countingApi, paymentBody, post } from './support.ts';
+import { countingApi, PAYMENT, paymentBody, post } from './support.ts';
 
 const SECRET = 'flood-test-secret-0123456789';
 let server: Server | undefined;
@@ -127,6 +129,9 @@ it(`different notifications at once: at most maxConcurrentConfirmations GETs in 
   expect(() =>
     receivedPaymentsHandler(countingApi(), { onPayment: () => undefined, maxConcurrentConfirmations: 0 }),
   ).toThrow(expect.objectContaining({ option: 'maxConcurrentConfirmations' }));
+  expect(() => receivedPaymentsHandler(countingApi(), { onPayment: () => undefined, deliveryTimeoutMs: -1 })).toThrow(
+    expect.objectContaining({ option: 'deliveryTimeoutMs' }),
+  );
 });
 
 it('a delivery waiting for its turn gives up when its sender goes away', async () => {
@@ -148,4 +153,85 @@ it('a delivery waiting for its turn gives up when its sender goes away', async (
   expect((await second).status).toBe(500);
   expect((await first).status).toBe(200);
   expect(api.calls).toBe(1);
+});
+
+it('deliveries queued behind maxConcurrentConfirmations as long as the delivery timeout: said once, by a warn line and a span event', async () => {
+  let clock = Date.parse('2026-11-29T12:00:00Z');
+  const now = () => new Date(clock);
+  const events: Array<{ name: string; attributes: Record<string, unknown> | undefined }> = [];
+  const span = {
+    setAttribute: () => undefined,
+    addEvent: (name: string, attributes?: Record<string, unknown>) => void events.push({ name, attributes }),
+    setStatus: () => undefined,
+    end: () => undefined,
+  };
+  const tracerProvider = { getTracer: () => ({ startSpan: () => span }) };
+  // Each confirming GET answers when the test says.
+  const answers: Array<() => void> = [];
+  const api = {
+    now,
+    telemetry: Telemetry.resolve({ tracerProvider }, now),
+    instant: {
+      get: (e2eid: string) =>
+        new Promise<InstantPayment>((resolve) => answers.push(() => resolve({ ...PAYMENT, endToEndId: e2eid }))),
+    },
+  };
+  const warnings: Array<[string, unknown]> = [];
+  const handler = receivedPaymentsHandler(api, {
+    onPayment: () => undefined,
+    maxConcurrentConfirmations: 2,
+    deliveryTimeoutMs: 3_000,
+    logger: { warn: (message: string, fields?: unknown) => void warnings.push([message, fields]) },
+  });
+  const deliver = (i: number) =>
+    handler(
+      new Request('https://shop.example/w', {
+        method: 'POST',
+        body: paymentBody(`E00000000202611291200queued${String(i).padStart(5, '0')}`),
+      }),
+    ).then((response) => response.status);
+  const overdue = () => events.filter((event) => event.name.startsWith('confirmations queued past'));
+  const until = async (check: () => boolean) => {
+    while (!check()) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+
+  // Two take the slots, two wait their turn.
+  const statuses = [0, 1, 2, 3].map(deliver);
+  await until(() => answers.length === 2);
+  clock += 2_999;
+  answers.shift()!();
+  // The third got its turn after 2,999 ms: within the timeout, nothing said.
+  await until(() => answers.length === 2);
+  expect(warnings).toEqual([]);
+  clock += 1;
+  answers.shift()!();
+  await until(() => answers.length === 2);
+  expect(warnings).toEqual([
+    [
+      expect.stringContaining('maxConcurrentConfirmations'),
+      { waitedMs: 3_000, maxConcurrentConfirmations: 2, deliveryTimeoutMs: 3_000 },
+    ],
+  ]);
+  expect(overdue()).toEqual([
+    {
+      name: expect.any(String),
+      attributes: {
+        'instant_payments.waited_ms': 3_000,
+        'instant_payments.max_concurrent_confirmations': 2,
+        'instant_payments.delivery_timeout_ms': 3_000,
+      },
+    },
+  ]);
+  // Queued long again: said once only.
+  const more = [4, 5].map(deliver);
+  clock += 10_000;
+  let settled = false;
+  const all = Promise.all([...statuses, ...more]).finally(() => (settled = true));
+  while (!settled) {
+    answers.shift()?.();
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  expect(await all).toEqual([200, 200, 200, 200, 200, 200]);
+  expect(warnings).toHaveLength(1);
+  expect(overdue()).toHaveLength(1);
 });

@@ -24,10 +24,16 @@ const net = useMsw();
 const ID_REC = 'RR1234567820261009pipeline001';
 const REC = { idRec: ID_REC, status: 'APROVADA', atualizacao: [{ status: 'APROVADA', data: '2026-10-09T20:15:00Z' }] };
 
-/** Every confirming query answers the genuine record (or `status`, with an error body). */
+/** Confirming queries the service answered since `serviceAnswers`. */
+let gets = 0;
+
+/** Every confirming query answers the genuine record (or `status`, with an error body), counted in `gets`. */
 function serviceAnswers(status = 200): void {
-  const answer = (body: Record<string, unknown>) =>
-    status === 200 ? HttpResponse.json(body) : HttpResponse.json(providerError(status), { status });
+  gets = 0;
+  const answer = (body: Record<string, unknown>) => {
+    gets++;
+    return status === 200 ? HttpResponse.json(body) : HttpResponse.json(providerError(status), { status });
+  };
   net.server.use(
     http.get(`${BASE_URL}/instant/:e2eid`, () => answer(PAYMENT)),
     http.get(`${BASE_URL}/rec/:idRec`, () => answer(REC)),
@@ -136,6 +142,26 @@ describe.each(WAYS)('%s', (_name, make, body) => {
     expect(callback).toHaveBeenCalledTimes(1);
   });
 
+  it.each([
+    ['a shared store without claim', fleetStore],
+    ['the memory store', () => createMemoryStore()],
+  ])(
+    'a duplicate reaching another process sharing %s is answered from the done mark: no call to the service, nothing runs',
+    async (_store, makeStore) => {
+      serviceAnswers();
+      const store = makeStore();
+      const callback = vi.fn<Callback>();
+      const [first, second] = [make(clients(store), { callback }), make(clients(store), { callback })];
+      expect((await first(post(body()))).status).toBe(200);
+      expect(gets).toBe(1);
+      // Reworded (or forged): other content naming the same id and state.
+      expect((await second(post(body('reworded')))).status).toBe(200);
+      expect((await first(post(body('reworded again')))).status).toBe(200);
+      expect(gets).toBe(1);
+      expect(callback).toHaveBeenCalledTimes(1);
+    },
+  );
+
   it('gives the confirmed callback its claim signal and the item as notified', async () => {
     serviceAnswers();
     const callback = vi.fn<Callback>();
@@ -143,5 +169,58 @@ describe.each(WAYS)('%s', (_name, make, body) => {
     const context = callback.mock.calls[0]![1];
     expect(context.signal).toBeInstanceOf(AbortSignal);
     expect(context.notified).toBeTypeOf('object');
+  });
+});
+
+describe('received payments: the look at the done marks before the confirming call', () => {
+  const REFUNDED = {
+    ...PAYMENT,
+    devolucoes: [
+      { id: 'D1', rtrId: 'D12345678202611261200abcdefghijk', valor: '1.00', horario: {}, status: 'DEVOLVIDO' },
+    ],
+  };
+  const answering = (record: Record<string, unknown>) => {
+    gets = 0;
+    net.server.use(
+      http.get(`${BASE_URL}/instant/:e2eid`, () => {
+        gets++;
+        return HttpResponse.json(record);
+      }),
+    );
+  };
+
+  it('a forged duplicate (another amount, a done id and state) gains nothing: 200, no call, no callback, not even onUnconfirmed', async () => {
+    answering(PAYMENT);
+    const store = fleetStore();
+    const onPayment = vi.fn();
+    const onUnconfirmed = vi.fn();
+    const handler = () => receivedPaymentsHandler(clients(store).api, { onPayment, onUnconfirmed });
+    expect((await handler()(post({ instant: [PAYMENT] }))).status).toBe(200);
+    expect((await handler()(post({ instant: [{ ...PAYMENT, valor: '9999.00' }] }))).status).toBe(200);
+    expect(gets).toBe(1);
+    expect(onPayment).toHaveBeenCalledTimes(1);
+    expect(onPayment.mock.calls[0]![0]).toMatchObject({ valor: PAYMENT.valor });
+    expect(onUnconfirmed).not.toHaveBeenCalled();
+    // A forged id nobody handled is still asked about.
+    expect(
+      (await handler()(post({ instant: [{ ...PAYMENT, endToEndId: 'E99999999202611261200zzzzzzzzzzz' }] }))).status,
+    ).toBe(200);
+    expect(gets).toBe(2);
+  });
+
+  it("a payment done whose refund failed is not a duplicate: the next process's delivery runs onRefund", async () => {
+    answering(REFUNDED);
+    const store = fleetStore();
+    const onPayment = vi.fn();
+    const onRefund = vi.fn().mockRejectedValueOnce(new Error('books unavailable'));
+    const handler = () => receivedPaymentsHandler(clients(store).api, { onPayment, onRefund });
+    expect((await handler()(post({ instant: [REFUNDED] }))).status).toBe(500);
+    expect((await handler()(post({ instant: [REFUNDED] }))).status).toBe(200);
+    expect(onPayment).toHaveBeenCalledTimes(1);
+    expect(onRefund).toHaveBeenCalledTimes(2);
+    // Both done now: the next one is answered from the marks alone.
+    expect((await handler()(post({ instant: [{ ...REFUNDED, pad: 'again' }] }))).status).toBe(200);
+    expect(gets).toBe(2);
+    expect(onRefund).toHaveBeenCalledTimes(2);
   });
 });

@@ -331,6 +331,46 @@ describe('JWS verification failures', () => {
     serve(() => 'this is not a jws');
     expect(await reasonOf(payer().cobPayload.getCob(LOCATION))).toBe('malformed');
   });
+
+  it('malformed (a header that is no JSON object, or one that asks for extensions)', async () => {
+    const signature = (await rs.sign(cobPayload)).split('.')[2];
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    serve(() => `${part(['RS256'])}.${part(cobPayload)}.${signature}`);
+    expect(await reasonOf(payer().cobPayload.getCob(LOCATION))).toBe('malformed');
+    net.server.resetHandlers();
+    // Correctly signed, yet its header asks for an unencoded payload (RFC 7797): no extension is understood here.
+    serve(() => rs.sign(cobPayload, { b64: true, crit: ['b64'] }));
+    expect(await reasonOf(payer().cobPayload.getCob(LOCATION))).toBe('malformed');
+  });
+
+  it('key-not-found (an RSA key shorter than 2048 bits, though the signature matches)', async () => {
+    // Signed with WebCrypto: jose will not make a key this short.
+    const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+    const pair = await crypto.subtle.generateKey(
+      { ...algorithm, modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]) },
+      true,
+      ['sign', 'verify'],
+    );
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const signed = `${part({ alg: 'RS256', kid: 'key-short', jku: JKU })}.${part(cobPayload)}`;
+    const signature = await crypto.subtle.sign(algorithm, pair.privateKey, new TextEncoder().encode(signed));
+    const jwk = { ...(await crypto.subtle.exportKey('jwk', pair.publicKey)), kid: 'key-short' } as JWK;
+    serve(
+      () => `${signed}.${Buffer.from(signature).toString('base64url')}`,
+      () => [jwk],
+    );
+    expect(await reasonOf(payer().cobPayload.getCob(LOCATION))).toBe('key-not-found');
+  });
+
+  it('bad-signature (a PS256 signature presented as RS256 under the same key)', async () => {
+    const [, payload, signature] = (await ps.sign(cobPayload)).split('.');
+    const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'key-ps', jku: JKU })).toString('base64url');
+    serve(
+      () => `${header}.${payload}.${signature}`,
+      () => [{ ...ps.publicJwk }],
+    );
+    expect(await reasonOf(payer().cobPayload.getCob(LOCATION))).toBe('bad-signature');
+  });
 });
 
 describe('getCobv', () => {

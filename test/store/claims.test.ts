@@ -112,10 +112,18 @@ describe('fleet cost', () => {
   function countingPool(inner: pg.Pool): {
     pool: PgPoolLike;
     count: () => number;
+    /** Connections taken from the pool and not given back yet, and the most at once since `reset`. */
+    held: () => number;
+    peak: () => number;
+    /** Connections taken since `reset`. */
+    connects: () => number;
     reset(): void;
     slowRollbacks(): void;
   } {
     let n = 0;
+    let held = 0;
+    let peak = 0;
+    let connects = 0;
     let slowRollback = false;
     return {
       pool: {
@@ -125,6 +133,9 @@ describe('fleet cost', () => {
         },
         connect: async () => {
           const client = await inner.connect();
+          connects++;
+          peak = Math.max(peak, ++held);
+          let given = false;
           return {
             query: (text: string, values?: unknown[]) => {
               n++;
@@ -132,7 +143,11 @@ describe('fleet cost', () => {
               // A slow ROLLBACK: a duplicate that waited for it would take this long.
               return text === 'ROLLBACK' && slowRollback ? answer.then(async (r) => (await sleep(1_000), r)) : answer;
             },
-            release: (error?: Error | boolean) => client.release(error),
+            release: (error?: Error | boolean) => {
+              if (!given) held--;
+              given = true;
+              client.release(error);
+            },
             on: (event: 'error', listener: (error: Error) => void) => client.on(event, listener),
             removeListener: (event: 'error', listener: (error: Error) => void) =>
               client.removeListener(event, listener),
@@ -140,8 +155,13 @@ describe('fleet cost', () => {
         },
       },
       count: () => n,
+      held: () => held,
+      peak: () => peak,
+      connects: () => connects,
       reset: () => {
         n = 0;
+        connects = 0;
+        peak = held;
       },
       slowRollbacks: () => {
         slowRollback = true;
@@ -166,6 +186,94 @@ describe('fleet cost', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     await pool.query('SELECT 1');
     expect(counting.count()).toBe(1);
+  });
+
+  /** A payment under a fresh e2eid, and a service that confirms it, counting its answers. */
+  function confirmingService() {
+    const payment: InstantPayment = { endToEndId: unique('E'), valor: '10.00', horario: '2026-11-29T12:00:00Z' };
+    const api = {
+      gets: 0,
+      instant: {
+        get: async () => {
+          api.gets++;
+          return payment;
+        },
+      },
+    };
+    return { payment, api };
+  }
+  const deliver = (handler: (request: Request) => Promise<Response>, payment: InstantPayment, pad = '') =>
+    handler(
+      new Request('http://127.0.0.1/hook/instant', {
+        method: 'POST',
+        body: JSON.stringify({ instant: [{ ...payment, ...(pad && { pad }) }] }),
+      }),
+    ).then((response) => response.status);
+
+  it('a duplicate reaching another process costs one read and no call to the service; a first delivery still 3 round trips and one connection', async () => {
+    const counting = countingPool(pool);
+    const shared = createPostgresStore({ pool: counting.pool });
+    const { payment, api } = confirmingService();
+    const runs: string[] = [];
+    // Two processes: two handlers over one database.
+    const [one, two] = [0, 1].map(() =>
+      receivedPaymentsHandler(api, { store: shared, onPayment: (p) => void runs.push(p.endToEndId) }),
+    );
+    await shared.get('warm-up');
+    counting.reset();
+    expect(await deliver(one!, payment)).toBe(200);
+    // The look (made before the service is asked, and not made again by the claim), the claim, COMMIT.
+    expect(counting.count()).toBe(3);
+    expect(counting.connects()).toBe(1);
+    expect(api.gets).toBe(1);
+    counting.reset();
+    expect(await deliver(two!, payment, 'reworded')).toBe(200);
+    expect(counting.count()).toBe(1);
+    expect(counting.connects()).toBe(0);
+    expect(api.gets).toBe(1);
+    expect(runs).toEqual([payment.endToEndId]);
+  });
+
+  it("a duplicate arriving while the first delivery's transaction is open answers at once, holding no second connection; the first then fails (500) and the redelivery runs it once", async () => {
+    const counting = countingPool(pool);
+    const shared = createPostgresStore({ pool: counting.pool });
+    const { payment, api } = confirmingService();
+    const txid = await newOrder();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let calls = 0;
+    const onPayment = async (_payment: InstantPayment, { tx }: { tx: StoreTransaction }) => {
+      calls++;
+      await tx.query('UPDATE orders SET paid = paid + 1 WHERE txid = $1', [txid]);
+      if (calls === 1) {
+        await gate;
+        throw new Error('the books are down');
+      }
+    };
+    const [one, two] = [0, 1].map(() =>
+      receivedPaymentsHandler(api, { store: shared, claim: { waitMs: 3_000 }, onPayment }),
+    );
+    const first = deliver(one!, payment);
+    await until(() => calls === 1 && counting.held() === 1);
+    counting.reset();
+    const started = Date.now();
+    expect(await deliver(two!, payment)).toBe(200);
+    // Not claim.waitMs (3 s): no wait on the first one's lock.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Its connection went back once its empty transaction rolled back: one round trip, not awaited.
+    await until(() => counting.held() === 1, 1_000);
+    expect(counting.peak()).toBeLessThanOrEqual(2);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)).rows[0].n).toBe(0);
+    expect(calls).toBe(1);
+    open();
+    expect(await first).toBe(500);
+    expect(await paid(txid)).toBe(0);
+    // The service delivers again (after the 500): it runs once, and only once.
+    expect(await deliver(two!, payment)).toBe(200);
+    expect(await deliver(one!, payment)).toBe(200);
+    expect(calls).toBe(2);
+    expect(await paid(txid)).toBe(1);
+    expect(counting.held()).toBe(0);
   });
 });
 
@@ -208,7 +316,7 @@ describe('exactly-once effects through tx', () => {
     expect(await paid(txid)).toBe(1);
   });
 
-  it("a second delivery waits for the first one's transaction: done once it commits, run once it rolls back", async () => {
+  it("a second run that waits (a sweep's) looks again until the first one's transaction ends, on no lock: done once it commits", async () => {
     const txid = await newOrder();
     const key = unique('wait');
     let open!: () => void;
@@ -233,12 +341,14 @@ describe('exactly-once effects through tx', () => {
         secondRan = true;
         await payThrough(txid)(context);
       },
-      settings(),
+      settings({ pollMs: 20 }),
     );
-    // The second one is waiting on the first one's uncommitted mark.
-    await until(
-      async () => (await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)).rows[0].n === 1,
-    );
+    let settled = false;
+    void second.finally(() => (settled = true));
+    // The second one looks again every pollMs: no statement of it waits on the first one's lock.
+    await sleep(200);
+    expect(settled).toBe(false);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)).rows[0].n).toBe(0);
     open();
     expect(await first).toBe('ran');
     expect(await second).toBe('done');

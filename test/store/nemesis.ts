@@ -16,7 +16,8 @@
  *    recorded before it started;
  * 3. every order at the provider is one a `pay()` asked for with its key (amount and destination);
  *    a planted intent is never paid; every `pay()` that resolved names an order the provider holds;
- * 4. each notification's `tx` effect exists exactly once;
+ * 4. each notification's `tx` effect exists exactly once (a notification answered 200 by a duplicate in
+ *    flight whose running delivery then failed is delivered once more first, as a sweep would find it);
  * 5. no intent is left open after the final `recover()`; no worker died but by our SIGKILL.
  *
  * A schedule is the seed's (a small PRNG); the interleaving is the machine's, so a replay
@@ -86,6 +87,11 @@ export interface NemesisFigures {
   pays: number;
   recovers: number;
   deliveries: number;
+  /**
+   * Notifications answered 200 by a duplicate in flight whose running delivery then failed (500
+   * or no answer), left without effect until delivered again (the service's or a sweep's part).
+   */
+  lostInFlight: number;
   /** Intents planted in the table (never to be paid). */
   planted: number;
   violations: Violation[];
@@ -126,6 +132,7 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
     pays: 0,
     recovers: 0,
     deliveries: 0,
+    lostInFlight: 0,
     planted: 0,
     violations: [],
   };
@@ -335,6 +342,7 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
               if (!worker) return;
               figures.deliveries++;
               if ((await deliver(worker, e2eid)) === 200) state.delivered.add(e2eid);
+              else state.failedDeliveries.add(e2eid);
             });
           }
         }
@@ -414,10 +422,24 @@ export async function startNemesis(options: { workers?: number } = {}): Promise<
           }
         }
         check(state, asked, notifications, planted);
-        const { rows } = await pool.query('SELECT e2eid, paid FROM fleet_orders WHERE e2eid = ANY($1)', [
-          notifications,
-        ]);
-        for (const { e2eid, paid } of rows as Array<{ e2eid: string; paid: number }>) {
+        const effects = async () =>
+          (await pool.query('SELECT e2eid, paid FROM fleet_orders WHERE e2eid = ANY($1)', [notifications]))
+            .rows as Array<{ e2eid: string; paid: number }>;
+        // A duplicate answered 200 while another process ran the callback, and that delivery then
+        // failed (500, or killed: no answer): no effect until the notification comes again (the
+        // service delivers again after the 500, or a sweep finds it). Delivered again here, as a
+        // sweep would. Without a failed delivery, a missing effect stays a violation.
+        for (const { e2eid, paid } of await effects()) {
+          if (paid !== 0 || !state.delivered.has(e2eid) || !state.failedDeliveries.has(e2eid)) continue;
+          figures.lostInFlight++;
+          for (let attempt = 0, status = 0; attempt < 10 && status !== 200; attempt++) {
+            const list = live();
+            status = await deliver(list[attempt % list.length]!, e2eid);
+            if (status !== 200) await sleep(200);
+          }
+        }
+        const rows = await effects();
+        for (const { e2eid, paid } of rows) {
           if (!state.delivered.has(e2eid)) state.violation('4 effect once', `${e2eid} was never answered 200`);
           else if (paid !== 1) state.violation('4 effect once', `${e2eid}'s effect happened ${paid} times`);
         }
@@ -611,6 +633,8 @@ interface State {
   recordedAt: Map<string, number>;
   openAtArrival: Map<string, boolean>;
   delivered: Set<string>;
+  /** Notifications one delivery of which was answered an error status or not at all. */
+  failedDeliveries: Set<string>;
   postFaults: PostFault[];
   lookupFaults: LookupFault[];
   /** The fault of every lookup for now (after `lookupFaults`). */
@@ -632,6 +656,7 @@ function freshState(seed: number): State {
     recordedAt: new Map(),
     openAtArrival: new Map(),
     delivered: new Set(),
+    failedDeliveries: new Set(),
     postFaults: [],
     lookupFaults: [],
     lookupPeriod: undefined,
@@ -661,6 +686,7 @@ export function renderFigures(figures: NemesisFigures, seeds: string, seconds: n
     `| Orders placed at the provider (POSTs received) | ${figures.orders} (${figures.posts}) |`,
     `| pay() / recover() calls in the schedules | ${figures.pays} / ${figures.recovers} |`,
     `| Notification deliveries (duplicated, concurrent) | ${figures.deliveries} |`,
+    `| Answered by a duplicate in flight whose run then failed, delivered again | ${figures.lostInFlight} |`,
     `| Planted intents (never to be paid) | ${figures.planted} |`,
     `| Invariant violations | ${figures.violations.length} |`,
     `| Duration | ${seconds.toFixed(0)} s |`,

@@ -5,7 +5,7 @@
 
 import { detectKeyType } from '../keys.ts';
 import { isValidAmount } from '../money.ts';
-import { type BrCode, carriesGui, carriesRecurrence, wireAmount } from './parse.ts';
+import { type BrCode, carriesGui, carriesRecurrence, child, wireAmount } from './parse.ts';
 import { BR_CODE_GUI, type BrCodeField, crc16, fail, tlv } from './tlv.ts';
 
 /** Input for a static code: a directory key, optionally an amount and a txid. */
@@ -74,9 +74,9 @@ function put(list: Mutable[], id: string, value: string | undefined): void {
   } else if (at >= 0) {
     if (list[at]!.value !== value) list[at] = { id, value };
   } else {
-    const after = list.findIndex((f) => f.id > id && f.id !== '63');
-    const last = list.findIndex((f) => f.id === '63');
-    list.splice(after >= 0 ? after : last >= 0 ? last : list.length, 0, { id, value });
+    // Before the first field of a greater ID, or the CRC (last in a parsed code).
+    const next = list.findIndex((f) => f.id > id || f.id === '63');
+    list.splice(next >= 0 ? next : list.length, 0, { id, value });
   }
 }
 
@@ -117,7 +117,7 @@ function buildFromParsed(code: BrCode): string {
   if (recurrence?.children !== undefined && code.recurrenceUrl !== undefined)
     put(recurrence.children, '25', code.recurrenceUrl);
   const extra = top.find((f) => f.id === '62');
-  const reference = extra?.children?.find((f) => f.id === '05')?.value;
+  const reference = child(extra as BrCodeField | undefined, '05');
   if (extra?.children !== undefined && (code.txid !== undefined || (reference !== undefined && reference !== '***'))) {
     put(extra.children, '05', code.txid ?? '***');
   }
@@ -131,9 +131,8 @@ function buildFromParsed(code: BrCode): string {
 function plainAscii(s: string): string {
   return s
     .normalize('NFD')
+    .replace(/[^\x20-\x7E\s]/g, '')
     .replace(/\s+/g, ' ')
-    .replace(/[^\x20-\x7E]/g, '')
-    .replace(/ {2,}/g, ' ')
     .trim();
 }
 
@@ -147,7 +146,7 @@ function merchantText(value: unknown, max: number, field: string, name: string):
 /** A location as a code carries it: 1 to 77 printable characters, no scheme. */
 function location(value: unknown, field: string, name: string): string {
   if (typeof value !== 'string' || value.length > 77 || !URL_CHARS.test(value) || HAS_SCHEME.test(value)) {
-    fail(`${name} must be the location without scheme: 1 to 77 printable characters`, field);
+    fail(`${name} must be 1 to 77 printable characters, without scheme`, field);
   }
   return value;
 }
@@ -178,10 +177,9 @@ export function buildBrCode(input: BrCodeBuildInput): string {
   if (typeof input !== 'object' || input === null) fail('build input must be an object');
   if (Array.isArray((input as Partial<BrCode>).fields)) return buildFromParsed(input as BrCode);
   const { key, url, recurrenceUrl } = input as { key?: unknown; url?: unknown; recurrenceUrl?: unknown };
-  if (key !== undefined && url !== undefined)
-    fail('give one of key (static code) or url (dynamic code), not both', '26');
+  if (key !== undefined && url !== undefined) fail('give key (static code) or url (dynamic code), not both', '26');
   if (key === undefined && url === undefined && recurrenceUrl === undefined) {
-    fail('give key (static code), url (dynamic code) or recurrenceUrl alone (recurrence-only code)', '26');
+    fail('give key (static code), url (dynamic code) or recurrenceUrl alone', '26');
   }
   const name = merchantText(input.merchantName, 25, '59', 'merchantName');
   const city = merchantText(input.merchantCity, 15, '60', 'merchantCity');
@@ -200,13 +198,13 @@ export function buildBrCode(input: BrCodeBuildInput): string {
     if (infoAdicional !== undefined) {
       const info = typeof infoAdicional === 'string' ? plainAscii(infoAdicional) : '';
       if (typeof infoAdicional !== 'string' || info.length > 72) {
-        fail('infoAdicional must be a string of at most 72 plain ASCII characters', '26-02');
+        fail('infoAdicional must be at most 72 plain ASCII characters', '26-02');
       }
       if (info !== '') account += tlv('02', info);
     }
     if (amount !== undefined) {
       if (!isValidAmount(amount) || !/[1-9]/.test(amount)) {
-        fail('amount must be a wire amount above zero ("10.00"); omit it to let the payer type one', '54');
+        fail('amount must be a wire amount above zero ("10.00"), or omitted', '54');
       }
       amountField = tlv('54', amount);
     }
@@ -228,10 +226,6 @@ export function buildBrCode(input: BrCodeBuildInput): string {
     if (extra.txid !== undefined && extra.txid !== '***') fail(`${kind} carries no txid`, '62-05');
     if (extra.infoAdicional !== undefined) fail(`${kind} carries no infoAdicional`, '26-02');
     if (url !== undefined) initiation = tlv('01', '12');
-  }
-  if (account.length > 99) {
-    const length = account.length;
-    fail(`key and infoAdicional make the merchant account template ${length} characters long (at most 99)`, '26');
   }
 
   const payload =

@@ -48,14 +48,14 @@ export interface BrCode {
   fields: readonly BrCodeField[];
 }
 
-const HEX4 = /^[0-9A-Fa-f]{4}$/;
+const HEX4 = /^[\dA-F]{4}$/i;
 /** EMV amount: digits, an optional dot and up to two decimals (`"98."` is valid, EMV QRCPS). */
 export const EMV_AMOUNT = /^(\d{1,10})(?:\.(\d{0,2}))?$/;
 
 /** An EMV amount as a wire amount (`"10."` and `"10.5"` read `"10.00"` and `"10.50"`); `undefined` when malformed. */
 export function wireAmount(amount: string): string | undefined {
   const m = EMV_AMOUNT.exec(amount);
-  return m === null ? undefined : `${String(Number(m[1]))}.${(m[2] ?? '').padEnd(2, '0')}`;
+  return m === null ? undefined : `${Number(m[1])}.${(m[2] ?? '').padEnd(2, '0')}`;
 }
 
 /** The first ID that appears twice; a pairwise loop, faster than a Set for a code's few fields. */
@@ -82,19 +82,10 @@ export const carriesGui = (field: BrCodeField): boolean => withGui(field, '26', 
 export const carriesRecurrence = (field: BrCodeField): boolean =>
   withGui(field, '80', '99') && child(field, '25') !== undefined;
 
-/** `value` of a mandatory field, which must be there. */
-function required(value: string | undefined, id: string, name: string): string {
-  if (value === undefined) fail(`missing field ${id} (${name})`, id);
-  return value;
-}
-
-/** Throws when a template repeats one of its sub-fields (`26-01`, `80-25`). */
-function refuseRepeatedChild(template: BrCodeField): void {
-  const repeated = findDuplicate(template.children ?? []);
-  if (repeated !== undefined) {
-    const at = `${template.id}-${repeated}`;
-    fail(`field ${at} appears twice`, at);
-  }
+/** Throws when an ID appears twice in `fields` (the top level, or a template's sub-fields after `prefix`). */
+function refuseRepeated(fields: readonly BrCodeField[] | undefined, prefix = ''): void {
+  const repeated = fields && findDuplicate(fields);
+  if (repeated !== undefined) fail(`field ${prefix}${repeated} appears twice`, prefix + repeated);
 }
 
 /**
@@ -109,111 +100,55 @@ export function parseBrCode(text: string): BrCode {
   const code = text.trim();
   const astral = hasAstral(code);
   const top = splitTlv(code, astral);
-  if (top === undefined || top.length === 0) fail('malformed BR Code: not a sequence of TLV fields');
-  if (top[0]?.id !== '00') fail('missing field 00 (payload format) at the start', '00');
-  if (top[0].value !== '01') fail('unsupported payload format (00 must be "01")', '00');
+  if (!top?.length) fail('malformed BR Code: not a sequence of TLV fields');
+  if (top[0]?.id !== '00' || top[0].value !== '01') fail('field 00 is missing, not first, or not "01"', '00');
   const last = top[top.length - 1];
-  if (last?.id !== '63' || !HEX4.test(last.value)) {
-    fail('missing field 63 (CRC, 4 hex digits) at the end', '63');
-  }
-  const duplicate = findDuplicate(top);
-  if (duplicate !== undefined) fail(`field ${duplicate} appears twice`, duplicate);
+  if (last?.id !== '63' || !HEX4.test(last.value))
+    fail('field 63 (the CRC, 4 hex digits) is missing or not last', '63');
+  refuseRepeated(top);
   const crc = last.value.toUpperCase();
   const expected = crc16(code.slice(0, -4));
   if (crc !== expected) fail(`CRC mismatch: the code says ${crc}, its content gives ${expected}`, '63');
 
-  const fields: BrCodeField[] = [];
-  let initiation: string | undefined;
-  let amount: string | undefined;
-  let postalCode: string | undefined;
-  let extra: BrCodeField | undefined;
-  let mcc: string | undefined;
-  let currency: string | undefined;
-  let country: string | undefined;
-  let merchantName: string | undefined;
-  let merchantCity: string | undefined;
-  for (const field of top) {
-    const id = field.id;
-    // A switch: a lookup in an object keyed "52", "53"... (array indices to the engine) was a
-    // third of a parse.
-    switch (id) {
-      case '01':
-        initiation = field.value;
-        break;
-      case '52':
-        mcc = field.value;
-        break;
-      case '53':
-        currency = field.value;
-        break;
-      case '54':
-        amount = field.value;
-        break;
-      case '58':
-        country = field.value;
-        break;
-      case '59':
-        merchantName = field.value;
-        break;
-      case '60':
-        merchantCity = field.value;
-        break;
-      case '61':
-        postalCode = field.value;
-        break;
-    }
-    const children = isTemplateId(id) ? splitTlv(field.value, astral) : undefined;
-    if (children === undefined) {
-      // Other schemes' templates may hold anything; 62 must be TLV.
-      if (id === '62') fail('malformed field 62 (additional data)', '62');
-      fields.push(field);
-      continue;
-    }
-    const withChildren: BrCodeField = { id, value: field.value, children };
-    if (id === '62') {
-      const repeated = findDuplicate(children);
-      if (repeated !== undefined) fail(`field 62-${repeated} appears twice`, `62-${repeated}`);
-      extra = withChildren;
-    }
-    fields.push(withChildren);
-  }
-
+  const fields = top.map((field): BrCodeField => {
+    const children = isTemplateId(field.id) ? splitTlv(field.value, astral) : undefined;
+    // Other schemes' templates may hold anything; 62 must be TLV.
+    if (children === undefined && field.id === '62') fail('malformed field 62 (additional data)', '62');
+    return children === undefined ? field : { id: field.id, value: field.value, children };
+  });
+  const value = (id: string): string | undefined => top.find((field) => field.id === id)?.value;
+  const required = (id: string, name: string): string => value(id) ?? fail(`missing field ${id} (${name})`, id);
+  const extra = fields.find((field) => field.id === '62');
+  refuseRepeated(extra?.children, '62-');
   const account = fields.find(carriesGui);
-  if (account === undefined) {
-    fail('missing merchant account template (26) with the scheme GUI', '26');
-  }
-  refuseRepeatedChild(account);
+  if (account === undefined) fail('no merchant account template (26-51) carries the GUI', '26');
+  refuseRepeated(account.children, `${account.id}-`);
   const recurrence = fields.find(carriesRecurrence);
-  if (recurrence !== undefined) refuseRepeatedChild(recurrence);
+  refuseRepeated(recurrence?.children, `${recurrence?.id}-`);
   const result: BrCode = {
     payloadFormat: '01',
-    merchantName: required(merchantName, '59', 'merchant name'),
-    merchantCity: required(merchantCity, '60', 'merchant city'),
-    mcc: required(mcc, '52', 'merchant category code'),
-    currency: required(currency, '53', 'currency'),
-    country: required(country, '58', 'country'),
+    merchantName: required('59', 'merchant name'),
+    merchantCity: required('60', 'merchant city'),
+    mcc: required('52', 'merchant category code'),
+    currency: required('53', 'currency'),
+    country: required('58', 'country'),
     crc,
     fields,
   };
-  if (initiation !== undefined) {
-    result.pointOfInitiation = initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation;
-  }
-  const key = child(account, '01');
-  if (key !== undefined) result.key = key;
-  const info = child(account, '02');
-  if (info !== undefined) result.infoAdicional = info;
-  const url = child(account, '25');
-  if (url !== undefined) result.url = url;
-  const recurrenceUrl = child(recurrence, '25');
-  if (recurrenceUrl !== undefined) result.recurrenceUrl = recurrenceUrl;
-  if (amount !== undefined) {
-    // EMV allows "10", "10." or "10.5"; report the wire form.
-    const wire = wireAmount(amount);
-    if (wire === undefined) fail('malformed amount in field 54', '54');
-    result.amount = wire;
-  }
-  if (postalCode !== undefined) result.postalCode = postalCode;
+  const optional = <K extends keyof BrCode>(name: K, found: BrCode[K] | undefined): void => {
+    if (found !== undefined) result[name] = found;
+  };
+  const initiation = value('01');
+  optional('pointOfInitiation', initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation);
+  optional('key', child(account, '01'));
+  optional('infoAdicional', child(account, '02'));
+  optional('url', child(account, '25'));
+  optional('recurrenceUrl', child(recurrence, '25'));
+  const amount = value('54');
+  // EMV allows "10", "10." or "10.5"; report the wire form.
+  if (amount !== undefined) optional('amount', wireAmount(amount) ?? fail('malformed amount in field 54', '54'));
+  optional('postalCode', value('61'));
   const txid = child(extra, '05');
-  if (txid !== undefined && txid !== '***') result.txid = txid;
+  if (txid !== '***') optional('txid', txid);
   return result;
 }

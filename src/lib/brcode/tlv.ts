@@ -20,14 +20,14 @@ export class BrCodeError extends InstantError {
   /** The field at fault, as `"63"` or `"26-01"`, when there is one. */
   readonly field?: string;
 
-  constructor(message: string, options: { field?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? {} : { cause: options.cause });
+  constructor(message: string, options: { field?: string | undefined; cause?: unknown } = {}) {
+    super(message, options);
     if (options.field !== undefined) this.field = options.field;
   }
 }
 
 export function fail(message: string, field?: string): never {
-  throw new BrCodeError(message, field === undefined ? {} : { field });
+  throw new BrCodeError(message, { field });
 }
 
 /** One TLV field; templates (26–51, 62, 64, 80–99) that parse as TLV carry their children. */
@@ -63,29 +63,20 @@ const isDigit = (c: number): boolean => c >= 48 && c <= 57;
  */
 export function splitTlv(text: string, astral = SURROGATE.test(text)): BrCodeField[] | undefined {
   const fields: BrCodeField[] = [];
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    if (i + 4 > n) return undefined;
-    const a = text.charCodeAt(i);
-    const b = text.charCodeAt(i + 1);
+  for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i + 2);
     const d = text.charCodeAt(i + 3);
-    if (!isDigit(a) || !isDigit(b) || !isDigit(c) || !isDigit(d)) return undefined;
+    // Past the end, charCodeAt is NaN: not a digit.
+    if (!isDigit(text.charCodeAt(i)) || !isDigit(text.charCodeAt(i + 1)) || !isDigit(c) || !isDigit(d))
+      return undefined;
     const length = (c - 48) * 10 + (d - 48);
-    let end = i + 4;
-    if (!astral) {
-      end += length;
-    } else {
-      let k = 0;
-      for (; k < length && end < n; k++) {
-        const unit = text.charCodeAt(end);
-        const next = text.charCodeAt(end + 1);
-        end += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
-      }
-      if (k < length) return undefined;
+    let end = i + 4 + length;
+    if (astral) {
+      // A surrogate pair is one character; past the end, codePointAt is undefined and counts 1.
+      end = i + 4;
+      for (let k = 0; k < length; k++) end += (text.codePointAt(end) as number) > 0xffff ? 2 : 1;
     }
-    if (end > n) return undefined;
+    if (end > text.length) return undefined;
     fields.push({ id: text.slice(i, i + 2), value: text.slice(i + 4, end) });
     i = end;
   }
@@ -103,24 +94,17 @@ export const hasAstral = (text: string): boolean => SURROGATE.test(text);
 
 let table: Uint16Array | undefined;
 
-/** The CRC's byte table, made on first use. */
-function crcTable(): Uint16Array {
-  if (table !== undefined) return table;
-  table = new Uint16Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n << 8;
-    for (let bit = 0; bit < 8; bit++) c = c & 0x8000 ? (c << 1) ^ 0x1021 : c << 1;
-    table[n] = c & 0xffff;
-  }
-  return table;
-}
-
 /**
  * CRC16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor) of the UTF-8 bytes
  * of `text`, as 4 uppercase hex digits. `crc16('123456789')` is `'29B1'`.
  */
 export function crc16(text: string): string {
-  const t = crcTable();
+  // The byte table, made on first use.
+  table ??= Uint16Array.from({ length: 256 }, (_, n) => {
+    let c = n << 8;
+    for (let bit = 0; bit < 8; bit++) c = c & 0x8000 ? (c << 1) ^ 0x1021 : c << 1;
+    return c;
+  });
   let crc = 0xffff;
   // ASCII is its own UTF-8: read from the string, no copy. From the first other character on,
   // the rest goes through TextEncoder (a lone surrogate as U+FFFD).
@@ -128,11 +112,11 @@ export function crc16(text: string): string {
   for (; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit > 0x7f) break;
-    crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ unit) & 0xff] as number);
+    crc = ((crc << 8) & 0xffff) ^ (table[((crc >> 8) ^ unit) & 0xff] as number);
   }
   if (i < text.length) {
     for (const byte of new TextEncoder().encode(text.slice(i)))
-      crc = ((crc << 8) & 0xffff) ^ (t[((crc >> 8) ^ byte) & 0xff] as number);
+      crc = ((crc << 8) & 0xffff) ^ (table[((crc >> 8) ^ byte) & 0xff] as number);
   }
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
