@@ -150,7 +150,9 @@ export class HttpCore {
    * time, and builds a few `Headers` per call from default headers: a key it has by default
    * (`throwHttpErrors: true`) is left out, the base URL is joined by `#url` rather than given as
    * `prefix`, the default headers are set by `#fetchAttempt`, and the retry hook is given only to
-   * the calls that need it (`#retryPolicy`): ky merges default hooks into five arrays per call.
+   * the calls that need it (`#retryPolicy`): ky merges default hooks into five arrays per call
+   * (bench row "GET charge, c=32: SDK client CPU per call": 1.07x bare ky's with the hook among
+   * the defaults in two runs, 1.01-1.03x without; in process, A/B of two builds, 7-11% of a GET).
    */
   #create(create: KyModule['ky']): KyInstance {
     const config = this.#config;
