@@ -136,7 +136,8 @@ describe('Retry-After', () => {
   });
 
   it('caps a long Retry-After', async () => {
-    expect(await gapAfter({ 'retry-after': '3600' }, { maxRetryAfter: 200 })).toBeLessThan(1500);
+    // Cut to 200 ms; uncut, an hour: the bound leaves a loaded machine room and tells them apart.
+    expect(await gapAfter({ 'retry-after': '3600' }, { maxRetryAfter: 200 })).toBeLessThan(10_000);
   });
 });
 
