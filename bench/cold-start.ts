@@ -7,7 +7,10 @@
  *   share over bare ky in the same run (ky is its transport), not an absolute time: the machine's
  *   speed moves both alike.
  * Contenders are interleaved over the rounds; each entry is imported once first to warm the
- * file cache.
+ * file cache. The first call's goal is judged on the median of the per-round differences (each
+ * round starts the SDK's process and bare ky's one after the other), as the throughput goals are
+ * on per-round ratios: the difference of the two medians moved from +6.5 to +10.5 ms between runs
+ * of the same code on the shared machine, more than half the goal's 10 ms.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -110,13 +113,15 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   const sdkMs = median((calls['sdk'] ?? []).map((r) => r.ms));
   const kyMs = median((calls['ky'] ?? []).map((r) => r.ms));
   const rawMs = median((calls['raw'] ?? []).map((r) => r.ms));
+  const kyRounds = calls['ky'] ?? [];
+  const overKy = median((calls['sdk'] ?? []).map((r, i) => r.ms - (kyRounds[i]?.ms ?? Number.NaN)));
   rows.push({
     measure: `cold start: process start to the first answered call (loopback GET; median of ${FIRST_CALL_ROUNDS} fresh processes each)`,
-    value: `${fmt.fixed(sdkMs)} ms (+${fmt.fixed(sdkMs - kyMs)} ms over bare ky)`,
+    value: `${fmt.fixed(sdkMs)} ms (+${fmt.fixed(overKy)} ms over bare ky, the median of the rounds' differences; +${fmt.fixed(sdkMs - kyMs)} ms between the medians)`,
     baseline: `bare ky ${fmt.fixed(kyMs)} ms; raw fetch ${fmt.fixed(rawMs)} ms`,
     ratio: fmt.ratio(sdkMs / kyMs),
     goal: `≤ bare ky + ${FIRST_CALL_OVER_KY_MS} ms`,
-    holds: sdkMs <= kyMs + FIRST_CALL_OVER_KY_MS,
+    holds: overKy <= FIRST_CALL_OVER_KY_MS,
   });
   return rows;
 }

@@ -34,6 +34,7 @@ const SECTIONS: Record<string, () => Promise<{ measure(ctx: BenchContext): Promi
   store: () => import('./store-latency.ts'),
   notifications: () => import('./notifications.ts'),
   sweep: () => import('./sweep.ts'),
+  fleet: () => import('./fleet.ts'),
 };
 
 const args = process.argv.slice(2);

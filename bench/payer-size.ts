@@ -28,32 +28,36 @@ const KB = 1024;
  * only the members a page calls. esbuild keeps every member of a namespace that reaches the page
  * through a named import (`import { brcode }`), so there `brcode.parse` alone weighs what
  * `parse` and `build` weigh together: esbuild issue 1420, open since 2021.
+ *
+ * Parse's goals are missed for its speed: its fast paths (the CRC two bytes a step, one pass
+ * over the fields with a switch, the wire amount read as written) cost about 0.25 KB gzip; the
+ * compact forms measured (1.8 KB) took 1.1-1.7x the time of the fastest parser in the field.
  */
 export const CONSUMERS = {
   'brcode.parse alone (esbuild)': {
     bundler: 'esbuild',
     source: "import { brcode } from 'instant-payments/payer';\nconsole.log(brcode.parse(globalThis.text));\n",
     goal: 1.5 * KB,
-    ceiling: 3.75 * KB,
+    ceiling: 4 * KB,
   },
   'brcode.parse alone (rolldown)': {
     bundler: 'rolldown',
     source: "import { brcode } from 'instant-payments/payer';\nconsole.log(brcode.parse(globalThis.text));\n",
     goal: 1.5 * KB,
-    ceiling: 1.8 * KB,
+    ceiling: 2 * KB,
   },
   'parseBrCode alone (esbuild)': {
     bundler: 'esbuild',
     source: "import { parseBrCode } from 'instant-payments/payer';\nconsole.log(parseBrCode(globalThis.text));\n",
     goal: 1.5 * KB,
-    ceiling: 1.8 * KB,
+    ceiling: 2.05 * KB,
   },
   'brcode.parse + build (esbuild)': {
     bundler: 'esbuild',
     source:
       "import { brcode } from 'instant-payments/payer';\nconsole.log(brcode.build(brcode.parse(globalThis.text)));\n",
     goal: 3.5 * KB,
-    ceiling: 3.75 * KB,
+    ceiling: 4 * KB,
   },
   'the whole payer entry (esbuild)': {
     bundler: 'esbuild',

@@ -17,8 +17,7 @@ import { runOnce } from '../src/store/claims.ts';
 import { createMemoryStore } from '../src/store/memory.ts';
 import { SharedTokenProvider } from '../src/composition/shared-token.ts';
 import type { Store } from '../src/store/types.ts';
-import type { PgPoolLike } from '../src/store/postgres.ts';
-import { startPostgres } from '../test/support/postgres.ts';
+import { countingPool, startPostgres } from '../test/support/postgres.ts';
 import { createSealer } from '../src/store/crypto.ts';
 import { fmt, interleave, median, type Row } from './support.ts';
 
@@ -43,32 +42,6 @@ interface Measured {
 
 /** A claim's goal: at most so many round trips, or at most so many times a `SELECT 1`. */
 type Goal = { roundTrips: number } | { timesSelect1: number };
-
-/** A pool that counts the statements sent through it and its clients (each a round trip). */
-function countingPool(inner: pg.Pool): { pool: PgPoolLike; count(): number } {
-  let statements = 0;
-  return {
-    pool: {
-      query: (text, values) => {
-        statements++;
-        return inner.query(text, values);
-      },
-      connect: async () => {
-        const client = await inner.connect();
-        return {
-          query: (text: string, values?: unknown[]) => {
-            statements++;
-            return client.query(text, values);
-          },
-          release: (error?: Error | boolean) => client.release(error),
-          on: (event: 'error', listener: (error: Error) => void) => client.on(event, listener),
-          removeListener: (event: 'error', listener: (error: Error) => void) => client.removeListener(event, listener),
-        };
-      },
-    },
-    count: () => statements,
-  };
-}
 
 /** `store`'s methods without its `claim`: the lease-based claim a store without one gets. */
 function leaseBased(store: Store): Store {

@@ -127,7 +127,7 @@ export const fmt = {
 };
 
 /** The value at fraction `q` (0 to 1) of `values` sorted, by linear interpolation. */
-function quantile(values: readonly number[], q: number): number {
+export function quantile(values: readonly number[], q: number): number {
   const sorted = values.toSorted((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;
   const at = (sorted.length - 1) * q;

@@ -33,6 +33,7 @@ import {
   handlerSweep,
   listSource,
   type ListMethod,
+  type SweepingHandlerOptions,
   type SweepOptions,
   type SweepResult,
 } from '../notifications/sweep.ts';
@@ -106,8 +107,14 @@ export type PaymentContext<S extends Store = Store> = NotificationContext<S> & {
   readonly notified: InstantPayment;
 };
 
-/** Callbacks and limits of the received-payments notification handler. */
-export interface ReceivedPaymentsHandlerOptions<S extends Store = Store> extends NotificationHandlerOptions<S> {
+/**
+ * Callbacks and limits of the received-payments notification handler. Its sweep cursor's default
+ * `name` is `receivedPayments`; `requestOptions` go to the confirming `api.instant.get` calls and
+ * the sweep's `api.instant.list`.
+ */
+export interface ReceivedPaymentsHandlerOptions<S extends Store = Store>
+  extends NotificationHandlerOptions<S>,
+    SweepingHandlerOptions {
   /**
    * A confirmed payment: the service's own record (`payment`) and, in `context`, the notified
    * one. Called once per e2eid and refund state within the process (fleet-wide with a shared
@@ -127,14 +134,6 @@ export interface ReceivedPaymentsHandlerOptions<S extends Store = Store> extends
   onRefund?(payment: InstantPayment, refund: Devolucao, context: PaymentContext<S>): void | Promise<void>;
   /** A notified payment the service does not confirm (forged or mistaken). A throw answers 500. */
   onUnconfirmed?(event: UnconfirmedPayment): void | Promise<void>;
-  /** Names this handler's sweep cursor in the store, to tell two handlers apart (default `receivedPayments`). */
-  name?: string;
-  /** How far a sweep reaches back before the cursor, in milliseconds (default 5 minutes). */
-  sweepOverlapMs?: number;
-  /** How many delivered payments are remembered to drop duplicates (default 10 000, least recent dropped first). */
-  maxRemembered?: number;
-  /** Options for the confirming `api.instant.get` calls (timeouts, retries). */
-  requestOptions?: RequestOptions;
   /**
    * With a shared store (`instant-payments/postgres`; default: the client's), `onPayment` runs
    * once per e2eid and refund state across every process, and the answer is 200 only after it

@@ -16,6 +16,18 @@ import type { RequestOptions } from '../core/types.ts';
 import type { Store } from '../store/types.ts';
 import type { Delivery, DeliveryOutcome } from './confirmed.ts';
 
+/** The options of a handler that sweeps, beside its callbacks and its store. */
+export interface SweepingHandlerOptions {
+  /** Names this handler's sweep cursor in the store, to tell two handlers apart (default: the handler's kind). */
+  name?: string;
+  /** How far a sweep reaches back before the cursor, in milliseconds (default 5 minutes). */
+  sweepOverlapMs?: number;
+  /** How many delivered records are remembered to drop duplicates (default 10 000, least recent dropped first). */
+  maxRemembered?: number;
+  /** Options for the confirming calls and the sweep's lists (timeouts, retries). */
+  requestOptions?: RequestOptions;
+}
+
 /** Options of a handler's `sweep()`. */
 export interface SweepOptions {
   /**
@@ -104,7 +116,7 @@ export const DEFAULT_SWEEP_OVERLAP_MS = 5 * 60_000;
  */
 export function handlerSweep(
   api: { readonly store?: Store | undefined; readonly now?: Now | undefined },
-  options: { store?: Store | undefined; name?: string | undefined; sweepOverlapMs?: number | undefined },
+  options: SweepingHandlerOptions & { store?: Store | undefined },
   name: string,
   sources: ReadonlyArray<SweepSource<unknown> | undefined>,
 ): (options?: SweepOptions) => Promise<SweepResult> {

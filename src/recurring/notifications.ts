@@ -33,6 +33,7 @@ import {
   handlerSweep,
   listSource,
   type ListMethod,
+  type SweepingHandlerOptions,
   type SweepOptions,
   type SweepResult,
 } from '../notifications/sweep.ts';
@@ -165,8 +166,14 @@ export type CobRNotificationContext<S extends Store = Store> = NotificationConte
   readonly notified: CobRNotification;
 };
 
-/** Callbacks and limits of the recurring notification handler (give `onRec`, `onCobr` or both). */
-export interface RecurringHandlerOptions<S extends Store = Store> extends NotificationHandlerOptions<S> {
+/**
+ * Callbacks and limits of the recurring notification handler (give `onRec`, `onCobr` or both).
+ * Its sweep cursor's default `name` is `recurring`; `maxRemembered` counts each kind apart;
+ * `requestOptions` go to the confirming `api.rec.get` and `api.cobr.get` calls and the sweep's lists.
+ */
+export interface RecurringHandlerOptions<S extends Store = Store>
+  extends NotificationHandlerOptions<S>,
+    SweepingHandlerOptions {
   /**
    * A confirmed recurrence: the service's record (`GET /rec/{idRec}`) and, in `context`, the
    * notified item. Called once per idRec and status (fleet-wide with a shared `store`). A throw
@@ -183,14 +190,6 @@ export interface RecurringHandlerOptions<S extends Store = Store> extends Notifi
   onCobr?(cobr: CobRCompleta, context: CobRNotificationContext<S>): void | Promise<void>;
   /** A notified item the service does not confirm (forged or mistaken). A throw answers 500. */
   onUnconfirmed?(event: UnconfirmedRecurring): void | Promise<void>;
-  /** How many delivered states are remembered to drop duplicates (default 10 000 of each kind, least recent dropped first). */
-  maxRemembered?: number;
-  /** Options for the confirming `api.rec.get` and `api.cobr.get` calls and the sweep's lists (timeouts, retries). */
-  requestOptions?: RequestOptions;
-  /** Names this handler's sweep cursor in the store, to tell two handlers apart (default `recurring`). */
-  name?: string;
-  /** How far a sweep reaches back before the cursor, in milliseconds (default 5 minutes). */
-  sweepOverlapMs?: number;
 }
 
 /** The recurring handler: a web-standard notification handler that can also sweep. */

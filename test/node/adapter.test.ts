@@ -195,10 +195,9 @@ describe('toNodeHandler', () => {
       for await (const chunk of req) void chunk; // a middleware that keeps nothing
       await adapter(req, res);
     });
-    const started = Date.now();
+    // A handler left waiting on a body already read would only end by this abort (the fetch fails).
     const response = await fetch(base, { method: 'POST', body: '{"k":1}', signal: AbortSignal.timeout(5_000) });
     expect(response.status).toBe(500);
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(failure).toBeInstanceOf(InvalidNotificationError);
     expect((failure as Error).message).toMatch(/already read/);
   });

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, project } from './harness.ts';
-import { browserBundle, nodeOnly, wranglerBundle, type Bundle } from './bundle.ts';
+import { gzipSync } from 'node:zlib';
+import { BACKEND_GZIP_BUDGET, browserBundle, nodeOnly, wranglerBundle, type Bundle } from './bundle.ts';
 
 let folder: ReturnType<typeof project>;
 
@@ -19,6 +20,8 @@ afterAll(() => folder?.remove());
 const isWebBuild = (bundle: Bundle) => bundle.inputs.some((path) => path.endsWith('dist/web/index.js'));
 /** What only Node's receipt() needs: the web build's rejects, so none of it is bundled. */
 const pdfLibrary = (bundle: Bundle) => bundle.inputs.filter((path) => /node_modules\/(pdf-lib|@pdf-lib)\//.test(path));
+/** What the bundle weighs as served: minified, gzipped (the bench reports the same figure). */
+const gzipped = (bundle: Bundle) => gzipSync(bundle.code, { level: 9 }).byteLength;
 
 describe('the backend bundled for a runtime without Node built-ins', () => {
   it('by wrangler for Workers, without nodejs_compat', async () => {
@@ -26,6 +29,7 @@ describe('the backend bundled for a runtime without Node built-ins', () => {
     expect(nodeOnly(bundle)).toEqual([]);
     expect(isWebBuild(bundle)).toBe(true);
     expect(pdfLibrary(bundle)).toEqual([]);
+    expect(gzipped(bundle)).toBeLessThan(BACKEND_GZIP_BUDGET);
   }, 60_000);
 
   it('by esbuild --platform=browser, for edge functions', async () => {
@@ -33,5 +37,6 @@ describe('the backend bundled for a runtime without Node built-ins', () => {
     expect(nodeOnly(bundle)).toEqual([]);
     expect(isWebBuild(bundle)).toBe(true);
     expect(pdfLibrary(bundle)).toEqual([]);
+    expect(gzipped(bundle)).toBeLessThan(BACKEND_GZIP_BUDGET);
   });
 });

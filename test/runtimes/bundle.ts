@@ -69,6 +69,9 @@ export function project(): { dir: string; remove(): void } {
 /** Workers' compatibility date for the bundles: an early one (no later web APIs assumed). */
 export const COMPATIBILITY_DATE = '2022-11-30';
 
+/** Goal for a merchant backend's bundle (backend-worker.js) on Workers and edge, gzipped, in bytes. */
+export const BACKEND_GZIP_BUDGET = 60 * 1024;
+
 export interface Bundle {
   code: string;
   /** Every module in the bundle (paths as the bundler wrote them) and every import left external. */

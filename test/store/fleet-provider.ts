@@ -32,6 +32,8 @@ export interface FleetProvider {
   tokenHeld: Set<string>;
   /** Token lifetime in seconds for one client's next tokens (else `tokenLifetimeS`). */
   tokenLifetimeBy: Map<string, number>;
+  /** Received-payment queries (`GET /instant/<e2eid>`) answered, per e2eid. */
+  paymentGets: Map<string, number>;
   /** POSTs of payment orders received (a duplicate key counts too). */
   orderPosts: number;
   orders: Map<string, Order>;
@@ -69,6 +71,7 @@ export async function startFleetProvider(): Promise<FleetProvider> {
     tokenFailures: new Map(),
     tokenHeld: new Set(),
     tokenLifetimeBy: new Map(),
+    paymentGets: new Map(),
     orderPosts: 0,
     orders: new Map(),
     tokenLifetimeS: 300,
@@ -129,6 +132,7 @@ export async function startFleetProvider(): Promise<FleetProvider> {
 
     const payment = /^\/instant\/([A-Za-z0-9]{32})$/.exec(path);
     if (req.method === 'GET' && payment) {
+      provider.paymentGets.set(payment[1]!, (provider.paymentGets.get(payment[1]!) ?? 0) + 1);
       return sendJson(res, 200, {
         endToEndId: payment[1],
         txid: 'fleettxid0000000000000000001',

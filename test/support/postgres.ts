@@ -4,12 +4,15 @@
  * (PostgreSQL refuses root; the user is created when missing). Its data folder is a fresh
  * folder under the system's temporary folder; when that user cannot reach the binaries (a
  * checkout under /root), they are copied there too. `stop()` ends the server and removes both.
+ * The server skips its disk flushes (fsync off) unless `durable` asks for a production's (the bench).
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type pg from 'pg';
+import type { PgPoolLike } from '../../src/store/postgres.ts';
 
 export interface TestPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
@@ -27,7 +30,12 @@ export interface TestPostgres {
 
 const LOG_KEPT = 1 << 20;
 
-export async function startPostgres(): Promise<TestPostgres> {
+export interface PostgresOptions {
+  /** Flush to disk on every commit as a production server does (fsync, synchronous commit, full pages). */
+  durable?: boolean;
+}
+
+export async function startPostgres({ durable = false }: PostgresOptions = {}): Promise<TestPostgres> {
   const asRoot = process.getuid?.() === 0;
   const ids = asRoot ? postgresUser() : undefined;
   const folders: string[] = [];
@@ -77,12 +85,7 @@ export async function startPostgres(): Promise<TestPostgres> {
         'listen_addresses=127.0.0.1',
         '-c',
         'unix_socket_directories=',
-        '-c',
-        'fsync=off',
-        '-c',
-        'synchronous_commit=off',
-        '-c',
-        'full_page_writes=off',
+        ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
         '-c',
         'max_connections=200',
       ],
@@ -158,4 +161,30 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** A pool that counts the statements sent through it and its clients (each a round trip). */
+export function countingPool(inner: pg.Pool): { pool: PgPoolLike; count(): number } {
+  let statements = 0;
+  return {
+    pool: {
+      query: (text, values) => {
+        statements++;
+        return inner.query(text, values);
+      },
+      connect: async () => {
+        const client = await inner.connect();
+        return {
+          query: (text: string, values?: unknown[]) => {
+            statements++;
+            return client.query(text, values);
+          },
+          release: (error?: Error | boolean) => client.release(error),
+          on: (event: 'error', listener: (error: Error) => void) => client.on(event, listener),
+          removeListener: (event: 'error', listener: (error: Error) => void) => client.removeListener(event, listener),
+        };
+      },
+    },
+    count: () => statements,
+  };
 }

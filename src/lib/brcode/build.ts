@@ -117,7 +117,7 @@ function buildFromParsed(code: BrCode): string {
   if (recurrence?.children !== undefined && code.recurrenceUrl !== undefined)
     put(recurrence.children, '25', code.recurrenceUrl);
   const extra = top.find((f) => f.id === '62');
-  const reference = child(extra as BrCodeField | undefined, '05');
+  const reference = child(extra as BrCodeField | undefined, 5);
   if (extra?.children !== undefined && (code.txid !== undefined || (reference !== undefined && reference !== '***'))) {
     put(extra.children, '05', code.txid ?? '***');
   }

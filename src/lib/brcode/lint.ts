@@ -254,7 +254,7 @@ function check(text: unknown, add: Add): void {
   const account = fields.find(carriesGui);
   const recurrence = fields.find(carriesRecurrence);
   for (const template of [account, recurrence]) {
-    const gui = child(template, '00');
+    const gui = child(template, 0);
     if (template !== undefined && gui !== undefined && gui !== BR_CODE_GUI) {
       add(
         'gui-case',
@@ -268,15 +268,15 @@ function check(text: unknown, add: Add): void {
   } else {
     checkAccount(account, recurrence !== undefined, add);
   }
-  if (recurrence !== undefined) checkLocation(child(recurrence, '25'), `${recurrence.id}-25`, add);
+  if (recurrence !== undefined) checkLocation(child(recurrence, 25), `${recurrence.id}-25`, add);
   const reference = child(
     fields.find((f) => f.id === '62'),
-    '05',
+    5,
   );
   if (reference === undefined) {
     add('missing-reference-label', '62-05', 'no 62-05 reference label: write *** when there is none');
   } else {
-    const isStatic = account !== undefined && child(account, '25') === undefined;
+    const isStatic = account !== undefined && child(account, 25) === undefined;
     if (isStatic && !STATIC_REFERENCE.test(reference)) {
       add(
         'reference-label-format',
@@ -322,8 +322,8 @@ function checkText(
 
 function checkAccount(account: BrCodeField, hasRecurrence: boolean, add: Add): void {
   const at = (id: string): string => `${account.id}-${id}`;
-  const key = child(account, '01');
-  const url = child(account, '25');
+  const key = child(account, 1);
+  const url = child(account, 25);
   if (key === undefined && url === undefined && !hasRecurrence) {
     add('missing-key-or-url', account.id, 'the merchant account template has neither a key (01) nor a location (25)');
   }
@@ -334,7 +334,7 @@ function checkAccount(account: BrCodeField, hasRecurrence: boolean, add: Add): v
       add('invalid-key', at('01'), 'the key is no valid key: CPF or CNPJ digits, +55 phone, e-mail or EVP');
     }
   }
-  const info = child(account, '02');
+  const info = child(account, 2);
   if (info !== undefined) {
     if (charLength(info) > 72)
       add('field-too-long', at('02'), `infoAdicional has ${charLength(info)} characters (at most 72)`);

@@ -6,7 +6,7 @@
  * before the CRC value, `6304` included.
  */
 
-import { BR_CODE_GUI, type BrCodeField, fail, hasAstral, isTemplateId, splitTlv, crc16 } from './tlv.ts';
+import { BR_CODE_GUI, type BrCodeField, crcOf, fail, hasAstral, hex4, idNumber, splitTlv } from './tlv.ts';
 
 /** A parsed BR Code. `txid` is absent when 62-05 is `***` (no txid); `fields` has everything raw. */
 export interface BrCode {
@@ -48,107 +48,161 @@ export interface BrCode {
   fields: readonly BrCodeField[];
 }
 
-const HEX4 = /^[\dA-F]{4}$/i;
 /** EMV amount: digits, an optional dot and up to two decimals (`"98."` is valid, EMV QRCPS). */
 export const EMV_AMOUNT = /^(\d{1,10})(?:\.(\d{0,2}))?$/;
 
 /** An EMV amount as a wire amount (`"10."` and `"10.5"` read `"10.00"` and `"10.50"`); `undefined` when malformed. */
 export function wireAmount(amount: string): string | undefined {
-  const m = EMV_AMOUNT.exec(amount);
-  return m === null ? undefined : `${Number(m[1])}.${(m[2] ?? '').padEnd(2, '0')}`;
+  if (!EMV_AMOUNT.test(amount)) return undefined;
+  const dot = amount.indexOf('.');
+  // Most codes write the wire form already ("10.50", "0.50"): no leading zero, two decimals.
+  if (dot > 0 && dot === amount.length - 3 && (dot === 1 || amount.charCodeAt(0) !== 48)) return amount;
+  const [whole, cents = ''] = amount.split('.');
+  return `${Number(whole)}.${cents.padEnd(2, '0')}`;
 }
 
-/** The first ID that appears twice; a pairwise loop, faster than a Set for a code's few fields. */
+/**
+ * The first ID that appears twice. Fields in ascending ID order (every canonical code) need one
+ * look each; others a pairwise loop, faster than a Set for a code's few fields.
+ */
 export function findDuplicate(fields: readonly BrCodeField[]): string | undefined {
-  for (let i = 1; i < fields.length; i++) {
-    const id = (fields[i] as BrCodeField).id;
-    for (let j = 0; j < i; j++) if ((fields[j] as BrCodeField).id === id) return id;
+  let ascending = 1;
+  while (ascending < fields.length && idNumber(fields[ascending - 1]!.id) < idNumber(fields[ascending]!.id))
+    ascending++;
+  for (let i = ascending; i < fields.length; i++) {
+    const id = fields[i]!.id;
+    for (let j = 0; j < i; j++) if (fields[j]!.id === id) return id;
   }
   return undefined;
 }
 
-export const child = (field: BrCodeField | undefined, id: string): string | undefined =>
-  field?.children?.find((c) => c.id === id)?.value;
+/** The value of the first sub-field of `field` whose ID is the number `id` (`child(account, 25)`). */
+export function child(field: BrCodeField | undefined, id: number): string | undefined {
+  if (field?.children !== undefined) for (const sub of field.children) if (idNumber(sub.id) === id) return sub.value;
+  return undefined;
+}
 
-const withGui = (field: BrCodeField, from: string, to: string): boolean =>
-  field.id >= from &&
-  field.id <= to &&
-  field.children !== undefined &&
-  child(field, '00')?.toLowerCase() === BR_CODE_GUI;
+const withGui = (field: BrCodeField, from: number, to: number): boolean => {
+  const id = idNumber(field.id);
+  return id >= from && id <= to && child(field, 0)?.toLowerCase() === BR_CODE_GUI;
+};
 
-export const carriesGui = (field: BrCodeField): boolean => withGui(field, '26', '51');
+export const carriesGui = (field: BrCodeField): boolean => withGui(field, 26, 51);
 
 /** The recurrence template: 80 in every known code, read from the first of 80–99 with the GUI and a 25. */
 export const carriesRecurrence = (field: BrCodeField): boolean =>
-  withGui(field, '80', '99') && child(field, '25') !== undefined;
+  withGui(field, 80, 99) && child(field, 25) !== undefined;
 
-/** Throws when an ID appears twice in `fields` (the top level, or a template's sub-fields after `prefix`). */
-function refuseRepeated(fields: readonly BrCodeField[] | undefined, prefix = ''): void {
+/** Throws when an ID appears twice in `fields` (the top level, or the sub-fields of template `parent`). */
+function refuseRepeated(fields: readonly BrCodeField[] | undefined, parent?: string): void {
   const repeated = fields && findDuplicate(fields);
-  if (repeated !== undefined) fail(`field ${prefix}${repeated} appears twice`, prefix + repeated);
+  if (repeated !== undefined) {
+    const field = parent === undefined ? repeated : `${parent}-${repeated}`;
+    fail(`field ${field} appears twice`, field);
+  }
 }
+
+const missing = (id: string, name: string): never => fail(`missing field ${id} (${name})`, id);
 
 /**
  * Parses a BR Code. Surrounding whitespace is ignored; the CRC is checked (its hex digits in
- * either case). Throws `BrCodeError` for a wrong CRC, malformed TLV, a repeated field ID, or a
+ * either case). Throws `BrCodeError` for a wrong CRC, malformed TLV (a value that is no string too), a repeated field ID, or a
  * missing mandatory field: 00 (first, `01`), a merchant account template (26–51) carrying the
  * GUI, 52, 53, 58, 59, 60 and 63 (last). A composite code's recurrence part (template 80 with
  * the GUI and a 25) is read as `recurrenceUrl`.
  */
 export function parseBrCode(text: string): BrCode {
-  if (typeof text !== 'string') fail('a BR Code must be a string');
-  const code = text.trim();
-  const astral = hasAstral(code);
-  const top = splitTlv(code, astral);
-  if (!top?.length) fail('malformed BR Code: not a sequence of TLV fields');
-  if (top[0]?.id !== '00' || top[0].value !== '01') fail('field 00 is missing, not first, or not "01"', '00');
-  const last = top[top.length - 1];
-  if (last?.id !== '63' || !HEX4.test(last.value))
-    fail('field 63 (the CRC, 4 hex digits) is missing or not last', '63');
-  refuseRepeated(top);
+  const code = typeof text === 'string' ? text.trim() : '';
+  const fields = splitTlv(code, hasAstral(code), true);
+  if (!fields?.length) fail('malformed BR Code: not a sequence of TLV fields');
+  if (fields[0]!.id !== '00' || fields[0]!.value !== '01') fail('field 00 must come first, with "01"', '00');
+  const last = fields[fields.length - 1]!;
+  // The 4 hex digits as a number, NaN for anything else (Number ignores trailing whitespace,
+  // and a trimmed code ends in none).
+  const said = last.id === '63' && last.value.length === 4 ? Number(`0x${last.value}`) : Number.NaN;
+  if (Number.isNaN(said)) fail('field 63 must come last: a CRC in 4 hex digits', '63');
+  refuseRepeated(fields);
   const crc = last.value.toUpperCase();
-  const expected = crc16(code.slice(0, -4));
-  if (crc !== expected) fail(`CRC mismatch: the code says ${crc}, its content gives ${expected}`, '63');
+  const expected = crcOf(code, code.length - 4);
+  if (said !== expected) fail(`CRC mismatch: the code says ${crc}, its content gives ${hex4(expected)}`, '63');
 
-  const fields = top.map((field): BrCodeField => {
-    const children = isTemplateId(field.id) ? splitTlv(field.value, astral) : undefined;
-    // Other schemes' templates may hold anything; 62 must be TLV.
-    if (children === undefined && field.id === '62') fail('malformed field 62 (additional data)', '62');
-    return children === undefined ? field : { id: field.id, value: field.value, children };
-  });
-  const value = (id: string): string | undefined => top.find((field) => field.id === id)?.value;
-  const required = (id: string, name: string): string => value(id) ?? fail(`missing field ${id} (${name})`, id);
-  const extra = fields.find((field) => field.id === '62');
-  refuseRepeated(extra?.children, '62-');
-  const account = fields.find(carriesGui);
-  if (account === undefined) fail('no merchant account template (26-51) carries the GUI', '26');
-  refuseRepeated(account.children, `${account.id}-`);
-  const recurrence = fields.find(carriesRecurrence);
-  refuseRepeated(recurrence?.children, `${recurrence?.id}-`);
+  let initiation: string | undefined;
+  let mcc: string | undefined;
+  let currency: string | undefined;
+  let amount: string | undefined;
+  let country: string | undefined;
+  let name: string | undefined;
+  let city: string | undefined;
+  let postalCode: string | undefined;
+  let extra: BrCodeField | undefined;
+  let account: BrCodeField | undefined;
+  let recurrence: BrCodeField | undefined;
+  // One pass by numeric ID: a search per wanted field, or a switch on the ID strings, took 10-20% longer.
+  for (const field of fields) {
+    const value = field.value;
+    switch (idNumber(field.id)) {
+      case 1:
+        initiation = value;
+        break;
+      case 52:
+        mcc = value;
+        break;
+      case 53:
+        currency = value;
+        break;
+      case 54:
+        amount = value;
+        break;
+      case 58:
+        country = value;
+        break;
+      case 59:
+        name = value;
+        break;
+      case 60:
+        city = value;
+        break;
+      case 61:
+        postalCode = value;
+        break;
+      case 62:
+        extra = field;
+        break;
+      default:
+        if (account === undefined && carriesGui(field)) account = field;
+        else if (recurrence === undefined && carriesRecurrence(field)) recurrence = field;
+    }
+  }
+  // Other schemes' templates may hold anything; 62 must be TLV.
+  if (extra !== undefined && extra.children === undefined) fail('malformed field 62 (additional data)', '62');
+  refuseRepeated(extra?.children, '62');
+  if (account === undefined) fail('no template 26-51 carries the GUI', '26');
+  refuseRepeated(account.children, account.id);
+  refuseRepeated(recurrence?.children, recurrence?.id);
   const result: BrCode = {
     payloadFormat: '01',
-    merchantName: required('59', 'merchant name'),
-    merchantCity: required('60', 'merchant city'),
-    mcc: required('52', 'merchant category code'),
-    currency: required('53', 'currency'),
-    country: required('58', 'country'),
+    merchantName: name ?? missing('59', 'merchant name'),
+    merchantCity: city ?? missing('60', 'merchant city'),
+    mcc: mcc ?? missing('52', 'merchant category code'),
+    currency: currency ?? missing('53', 'currency'),
+    country: country ?? missing('58', 'country'),
     crc,
     fields,
   };
-  const optional = <K extends keyof BrCode>(name: K, found: BrCode[K] | undefined): void => {
-    if (found !== undefined) result[name] = found;
-  };
-  const initiation = value('01');
-  optional('pointOfInitiation', initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation);
-  optional('key', child(account, '01'));
-  optional('infoAdicional', child(account, '02'));
-  optional('url', child(account, '25'));
-  optional('recurrenceUrl', child(recurrence, '25'));
-  const amount = value('54');
+  if (initiation !== undefined)
+    result.pointOfInitiation = initiation === '11' ? 'static' : initiation === '12' ? 'dynamic' : initiation;
+  const key = child(account, 1);
+  if (key !== undefined) result.key = key;
+  const info = child(account, 2);
+  if (info !== undefined) result.infoAdicional = info;
+  const url = child(account, 25);
+  if (url !== undefined) result.url = url;
+  const recurrenceUrl = child(recurrence, 25);
+  if (recurrenceUrl !== undefined) result.recurrenceUrl = recurrenceUrl;
   // EMV allows "10", "10." or "10.5"; report the wire form.
-  if (amount !== undefined) optional('amount', wireAmount(amount) ?? fail('malformed amount in field 54', '54'));
-  optional('postalCode', value('61'));
-  const txid = child(extra, '05');
-  if (txid !== '***') optional('txid', txid);
+  if (amount !== undefined) result.amount = wireAmount(amount) ?? fail('malformed field 54 (amount)', '54');
+  if (postalCode !== undefined) result.postalCode = postalCode;
+  const txid = child(extra, 5);
+  if (txid !== undefined && txid !== '***') result.txid = txid;
   return result;
 }
