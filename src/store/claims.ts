@@ -126,7 +126,7 @@ async function runInTransaction(
   { leaseMs, waitMs, doneTtlMs, pollMs }: ClaimSettings,
   signal: AbortSignal | undefined,
   now: Now,
-  { inFlight = 'wait', markChecked = false }: RunOnceOptions,
+  { inFlight, markChecked = false }: RunOnceOptions,
 ): Promise<'ran' | 'done' | 'running'> {
   const terms = { leaseMs, waitMs, doneTtlMs, signal, markChecked };
   const deadline = epochMs(now) + waitMs;
@@ -176,7 +176,7 @@ async function runLeased(
     // It may have been finished between the first look and the lease.
     if ((await before(store.get(doneKey))) !== undefined) return 'done';
     await work({ signal: lease.signal });
-    await after(store.set(doneKey, now().toISOString(), doneTtlMs === Infinity ? undefined : doneTtlMs));
+    await after(store.set(doneKey, now().toISOString(), doneTtlMs));
     return 'ran';
   } finally {
     await lease.release();

@@ -76,7 +76,7 @@ export class Lease {
    */
   async confirm(): Promise<boolean> {
     if (this.#refused) return false;
-    if (this.#heldUntil - epochMs(this.#now) > this.#ms / 2) return true;
+    if (this.#heldUntil - epochMs(this.#now) >= this.#ms / 2) return true;
     return this.#renew(this.#wait);
   }
 
@@ -124,6 +124,6 @@ export class Lease {
   }
 
   #lose(why: string, cause?: unknown): void {
-    if (!this.#lost.signal.aborted) this.#lost.abort(new StoreError(`The lease was lost: ${why}`, { cause }));
+    this.#lost.abort(new StoreError(`The lease was lost: ${why}`, { cause }));
   }
 }
