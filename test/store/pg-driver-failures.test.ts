@@ -5,7 +5,7 @@
  * PostgreSQL, with cut and silent links: claims.test.ts and postgres-store.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ClaimBusyError, StoreError } from '../../src/index.ts';
+import { ClaimBusyError, ConfigurationError, StoreError } from '../../src/index.ts';
 import { createPostgresStore, type PgClientLike, type PgPoolLike, type PgQueryResult } from '../../src/postgres.ts';
 import type { ClaimTerms, HeldClaim } from '../../src/store/types.ts';
 
@@ -377,6 +377,50 @@ describe('a held claim', () => {
     });
     await (await taken(createPostgresStore({ pool: failing.pool }).claim('done:k', TERMS))).release();
     expect(failing.releases).toEqual([broken]);
+  });
+});
+
+describe('building the store', () => {
+  it('refuses a pool without query or connect, a clock that is not a function, and a table prefix that is not a short lowercase SQL name', () => {
+    const { pool } = scriptedPool();
+    const option = (build: () => unknown) => {
+      try {
+        build();
+      } catch (error) {
+        return error instanceof ConfigurationError ? `${error.option}: ${error.message}` : String(error);
+      }
+      return 'accepted';
+    };
+    expect(option(() => createPostgresStore({ pool: { query: pool.query } as PgPoolLike }))).toBe(
+      'pool: pool must be a pg.Pool',
+    );
+    expect(option(() => createPostgresStore({ pool: { connect: pool.connect } as PgPoolLike }))).toBe(
+      'pool: pool must be a pg.Pool',
+    );
+    expect(option(() => createPostgresStore({ pool, now: 5 as never }))).toMatch(/^now: /);
+    const refused = 'tablePrefix: tablePrefix must be a lowercase SQL identifier of at most 41 characters';
+    for (const tablePrefix of ['Shop', '1shop', 'shop-eu', ' shop', 'shop ', '', 'a'.repeat(42), 7 as never]) {
+      expect(option(() => createPostgresStore({ pool, tablePrefix }))).toBe(refused);
+    }
+    for (const tablePrefix of ['shop', '_shop_2', 'a'.repeat(41)]) {
+      expect(option(() => createPostgresStore({ pool, tablePrefix }))).toBe('accepted');
+    }
+  });
+
+  it('names its tables after the prefix (instant_payments by default)', async () => {
+    const read: string[] = [];
+    const { pool } = scriptedPool({ read: async (text) => (read.push(text), result('SELECT', 0)) });
+    await createPostgresStore({ pool }).get('k');
+    await createPostgresStore({ pool, tablePrefix: 'shop' }).lease('l', 'a', 100);
+    expect(read[0]).toContain('FROM instant_payments_values');
+    expect(read[1]).toContain('INTO shop_leases');
+  });
+
+  it('list matches the prefix literally: % _ and \\ in it are escaped', async () => {
+    const values: unknown[][] = [];
+    const { pool } = scriptedPool({ read: async (_text, params) => (values.push(params), result('SELECT', 0)) });
+    await createPostgresStore({ pool }).list('a%b_c\\d');
+    expect(values).toEqual([['a\\%b\\_c\\\\d%']]);
   });
 });
 

@@ -160,6 +160,25 @@ describe('PostgreSQL store', () => {
     expect(open.rows[0].n).toBe(0);
   });
 
+  it('prune() deletes the expired values and leases, and nothing live; a value set with Infinity never expires', async () => {
+    const p = `prune-${Math.random().toString(36).slice(2)}`;
+    await store.set(`${p}:brief`, 'x', 1);
+    await store.set(`${p}:kept`, 'y', 60_000);
+    await store.set(`${p}:forever`, 'z', Infinity);
+    await store.lease(`${p}:brief`, 'a', 1);
+    await store.lease(`${p}:kept`, 'a', 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await store.prune();
+    const rows = async (table: string, column: string) =>
+      (await pool.query(`SELECT ${column} AS k FROM ${table} WHERE ${column} LIKE $1 ORDER BY 1`, [`${p}:%`])).rows.map(
+        (row) => row.k as string,
+      );
+    expect(await rows('instant_payments_values', 'key')).toEqual([`${p}:forever`, `${p}:kept`]);
+    expect(await rows('instant_payments_leases', 'name')).toEqual([`${p}:kept`]);
+    const forever = await pool.query('SELECT expires_at FROM instant_payments_values WHERE key = $1', [`${p}:forever`]);
+    expect(forever.rows[0].expires_at).toBeNull();
+  });
+
   it('migrate() runs concurrently and repeatedly', async () => {
     await Promise.all(Array.from({ length: 8 }, () => createPostgresStore({ pool }).migrate()));
     await store.migrate();
