@@ -399,7 +399,17 @@ describe('building the store', () => {
     );
     expect(option(() => createPostgresStore({ pool, now: 5 as never }))).toMatch(/^now: /);
     const refused = 'tablePrefix: tablePrefix must be a lowercase SQL identifier of at most 41 characters';
-    for (const tablePrefix of ['Shop', '1shop', 'shop-eu', ' shop', 'shop ', '', 'a'.repeat(42), 7 as never]) {
+    for (const tablePrefix of [
+      'Shop',
+      '1shop',
+      'shop-eu',
+      ' shop',
+      'shop ',
+      '',
+      'a'.repeat(42),
+      7 as never,
+      ['shop'] as never,
+    ]) {
       expect(option(() => createPostgresStore({ pool, tablePrefix }))).toBe(refused);
     }
     for (const tablePrefix of ['shop', '_shop_2', 'a'.repeat(41)]) {
