@@ -55,7 +55,9 @@ export function createSealer(encryptionKey: EncryptionKey): Sealer {
 }
 
 function checkedKey(encryptionKey: EncryptionKey): Uint8Array | WebCryptoKey {
-  if (typeof encryptionKey === 'object' && !(encryptionKey instanceof Uint8Array)) return encryptionKey;
+  if (typeof encryptionKey === 'object' && encryptionKey !== null && !(encryptionKey instanceof Uint8Array)) {
+    return encryptionKey;
+  }
   const bytes = typeof encryptionKey === 'string' ? fromBase64Url(encryptionKey) : encryptionKey;
   if (!(bytes instanceof Uint8Array) || bytes.byteLength !== 32) {
     throw new ConfigurationError(
