@@ -207,6 +207,58 @@ describe('taking a claim', () => {
   });
 });
 
+describe('taking a claim: more of the driver', () => {
+  it('the look for a committed mark is one prepared statement: the same name every time, on any connection', async () => {
+    const names: unknown[] = [];
+    const { pool } = scriptedPool();
+    const store = createPostgresStore({
+      pool: {
+        query: (query, values) => (
+          names.push(typeof query === 'string' ? undefined : query.name), pool.query(query, values)
+        ),
+        connect: pool.connect,
+      },
+    });
+    await (await taken(store.claim('done:a', TERMS))).release();
+    await (await taken(store.claim('done:b', TERMS))).release();
+    expect(names).toEqual(['instant_payments_values_seen', 'instant_payments_values_seen']);
+  });
+
+  it('connections without on and removeListener (optional in PgClientLike) still migrate, claim and commit', async () => {
+    const { pool, sent } = scriptedPool();
+    const bare: PgPoolLike = {
+      query: pool.query,
+      connect: async () => {
+        const client = await pool.connect();
+        return { query: client.query, release: client.release };
+      },
+    };
+    const store = createPostgresStore({ pool: bare });
+    await store.migrate();
+    await (await taken(store.claim('done:k', TERMS))).commit();
+    expect(sent.at(-1)).toBe('COMMIT');
+  });
+
+  it("the request's signal aborting while the claim's statement is out: its reason, and the connection is destroyed", async () => {
+    const controller = new AbortController();
+    const { pool, sent, releases } = scriptedPool({ answer: () => new Promise<never>(() => undefined) });
+    const claim = failure(createPostgresStore({ pool }).claim('done:k', { ...TERMS, signal: controller.signal }));
+    await vi.waitUntil(() => sent.length === 1);
+    const hangUp = new Error('the service hung up');
+    controller.abort(hangUp);
+    expect(await claim).toBe(hangUp);
+    expect(releases[0]).toBe(hangUp);
+  });
+
+  it('a driver that rejects with no error at all is still a StoreError', async () => {
+    const { pool } = scriptedPool({ read: () => Promise.reject(null) });
+    expect(await failure(createPostgresStore({ pool }).claim('done:k', TERMS))).toMatchObject({
+      name: 'StoreError',
+      message: 'PostgreSQL store failed',
+    });
+  });
+});
+
 describe('a held claim', () => {
   it('an idle claim is kept alive by a SELECT 1 every third of the lease; one that fails loses it: signal, commit and tx say so', async () => {
     vi.useFakeTimers();
@@ -321,6 +373,41 @@ describe('a held claim', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect((held.signal.reason as Error).message).toContain('its database connection failed');
     expect(releases).toHaveLength(1);
+  });
+
+  it('after its statements are answered an idle claim is pinged again, and judged from the last answer', async () => {
+    vi.useFakeTimers();
+    let silent = false;
+    const { pool, sent } = scriptedPool({
+      answer: (text) => (text.startsWith('UPDATE') && silent ? new Promise<never>(() => undefined) : standard(text)),
+    });
+    const held = await taken(createPostgresStore({ pool }).claim('done:k', TERMS));
+    const tx = held.tx as PgClientLike;
+    await tx.query('UPDATE orders SET paid = 1');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(held.signal.aborted).toBe(false);
+    expect(sent.filter((text) => text === 'SELECT 1').length).toBeGreaterThanOrEqual(9);
+    // A statement silent from now on: the last answer was the SELECT 1 at 1,000 ms.
+    silent = true;
+    void tx.query('UPDATE orders SET paid = 2');
+    await vi.advanceTimersByTimeAsync(350);
+    expect(held.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(held.signal.aborted).toBe(true);
+  });
+
+  it('commit: a COMMIT unanswered for the lease is a StoreError that says so, and destroys the connection', async () => {
+    vi.useFakeTimers();
+    const { pool, releases } = scriptedPool({
+      answer: (text) => (text === 'COMMIT' ? new Promise<never>(() => undefined) : standard(text)),
+    });
+    const held = await taken(createPostgresStore({ pool }).claim('done:k', TERMS));
+    const commit = failure(held.commit());
+    await vi.advanceTimersByTimeAsync(300);
+    const error = (await commit) as StoreError;
+    expect(error.message).toContain('COMMIT of the done mark failed or went unanswered');
+    expect(error.cause).toMatchObject({ message: 'PostgreSQL did not answer within 300 ms' });
+    expect(releases[0]).toBe(error.cause);
   });
 
   it('commit: COMMIT answered ROLLBACK (a statement had failed) is a StoreError; the connection goes back', async () => {
