@@ -390,6 +390,32 @@ describe('exactly-once effects through tx', () => {
     expect(await paid(txid)).toBe(1);
   });
 
+  it('an insert behind a writer that took no advisory lock waits claim.waitMs for the row (at least 1 ms, never forever), then ClaimBusyError', async () => {
+    const key = unique('rowlock');
+    // A writer of the mark outside the claim (an older process, say), its transaction still open.
+    const writer = await pool.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query("INSERT INTO instant_payments_values (key, value) VALUES ($1, 'x')", [`done:${key}`]);
+      const ran: string[] = [];
+      let started = Date.now();
+      await expect(runOnce(store, key, () => void ran.push('300'), settings({ waitMs: 300 }))).rejects.toBeInstanceOf(
+        ClaimBusyError,
+      );
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      started = Date.now();
+      await expect(runOnce(store, key, () => void ran.push('0'), settings({ waitMs: 0 }))).rejects.toBeInstanceOf(
+        ClaimBusyError,
+      );
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(ran).toEqual([]);
+      await writer.query('ROLLBACK');
+    } finally {
+      writer.release();
+    }
+    expect(await runOnce(store, key, () => undefined, settings())).toBe('ran');
+  });
+
   it('a store without claim falls back to leases: no tx, the callback still runs once', async () => {
     const leased = leaseOnly(store);
     const key = unique('leased');
