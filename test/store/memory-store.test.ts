@@ -53,6 +53,8 @@ describe('the in-memory store', () => {
     expect(await store.lease('l', 'b', 1_000)).toBe(false);
     await store.unlease('l', 'a');
     expect(await store.lease('l', 'b', 1_000)).toBe(true);
+    // A lease never taken: nothing to give back, and no failure.
+    await expect(store.unlease('never taken', 'a')).resolves.toBeUndefined();
   });
 
   it('a value lives until the instant its time-to-live ends; without one, or with Infinity, forever', async () => {
