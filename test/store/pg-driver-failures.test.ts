@@ -92,6 +92,14 @@ const failure = (promise: Promise<unknown>): Promise<unknown> =>
     (error: unknown) => error,
   );
 
+/** Advances the fake clock: `signal` is still quiet after `quietFor` ms, aborted `within` ms later. */
+async function abortsAfter(signal: AbortSignal, quietFor: number, within: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(quietFor);
+  expect(signal.aborted).toBe(false);
+  await vi.advanceTimersByTimeAsync(within);
+  expect(signal.aborted).toBe(true);
+}
+
 describe('taking a claim', () => {
   it.each([
     [true, 'done'],
@@ -296,9 +304,7 @@ describe('a held claim', () => {
       answer: (text) => (text === 'SELECT 1' ? new Promise<never>(() => undefined) : standard(text)),
     });
     const held = await taken(createPostgresStore({ pool }).claim('done:k', TERMS));
-    await vi.advanceTimersByTimeAsync(199);
-    expect(held.signal.aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
+    await abortsAfter(held.signal, 199, 1);
     expect((held.signal.reason as StoreError).cause).toMatchObject({
       name: 'StoreError',
       message: 'PostgreSQL did not answer within 100 ms',
@@ -324,10 +330,7 @@ describe('a held claim', () => {
     // No SELECT 1 while it ran: its own statement kept the claim alive.
     expect(sent).not.toContain('SELECT 1');
     void tx.query('UPDATE orders SET paid = 2');
-    await vi.advanceTimersByTimeAsync(300);
-    expect(held.signal.aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(100);
-    expect(held.signal.aborted).toBe(true);
+    await abortsAfter(held.signal, 300, 100);
     expect((held.signal.reason as Error).message).toBe(
       'The claim was lost: no answer from the database for 300 ms; nothing it wrote is committed',
     );
@@ -352,10 +355,7 @@ describe('a held claim', () => {
     });
     const held = await taken(createPostgresStore({ pool }).claim('done:k', TERMS));
     void (held.tx as PgClientLike).query('UPDATE orders SET paid = 1');
-    await vi.advanceTimersByTimeAsync(300);
-    expect(held.signal.aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(100);
-    expect(held.signal.aborted).toBe(true);
+    await abortsAfter(held.signal, 300, 100);
   });
 
   it('a connection that fails during a SELECT 1 is given up once, though both the error and the ping tell it', async () => {
@@ -390,10 +390,7 @@ describe('a held claim', () => {
     // A statement silent from now on: the last answer was the SELECT 1 at 1,000 ms.
     silent = true;
     void tx.query('UPDATE orders SET paid = 2');
-    await vi.advanceTimersByTimeAsync(350);
-    expect(held.signal.aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(100);
-    expect(held.signal.aborted).toBe(true);
+    await abortsAfter(held.signal, 350, 100);
   });
 
   it('commit: a COMMIT unanswered for the lease is a StoreError that says so, and destroys the connection', async () => {
