@@ -21,7 +21,7 @@ const T1 = '2026-11-21T00:00:00.000Z';
 const T2 = '2026-11-22T00:00:00.000Z';
 const NOW = '2026-11-23T00:00:00.000Z';
 const OVERLAP = 60_000;
-const before = (instant: string, ms: number) => new Date(Date.parse(instant) - ms).toISOString();
+const lessOverlap = (instant: string) => new Date(Date.parse(instant) - OVERLAP).toISOString();
 
 function payment(i: number): InstantPayment {
   return {
@@ -158,7 +158,7 @@ describe('the cursor in the store', () => {
     await sweeping.sweep({ from: T0, until: T1 });
     expect(await store.get('sweep:receivedPayments')).toBe(T1);
     await sweeping.sweep({ until: T2 });
-    expect(queries.at(-1)).toMatchObject({ inicio: before(T1, OVERLAP), fim: T2 });
+    expect(queries.at(-1)).toMatchObject({ inicio: lessOverlap(T1), fim: T2 });
     expect(await store.get('sweep:receivedPayments')).toBe(T2);
   });
 
@@ -180,7 +180,7 @@ describe('the cursor in the store', () => {
     await expect(failing.sweep({ from: T0, until: NOW })).rejects.toThrow('down');
     expect(await store.get('sweep:receivedPayments')).toBe(T2);
     await sweeping.sweep();
-    expect(queries.at(-1)).toMatchObject({ inicio: before(T2, OVERLAP), fim: NOW });
+    expect(queries.at(-1)).toMatchObject({ inicio: lessOverlap(T2), fim: NOW });
   });
 
   it('a first sweep stopped halfway: sweep() alone resumes from its start', async () => {
@@ -195,7 +195,7 @@ describe('the cursor in the store', () => {
     await expect(failing.sweep({ from: T0, until: T1 })).rejects.toThrow('down');
     expect(await store.get('sweep:receivedPayments')).toBe(T0);
     await handler(api, { store }).sweep();
-    expect(queries.at(-1)).toMatchObject({ inicio: before(T0, OVERLAP), fim: NOW });
+    expect(queries.at(-1)).toMatchObject({ inicio: lessOverlap(T0), fim: NOW });
   });
 
   it('each name its own cursor', async () => {
