@@ -19,6 +19,7 @@ import { createCertificate, type IssuedCertificate } from '../../src/sandbox/cer
 import { countingApi, paymentBody, post, receiver, service } from './support.ts';
 
 type Issuer = IssuedCertificate & { commonName: string };
+type ClientCertificate = NonNullable<WebhookAuthentication['clientCertificate']>;
 
 const HOUR = 3_600_000;
 const root: Issuer = { ...createCertificate({ commonName: 'root CA', ca: true }), commonName: 'root CA' };
@@ -35,11 +36,7 @@ interface Verdict {
 }
 
 /** What a handler with `clientCertificate` answers to `pem` forwarded by a trusted hop, at `now`. */
-async function verdict(
-  clientCertificate: WebhookAuthentication['clientCertificate'],
-  pem: string,
-  now?: Date,
-): Promise<Verdict> {
+async function verdict(clientCertificate: ClientCertificate, pem: string, now?: Date): Promise<Verdict> {
   const errors: unknown[] = [];
   const handler = receivedPaymentsHandler(
     { ...countingApi(), ...(now && { now: () => now }) },
@@ -176,7 +173,7 @@ describe('the forms ca takes', () => {
   });
 
   it('a ca that cannot be read is refused when the handler is built', () => {
-    const build = (clientCertificate: WebhookAuthentication['clientCertificate']) => () =>
+    const build = (clientCertificate: ClientCertificate) => () =>
       receivedPaymentsHandler(countingApi(), { authenticate: { clientCertificate }, onPayment: () => {} });
     const message = 'clientCertificate.ca must be one or more PEM certificates';
     for (const ca of [

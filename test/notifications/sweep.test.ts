@@ -13,6 +13,7 @@ import {
   type InstantPayment,
   type ReceivedPaymentsApi,
   type ReceivedPaymentsHandlerOptions,
+  type RequestOptions,
   type Store,
 } from '../../src/index.ts';
 
@@ -37,7 +38,7 @@ interface Query {
   fim: string;
   paginaAtual: number;
   itensPorPagina: number;
-  options: Record<string, unknown> | undefined;
+  options: RequestOptions | undefined;
 }
 
 /**
