@@ -142,6 +142,12 @@ describe('the secret', () => {
     );
   });
 
+  it('a secret segment that is not valid percent-encoding is a wrong secret, not an error', async () => {
+    const told = handlerWith({ secret: SECRET });
+    expect(await send(told, 'https://shop.example/w/whs_%E0%A4%A/instant')).toBe(403);
+    expect(await send(told, `https://shop.example/w/whs_%E0%A4%A/whs_${SECRET}/instant`)).toBe(200);
+  });
+
   it('webhookUrl drops every trailing slash of the path before its segment', () => {
     expect(webhookUrl('https://shop.example/webhook//', SECRET)).toBe(`https://shop.example/webhook/whs_${SECRET}`);
   });
@@ -190,6 +196,7 @@ describe('allowIps behind trusted hops', () => {
   it('empty entries are skipped; an entry that is no address refuses', async () => {
     expect(await from('10.0.0.1', '203.0.113.9, ')).toBe(200);
     expect(await from('10.0.0.1', '203.0.113.9,,10.0.0.7,')).toBe(200);
+    expect(await from('10.0.0.1', '203.0.113.9, , 10.0.0.7')).toBe(200);
     expect(await from('10.0.0.1', '203.0.113.9, nowhere, 10.0.0.7')).toBe(403);
   });
 });

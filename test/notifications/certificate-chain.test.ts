@@ -81,10 +81,17 @@ describe('the chain to a configured ca', () => {
     expect(await verdict({ ca: [root.cert, service.client.cert] }, service.client.cert)).toEqual({ status: 200 });
   });
 
-  it('a link that is not a CA cannot issue, whatever it signed', async () => {
-    const plain: Issuer = { ...createCertificate({ commonName: 'plain', issuer: root }), commonName: 'plain' };
-    const underPlain = createCertificate({ commonName: 'service client', issuer: plain });
-    expect(await verdict({ ca: root.cert }, underPlain.cert + plain.cert)).toEqual(NOT_ISSUED);
+  it("a link that is not a CA cannot issue, whatever it signed: not another client's certificate of the same ca", async () => {
+    for (const keyUsage of [true, false]) {
+      const plain: Issuer = {
+        ...createCertificate({ commonName: 'plain', issuer: root, keyUsage }),
+        commonName: 'plain',
+      };
+      const underPlain = createCertificate({ commonName: 'service client', issuer: plain });
+      expect(await verdict({ ca: root.cert }, underPlain.cert + plain.cert), `keyUsage ${keyUsage}`).toEqual(
+        NOT_ISSUED,
+      );
+    }
   });
 
   it('a signature that does not verify is refused, though the names and key ids match', async () => {

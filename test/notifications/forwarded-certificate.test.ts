@@ -32,7 +32,7 @@ const FORWARDED: WebhookAuthentication = {
 async function verdict(
   headers: Record<string, string>,
   authenticate: WebhookAuthentication = FORWARDED,
-): Promise<{ status: number; reason?: string; option?: string }> {
+): Promise<{ status: number; check?: string; reason?: string; option?: string }> {
   const errors: unknown[] = [];
   const handler = receivedPaymentsHandler(countingApi(), {
     authenticate,
@@ -42,13 +42,14 @@ async function verdict(
   const request = new Request('https://shop.example/webhook/instant', { method: 'POST', body: paymentBody(), headers });
   const { status } = await handler(request, { remoteAddress: '10.0.0.1' });
   const error = errors[0];
-  if (error instanceof WebhookAuthenticationError) return { status, reason: error.reason };
+  if (error instanceof WebhookAuthenticationError) return { status, check: error.check, reason: error.reason };
   if (error instanceof ConfigurationError) return { status, option: error.option };
   return { status };
 }
 
 const OK = { status: 200 };
-const UNREADABLE = { status: 403, reason: 'the forwarded certificate cannot be read' };
+const UNREADABLE = { status: 403, check: 'clientCertificate', reason: 'the forwarded certificate cannot be read' };
+const BROKEN_PEM = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----';
 const base64Der = (pem: string) => Buffer.from(new X509Certificate(pem).raw).toString('base64');
 const chain = leaf.cert + intermediate.cert;
 
@@ -58,13 +59,14 @@ describe("nginx's URL-encoded PEM", () => {
     for (const blank of ['', '   ']) {
       expect(await verdict({ 'x-client-cert': blank }), JSON.stringify(blank)).toEqual({
         status: 401,
+        check: 'clientCertificate',
         reason: 'no client certificate',
       });
     }
   });
 
   it('text that is no certificate, or not URL-encoding: refused as unreadable', async () => {
-    for (const value of ['garbage', '%E0%A4%A', encodeURIComponent('-----BEGIN CERTIFICATE-----\nAAAA\n')]) {
+    for (const value of ['garbage', '%E0%A4%A', encodeURIComponent(BROKEN_PEM)]) {
       expect(await verdict({ 'x-client-cert': value }), value).toEqual(UNREADABLE);
     }
   });
@@ -101,6 +103,7 @@ describe("Envoy's x-forwarded-client-cert", () => {
     );
     expect(await verdict(xfcc(element(selfSigned), element(service.client)), genuine)).toEqual(OK);
     expect(await verdict(xfcc(`Cert="garbage"`), genuine)).toEqual(UNREADABLE);
+    expect(await verdict(xfcc(`Cert=${quoted(BROKEN_PEM)}`), genuine)).toEqual(UNREADABLE);
   });
 
   it('keys in any case with spaces around them, a field without a value, quoted commas and escaped quotes', async () => {
@@ -119,6 +122,7 @@ describe("Envoy's x-forwarded-client-cert", () => {
     for (const cert of [`:${der}:`, `":${der}:"`, `" :${der}: "`]) {
       expect(await verdict(xfcc(`Hash=ab;Cert=${cert}`), genuine), cert).toEqual(OK);
     }
+    expect(await verdict(xfcc(`Hash=ab; Cert = ":${der}:" ;URI=`), genuine)).toEqual(OK);
   });
 });
 
