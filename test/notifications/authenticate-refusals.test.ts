@@ -16,6 +16,11 @@ import {
 import { countingApi, paymentBody, post, service } from './support.ts';
 
 const SECRET = 'k7Qm2vXw9Lp4Rt8Z';
+const FORWARDED: WebhookAuthentication = {
+  clientCertificate: { ca: service.ca.cert },
+  trustedProxies: ['10.0.0.0/8'],
+  forwardedCertificateHeader: 'x-client-cert',
+};
 
 interface Told {
   handler: NotificationHandler;
@@ -71,22 +76,14 @@ describe('what a refusal tells', () => {
         { check: 'allowIps', status: 403, reason: 'the client address is not in allowIps' },
       ],
       [
-        {
-          clientCertificate: { ca: service.ca.cert },
-          trustedProxies: ['10.0.0.0/8'],
-          forwardedCertificateHeader: 'x-client-cert',
-        },
+        FORWARDED,
         'https://shop.example/w',
         '10.0.0.1',
         {},
         { check: 'clientCertificate', status: 401, reason: 'no client certificate' },
       ],
       [
-        {
-          clientCertificate: { ca: service.ca.cert },
-          trustedProxies: ['10.0.0.0/8'],
-          forwardedCertificateHeader: 'x-client-cert',
-        },
+        FORWARDED,
         'https://shop.example/w',
         '192.0.2.1',
         { 'x-client-cert': 'anything' },
