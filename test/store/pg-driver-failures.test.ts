@@ -501,13 +501,56 @@ describe('building the store', () => {
     }
   });
 
-  it('names its tables after the prefix (instant_payments by default)', async () => {
-    const read: string[] = [];
-    const { pool } = scriptedPool({ read: async (text) => (read.push(text), result('SELECT', 0)) });
-    await createPostgresStore({ pool }).get('k');
-    await createPostgresStore({ pool, tablePrefix: 'shop' }).lease('l', 'a', 100);
-    expect(read[0]).toContain('FROM instant_payments_values');
-    expect(read[1]).toContain('INTO shop_leases');
+  it('every method works on the tables named after tablePrefix, and only on them', async () => {
+    const texts: string[] = [];
+    const { pool, sent } = scriptedPool({ read: async (text) => (texts.push(text), result('SELECT', 0)) });
+    const store = createPostgresStore({ pool, tablePrefix: 'shop' });
+    /** The statements `call` sent, on the pool and on its connection. */
+    const all: string[] = [];
+    const statements = async (call: () => Promise<unknown>) => {
+      texts.length = 0;
+      sent.length = 0;
+      await call();
+      all.push(...texts, ...sent);
+      return [...texts, ...sent];
+    };
+    const leases = /\bshop_leases\b/;
+    const values = /\bshop_values\b/;
+    for (const call of [
+      () => store.lease('l', 'a', 100),
+      () => store.renew!('l', 'a', 100),
+      () => store.unlease('l', 'a'),
+    ]) {
+      const [statement, ...more] = await statements(call);
+      expect(statement).toMatch(leases);
+      expect(more).toEqual([]);
+    }
+    for (const call of [
+      () => store.get('k'),
+      () => store.set('k', 'v', 100),
+      () => store.delete('k'),
+      () => store.delete('k', 'v'),
+      () => store.list('k'),
+    ]) {
+      const [statement, ...more] = await statements(call);
+      expect(statement).toMatch(values);
+      expect(more).toEqual([]);
+    }
+    const [pruneValues, pruneLeases] = await statements(() => store.prune());
+    expect(pruneValues).toMatch(values);
+    expect(pruneLeases).toMatch(leases);
+    const migration = await statements(() => store.migrate());
+    expect(migration.filter((text) => leases.test(text))).toHaveLength(1);
+    expect(migration.filter((text) => values.test(text))).toHaveLength(1);
+    const [look, take] = await statements(async () => (await taken(store.claim('done:k', TERMS))).release());
+    expect(look).toMatch(values);
+    expect(take).toMatch(values);
+    expect(all.join('\n')).not.toContain('instant_payments');
+    // Without a prefix: instant_payments.
+    const plain = scriptedPool({ read: async (text) => (texts.push(text), result('SELECT', 0)) });
+    texts.length = 0;
+    await createPostgresStore({ pool: plain.pool }).get('k');
+    expect(texts[0]).toMatch(/\binstant_payments_values\b/);
   });
 
   it('list matches the prefix literally: % _ and \\ in it are escaped', async () => {
