@@ -112,6 +112,18 @@ describe('the in-memory store', () => {
     expect(await store.lease('l', 'b', 1_000)).toBe(false);
   });
 
+  it('expired values do not count toward maxEntries: they are swept out, and a live value is not dropped for them', async () => {
+    const { store, advance } = clocked({ maxEntries: 1_000 });
+    await store.set('keep', 'k');
+    for (let i = 0; i < 998; i++) await store.set(`brief:${i}`, 'b', 1);
+    // Every brief one has just expired: two live values, far from 1,000.
+    advance(1);
+    await store.set('x', 'x');
+    await store.set('y', 'y');
+    expect(await store.get('keep')).toBe('k');
+    expect((await store.list('')).map((e) => e.key)).toEqual(['keep', 'x', 'y']);
+  });
+
   it('maxEntries that is not a whole number from 1 is refused where the store is built, saying what it takes', () => {
     for (const maxEntries of [0, -1, 1.5, Number.NaN, '10' as never]) {
       let thrown: unknown;
