@@ -141,6 +141,12 @@ describe('the in-memory store', () => {
     expect(() => createMemoryStore({ maxEntries: 1 })).not.toThrow();
   });
 
+  it('a clock that is not a function is refused where the store is built, naming now', () => {
+    expect(() => createMemoryStore({ now: new Date() as never })).toThrow(
+      expect.objectContaining({ name: 'ConfigurationError', option: 'now' }),
+    );
+  });
+
   it('is not shared beyond the process: sharedStore gives undefined for it and any other store itself', () => {
     const memory = createMemoryStore();
     const other: Store = { ...memory, lease: async () => true };
