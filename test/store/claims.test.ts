@@ -416,6 +416,35 @@ describe('exactly-once effects through tx', () => {
     expect(await runOnce(store, key, () => undefined, settings())).toBe('ran');
   });
 
+  it('a done mark lasts claim.doneTtlMs: once expired, the next delivery runs again (the old mark replaced under the lock)', async () => {
+    const key = unique('ttl');
+    let runs = 0;
+    const run = () => runOnce(store, key, () => void runs++, settings({ doneTtlMs: 50 }));
+    expect(await run()).toBe('ran');
+    expect((await mark(key))?.expires_at).not.toBeNull();
+    expect(await run()).toBe('done');
+    await sleep(80);
+    expect(await run()).toBe('ran');
+    expect(runs).toBe(2);
+  });
+
+  it('claims of two keys do not share a lock: one held does not make the other busy', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let entered = false;
+    const first = runOnce(store, unique('lockA'), async () => {
+      entered = true;
+      await gate;
+    });
+    await until(() => entered);
+    const other = unique('lockB');
+    expect(await runOnce(store, other, () => undefined, settings(), undefined, undefined, { inFlight: 'answer' })).toBe(
+      'ran',
+    );
+    open();
+    expect(await first).toBe('ran');
+  });
+
   it('a store without claim falls back to leases: no tx, the callback still runs once', async () => {
     const leased = leaseOnly(store);
     const key = unique('leased');

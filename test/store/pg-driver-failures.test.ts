@@ -60,8 +60,8 @@ function scriptedPool(
       return (script.answer ?? standard)(text) as Promise<PgQueryResult>;
     },
     release: (error) => void releases.push(error),
-    on: (_event, listener) => listeners.add(listener),
-    removeListener: (_event, listener) => listeners.delete(listener),
+    on: (event, listener) => event === 'error' && listeners.add(listener),
+    removeListener: (event, listener) => event === 'error' && listeners.delete(listener),
   };
   const pool: PgPoolLike = {
     query: (query, values) => {
@@ -70,7 +70,9 @@ function scriptedPool(
     },
     connect: async () => client,
   };
+  /** As an EventEmitter does, an 'error' with no listener is thrown (in a pool it would crash the process). */
   const fail = (error: Error) => {
+    if (listeners.size === 0) throw error;
     for (const listener of listeners) listener(error);
   };
   return { pool, sent, releases, listeners, fail };
@@ -267,6 +269,44 @@ describe('taking a claim: more of the driver', () => {
   });
 });
 
+describe('taking a claim: what a caller is told', () => {
+  it.each([
+    ['the look for the mark', { read: () => new Promise<never>(() => undefined) }],
+    ["the claim's statement", { answer: () => new Promise<never>(() => undefined) }],
+  ])('%s unanswered: StoreError saying how long it waited', async (_step, script) => {
+    vi.useFakeTimers();
+    const { pool } = scriptedPool(script);
+    const claim = failure(createPostgresStore({ pool }).claim('done:k', { ...TERMS, waitMs: 200 }));
+    await vi.advanceTimersByTimeAsync(1_200);
+    expect(await claim).toMatchObject({ name: 'StoreError', message: 'PostgreSQL did not answer within 1200 ms' });
+  });
+
+  it("a connection that fails during the claim's statement throws nothing from its error event; the claim fails", async () => {
+    let fails!: (error: Error) => void;
+    const { pool, fail, sent } = scriptedPool({
+      answer: () => new Promise<never>((_resolve, reject) => (fails = reject)),
+    });
+    const claim = failure(createPostgresStore({ pool }).claim('done:k', TERMS));
+    await vi.waitUntil(() => sent.length === 1);
+    const reset = sqlError('08006', 'Connection terminated unexpectedly');
+    expect(() => fail(reset)).not.toThrow();
+    fails(reset);
+    expect(await claim).toMatchObject({ name: 'StoreError', cause: reset });
+  });
+
+  it('ClaimBusyError keeps the lock timeout as its cause; an answer without the insert leaves no listener behind', async () => {
+    const timeout = sqlError('55P03', 'canceling statement due to lock timeout');
+    const busy = scriptedPool({ answer: async () => Promise.reject(timeout) });
+    expect(await failure(createPostgresStore({ pool: busy.pool }).claim('done:k', TERMS))).toMatchObject({
+      name: 'ClaimBusyError',
+      cause: timeout,
+    });
+    const odd = scriptedPool({ answer: async () => [result('SELECT', 1, [{ free: true }])] });
+    await failure(createPostgresStore({ pool: odd.pool }).claim('done:k', TERMS));
+    expect(odd.listeners.size).toBe(0);
+  });
+});
+
 describe('a held claim', () => {
   it('an idle claim is kept alive by a SELECT 1 every third of the lease; one that fails loses it: signal, commit and tx say so', async () => {
     vi.useFakeTimers();
@@ -448,6 +488,19 @@ describe('a held claim', () => {
     expect(sent.filter((text) => text === 'COMMIT' || text === 'ROLLBACK')).toEqual(['COMMIT']);
   });
 
+  it('a claim ended by commit or release leaves no timer behind, and a released one cannot commit', async () => {
+    vi.useFakeTimers();
+    const { pool } = scriptedPool();
+    const store = createPostgresStore({ pool });
+    const before = vi.getTimerCount();
+    await (await taken(store.claim('done:a', TERMS))).commit();
+    expect(vi.getTimerCount()).toBe(before);
+    const released = await taken(store.claim('done:b', TERMS));
+    await released.release();
+    expect(vi.getTimerCount()).toBe(before);
+    expect(await failure(released.commit())).toMatchObject({ message: "The claim's transaction has ended" });
+  });
+
   it('release rolls back and gives the connection back once; a ROLLBACK that fails destroys it', async () => {
     const { pool, sent, releases } = scriptedPool();
     const held = await taken(createPostgresStore({ pool }).claim('done:k', TERMS));
@@ -481,6 +534,7 @@ describe('building the store', () => {
     expect(option(() => createPostgresStore({ pool: { connect: pool.connect } as PgPoolLike }))).toBe(
       'pool: pool must be a pg.Pool',
     );
+    expect(option(() => createPostgresStore({ pool: undefined as never }))).toBe('pool: pool must be a pg.Pool');
     expect(option(() => createPostgresStore({ pool, now: 5 as never }))).toMatch(/^now: /);
     const refused = 'tablePrefix: tablePrefix must be a lowercase SQL identifier of at most 41 characters';
     for (const tablePrefix of [
@@ -566,10 +620,26 @@ describe('migrate', () => {
     const { pool, sent, releases, listeners } = scriptedPool();
     await createPostgresStore({ pool, tablePrefix: 'shop' }).migrate();
     expect(sent[0]).toBe('BEGIN');
+    // Processes migrating at once take turns: the lock comes before the tables.
+    expect(sent[1]).toMatch(/^SELECT pg_advisory_xact_lock\(/);
     expect(sent.filter((text) => text.includes('CREATE TABLE IF NOT EXISTS shop_'))).toHaveLength(2);
     expect(sent.at(-1)).toBe('COMMIT');
     expect(releases).toEqual([undefined]);
     expect(listeners.size).toBe(0);
+  });
+
+  it('a connection failing during the migration crashes nothing: migrate fails with a StoreError', async () => {
+    let fails!: (error: Error) => void;
+    const { pool, fail, sent } = scriptedPool({
+      answer: (text) =>
+        text.startsWith('CREATE') ? new Promise<never>((_resolve, reject) => (fails = reject)) : standard(text),
+    });
+    const migration = failure(createPostgresStore({ pool }).migrate());
+    await vi.waitUntil(() => sent.some((text) => text.startsWith('CREATE')));
+    const reset = sqlError('08006', 'Connection terminated unexpectedly');
+    expect(() => fail(reset)).not.toThrow();
+    fails(reset);
+    expect(await migration).toMatchObject({ name: 'StoreError', cause: reset });
   });
 
   it('a failure rolls back, destroys the connection and is a StoreError; so is a pool that gives none', async () => {
