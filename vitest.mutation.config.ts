@@ -33,7 +33,7 @@ export default defineConfig({
       'test/store/{claims,lease,lease-claim-order,postgres-store}.test.ts',
       'test/lib/{money,amount-due}.test.ts',
       'test/internal/retry.test.ts',
-      'test/core/{auth,http,request,create-after-cut}.test.ts',
+      'test/core/{auth,http,request,create-after-cut,telemetry,operating-options}.test.ts',
       'test/collection/received-payments*.test.ts',
       'test/recurring/notifications.test.ts',
       'test/errors/echoed-credentials.test.ts',

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { inject } from 'vitest';
 import { startPostgres } from './postgres.ts';
+import type { SharedPostgres } from './shared-postgres.ts';
 
 export interface TestDatabase {
   /** `postgres://postgres@127.0.0.1:<port>/<database>` */
@@ -15,29 +16,46 @@ export interface TestDatabase {
   stop(): Promise<void>;
 }
 
-export async function startTestDatabase(): Promise<TestDatabase> {
-  const shared = inject('sharedPostgres');
+/** A database nobody is connected to this long after its creation was left by a file that never reached its `stop()`. */
+const ABANDONED_MS = 60_000;
+
+export async function startTestDatabase(
+  shared: SharedPostgres | undefined = inject('sharedPostgres'),
+): Promise<TestDatabase> {
   if (!shared) return startPostgres();
-  const name = `test_${process.pid}_${Math.random().toString(36).slice(2)}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: shared.url });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
+  const admin = new pg.Client({ connectionString: shared.url });
+  await admin.connect();
+  // A file stopped at a mutant's first failure (Stryker's bail) or cut by a time-out never drops
+  // its database: the next file drops those, so a long run does not fill the disk.
+  const { rows } = await admin.query<{ datname: string }>(
+    `SELECT datname FROM pg_database d WHERE datname LIKE 'test\\_%'
+       AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)`,
+  );
+  for (const { datname } of rows) {
+    if (Date.now() - Number(datname.split('_')[1]) > ABANDONED_MS) {
+      await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
     }
-  };
-  await admin(`CREATE DATABASE ${name}`);
+  }
+  const name = `test_${Date.now()}_${Math.random().toString(36).slice(2)}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = `postgres://postgres@127.0.0.1:${shared.port}/${name}`;
+  // Connected while the file lives: a database with a connection is never taken for abandoned.
+  const keeper = new pg.Client({ connectionString: url });
+  keeper.on('error', () => undefined);
+  await keeper.connect();
+  await admin.end();
   let dropped = false;
   return {
-    url: `postgres://postgres@127.0.0.1:${shared.port}/${name}`,
+    url,
     port: shared.port,
     async stop() {
       if (dropped) return;
       dropped = true;
+      await keeper.end();
+      const client = new pg.Client({ connectionString: shared.url });
+      await client.connect();
       // FORCE: a connection a failed test left open must not keep the database.
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => client.end());
     },
   };
 }
