@@ -453,10 +453,10 @@ describe('what the log tells an operator', () => {
 
   it('a retry: method, route, its count, the reason and the wait; then the answer: status and time', async () => {
     const { records, logger } = recorder();
-    sequence('get', '/cob/*', [503]);
+    sequence('get', '/cob/*', [500]);
     await core({ logger, now: () => frozen }).json({ method: 'GET', path: path`/cob/${'abc'}` });
     expect(records).toEqual([
-      ['warn', 'retry', { method: 'GET', route: '/cob/{}', retry: 1, reason: 'HTTP 503', waitedMs: 0 }],
+      ['warn', 'retry', { method: 'GET', route: '/cob/{}', retry: 1, reason: 'HTTP 500', waitedMs: 0 }],
       ['debug', 'request', { method: 'GET', route: '/cob/{}', status: 200, ms: 0 }],
     ]);
   });
@@ -469,5 +469,24 @@ describe('what the log tells an operator', () => {
     expect(records.filter(([level]) => level === 'warn')).toEqual([
       ['warn', '401: token dropped, replaying once', { method: 'GET', route: '/cob/{}' }],
     ]);
+  });
+
+  it('a logger without warn: a 401 is still replayed', async () => {
+    const lines: string[] = [];
+    sequence('get', '/cob', [401]);
+    const auth: TokenProvider = { getToken: async () => 'tok', invalidate: () => undefined };
+    const logger = { debug: (m: string) => void lines.push(m) };
+    await expect(core({ logger, auth }).json({ method: 'GET', path: path`/cob` })).resolves.toBeDefined();
+    expect(lines).toEqual(['request', 'request']); // the 401, then the replay's answer
+  });
+});
+
+describe('a core without a token provider', () => {
+  it('sends the call; a 401 is UnauthorizedError, with nothing to replay', async () => {
+    const seen = sequence('get', '/cob', [401]);
+    const bare = new HttpCore({ baseUrl: BASE });
+    await expect(bare.json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(seen).toHaveLength(1);
+    await expect(bare.json({ method: 'GET', path: path`/cob` })).resolves.toMatchObject({ ok: true });
   });
 });
