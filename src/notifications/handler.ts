@@ -218,11 +218,11 @@ function tracedAnswer(
 }
 
 /** Ends a notification's span with its status: `failed` for a 5xx, `refused` for a 4xx, else the outcome. */
-function answered(span: WorkflowSpan | undefined, status: number, outcome: string | undefined): void {
-  span?.step('answered', { 'http.response.status_code': status });
+function answered(span: WorkflowSpan, status: number, outcome: string | undefined): void {
+  span.step('answered', { 'http.response.status_code': status });
   if (status >= 500)
-    span?.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
-  else span?.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
+    span.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
+  else span.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
 }
 
 /**
