@@ -81,7 +81,7 @@ export function notificationPipeline<B>(
   const handler = notificationHandler(
     options,
     log,
-    async (bytes, request, fail, trace) => {
+    async (bytes, signal, fail, trace) => {
       const started = epochMs(now);
       let body: B;
       try {
@@ -96,8 +96,7 @@ export function notificationPipeline<B>(
         for (const [index, item] of definition.feeds.entries()) {
           const delivery = deliveries[index];
           if (item === undefined || delivery === undefined) continue;
-          for (const notified of item.items(body))
-            outcomes.push(await delivery.notified(notified, request.signal, trace));
+          for (const notified of item.items(body)) outcomes.push(await delivery.notified(notified, signal, trace));
         }
         trace.outcome(notificationOutcome(outcomes));
         const ms = epochMs(now) - started;
