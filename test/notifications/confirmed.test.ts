@@ -370,14 +370,19 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
     const handler = handlerOf(api, { maxConcurrentConfirmations: 1 });
     const deliver = (e2eid: string, init?: RequestInit) =>
       handler(post(notify({ endToEndId: e2eid.padEnd(32, '0') }), init)).then((response) => response.status);
-    return { api, clock, held, started, deliver, tracer };
+    /** The first delivery's answer to come, once its confirming call holds the slot. */
+    const holding = async (): Promise<{ answer: Promise<number> }> => {
+      const answer = deliver('E1');
+      await vi.waitFor(() => expect(started).toEqual([1]));
+      return { answer };
+    };
+    return { api, clock, held, started, deliver, holding, tracer };
   }
 
   it('says once, in the log and on the span, when a delivery has waited the delivery timeout for a slot', async () => {
     const logger = recordingLogger();
-    const { clock, held, started, deliver, tracer } = oneSlot(logger);
-    const first = deliver('E1');
-    await vi.waitFor(() => expect(started).toEqual([1]));
+    const { clock, held, started, deliver, holding, tracer } = oneSlot(logger);
+    const { answer: first } = await holding();
     const second = deliver('E2');
     // Its body read, the second is in the queue once the pending promise callbacks ran.
     await vi.waitFor(() =>
@@ -418,9 +423,8 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
 
   it('the warning needs no logger, nor its warn method', async () => {
     for (const logger of [undefined, { info: () => undefined }]) {
-      const { clock, held, started, deliver } = oneSlot(logger);
-      const first = deliver('E1');
-      await vi.waitFor(() => expect(started).toEqual([1]));
+      const { clock, held, started, deliver, holding } = oneSlot(logger);
+      const { answer: first } = await holding();
       const second = deliver('E2');
       clock.advance(6_000);
       const third = deliver('E3');
@@ -431,9 +435,8 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
 
   it('a waiting delivery given up (its request aborted, before or while waiting) frees its place: the next gets the slot', async () => {
     const logger = recordingLogger();
-    const { clock, held, started, deliver } = oneSlot(logger);
-    const first = deliver('E1');
-    await vi.waitFor(() => expect(started).toEqual([1]));
+    const { clock, held, started, deliver, holding } = oneSlot(logger);
+    const { answer: first } = await holding();
     const abandoned = new AbortController();
     const second = deliver('E2', { signal: abandoned.signal });
     const third = deliver('E3');
@@ -451,9 +454,8 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
 
   it('a request aborted long after its turn came is no late warning', async () => {
     const logger = recordingLogger();
-    const { clock, held, started, deliver } = oneSlot(logger);
-    const first = deliver('E1');
-    await vi.waitFor(() => expect(started).toEqual([1]));
+    const { clock, held, started, deliver, holding } = oneSlot(logger);
+    const { answer: first } = await holding();
     const later = new AbortController();
     const second = deliver('E2', { signal: later.signal });
     held.open();
