@@ -11,7 +11,9 @@ import {
   ConfigurationError,
   InvalidNotificationError,
   receivedPaymentsHandler,
+  recurringHandler,
   webhookUrl,
+  type RecurringNotificationsApi,
   type InstantPayment,
   type Logger,
   type ReceivedPaymentsApi,
@@ -622,5 +624,17 @@ describe('on Deno', () => {
     const handler = handlerOf(service(), { onPayment });
     expect((await handler(post(notify({}), { signal: AbortSignal.abort() }))).status).toBe(200);
     expect(onPayment).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('items of a kind the handler has no callback for', () => {
+  it('are set aside: 200, nothing asked (a recurring handler with onCobr only, told of a recurrence)', async () => {
+    const get = vi.fn();
+    const api = { rec: { get }, cobr: { get } } as unknown as RecurringNotificationsApi;
+    const handler = recurringHandler(api, { onCobr: () => undefined });
+    expect(
+      (await handler(post({ recs: [{ idRec: 'RR1234567820261009confirmed01', status: 'APROVADA' }] }))).status,
+    ).toBe(200);
+    expect(get).not.toHaveBeenCalled();
   });
 });
