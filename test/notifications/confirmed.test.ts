@@ -91,10 +91,17 @@ function gate(): { wait: () => Promise<void>; open: () => void } {
   return { wait: () => opened, open };
 }
 
-/** A clock the test moves. */
-function manualClock(): { now: () => Date; advance: (ms: number) => void } {
+/** A clock the test moves (and that moves `stepMs` after each read). */
+function manualClock(stepMs = 0): { now: () => Date; advance: (ms: number) => void } {
   let at = Date.parse('2026-11-26T12:00:00Z');
-  return { now: () => new Date(at), advance: (ms) => void (at += ms) };
+  return {
+    now: () => {
+      const read = new Date(at);
+      at += stepMs;
+      return read;
+    },
+    advance: (ms) => void (at += ms),
+  };
 }
 
 interface ServiceOptions {
@@ -274,10 +281,15 @@ describe("a notification's span and log lines", () => {
   it('a logger with only some methods, or none at all, changes no answer', async () => {
     for (const logger of [{ info: () => undefined }, { warn: () => undefined }, undefined]) {
       const handler = handlerOf(service(logger && { logger }), {
-        onPayment: () => Promise.reject(new Error('down')),
+        onPayment: vi.fn().mockRejectedValueOnce(new Error('down')),
       });
       expect((await handler(post('{not json'))).status).toBe(400);
-      expect((await handler(post(notify({})))).status).toBe(500);
+      const statuses: number[] = [];
+      for (const body of [notify({}), notify({}), notify({}), notify({ pad: 'reworded' })]) {
+        statuses.push((await handler(post(body))).status);
+      }
+      // Failed, confirmed, answered from memory, handed over already.
+      expect(statuses).toEqual([500, 200, 200, 200]);
     }
   });
 
@@ -356,8 +368,8 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
    * One slot: `held` keeps the first call; the test moves the clock. Resolves the answers'
    * statuses in arrival order.
    */
-  function oneSlot(logger: Logger | undefined, tracer = recordingTracer()) {
-    const clock = manualClock();
+  function oneSlot(logger: Logger | undefined, clock = manualClock()) {
+    const tracer = recordingTracer();
     const held = gate();
     const started: number[] = [];
     const api = service({
@@ -372,25 +384,27 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
     const handler = handlerOf(api, { maxConcurrentConfirmations: 1 });
     const deliver = (e2eid: string, init?: RequestInit) =>
       handler(post(notify({ endToEndId: e2eid.padEnd(32, '0') }), init)).then((response) => response.status);
+    /** Once `count` deliveries were read (the log says so) and the pending promise callbacks ran: all queued. */
+    const queued = async (count: number) => {
+      const received = () => (logger as ReturnType<typeof recordingLogger>).messages('info');
+      await vi.waitFor(() => expect(received().filter((m) => m === 'notification received')).toHaveLength(count));
+      await new Promise(setImmediate);
+    };
     /** The first delivery's answer to come, once its confirming call holds the slot. */
     const holding = async (): Promise<{ answer: Promise<number> }> => {
       const answer = deliver('E1');
       await vi.waitFor(() => expect(started).toEqual([1]));
       return { answer };
     };
-    return { api, clock, held, started, deliver, holding, tracer };
+    return { api, clock, held, started, deliver, holding, queued, tracer };
   }
 
   it('says once, in the log and on the span, when a delivery has waited the delivery timeout for a slot', async () => {
     const logger = recordingLogger();
-    const { clock, held, started, deliver, holding, tracer } = oneSlot(logger);
+    const { clock, held, started, deliver, holding, queued, tracer } = oneSlot(logger);
     const { answer: first } = await holding();
     const second = deliver('E2');
-    // Its body read, the second is in the queue once the pending promise callbacks ran.
-    await vi.waitFor(() =>
-      expect(logger.messages('info').filter((m) => m === 'notification received')).toHaveLength(2),
-    );
-    await new Promise(setImmediate);
+    await queued(2);
     clock.advance(5_000);
     // The third finds the second waiting 5 s: said at once, before any slot frees.
     const third = deliver('E3');
@@ -425,10 +439,10 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
 
   it('the warning needs no logger, nor its warn method', async () => {
     for (const logger of [undefined, { info: () => undefined }]) {
-      const { clock, held, started, deliver, holding } = oneSlot(logger);
+      // Six seconds pass between any two reads of the clock: every wait is overdue.
+      const { held, deliver, holding } = oneSlot(logger, manualClock(6_000));
       const { answer: first } = await holding();
       const second = deliver('E2');
-      clock.advance(6_000);
       const third = deliver('E3');
       held.open();
       expect(await Promise.all([first, second, third])).toEqual([200, 200, 200]);
@@ -437,11 +451,12 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
 
   it('a waiting delivery given up (its request aborted, before or while waiting) frees its place: the next gets the slot', async () => {
     const logger = recordingLogger();
-    const { clock, held, started, deliver, holding } = oneSlot(logger);
+    const { clock, held, started, deliver, holding, queued } = oneSlot(logger);
     const { answer: first } = await holding();
     const abandoned = new AbortController();
     const second = deliver('E2', { signal: abandoned.signal });
     const third = deliver('E3');
+    await queued(3);
     clock.advance(1_000);
     abandoned.abort();
     expect(await second).toBe(500);
@@ -456,10 +471,11 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
 
   it('a request aborted long after its turn came is no late warning', async () => {
     const logger = recordingLogger();
-    const { clock, held, started, deliver, holding } = oneSlot(logger);
+    const { clock, held, started, deliver, holding, queued } = oneSlot(logger);
     const { answer: first } = await holding();
     const later = new AbortController();
     const second = deliver('E2', { signal: later.signal });
+    await queued(2);
     held.open();
     expect(await Promise.all([first, second])).toEqual([200, 200]);
     clock.advance(60_000);
@@ -503,6 +519,10 @@ describe('a delivery found running in another process', () => {
     expect(logger.messages('info')).not.toContain('payment confirmed');
     expect(onPayment).not.toHaveBeenCalled();
     expect(onRefund).not.toHaveBeenCalled();
+    // A logger with no methods says nothing and changes nothing.
+    expect(
+      (await handlerOf(service({ store, record: () => REFUNDED, logger: {} }))(post({ instant: [REFUNDED] }))).status,
+    ).toBe(200);
     held.open();
     expect((await firstAnswer).status).toBe(500);
     // The service delivers again (here, to the second process): handed over there now.
@@ -563,6 +583,8 @@ describe('a delivery found running in another process', () => {
     const second = handlerOf(service({ store, logger, listed: [PAYMENT] }), { onPayment });
     const period = { from: '2026-11-26T00:00:00Z', until: '2026-11-27T00:00:00Z' };
     expect(await second.sweep(period)).toMatchObject({ seen: 1, handled: 0, duplicates: 1 });
+    const silent = handlerOf(service({ store, logger: {}, listed: [PAYMENT] }), { onPayment });
+    expect(await silent.sweep(period)).toMatchObject({ seen: 1, handled: 0, duplicates: 1 });
     expect(logger.messages('info')).toContain('payment duplicate: already handed to onPayment');
     expect(logger.messages('info')).not.toContain('payment confirmed');
     expect(onPayment).toHaveBeenCalledTimes(1);
