@@ -471,7 +471,7 @@ describe('the bound on confirming calls (maxConcurrentConfirmations)', () => {
 
   it('a request aborted long after its turn came is no late warning', async () => {
     const logger = recordingLogger();
-    const { clock, held, started, deliver, holding, queued } = oneSlot(logger);
+    const { clock, held, deliver, holding, queued } = oneSlot(logger);
     const { answer: first } = await holding();
     const later = new AbortController();
     const second = deliver('E2', { signal: later.signal });
