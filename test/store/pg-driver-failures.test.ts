@@ -78,6 +78,27 @@ function scriptedPool(
   return { pool, sent, releases, listeners, fail };
 }
 
+/**
+ * The connection fails while the statement `during` picks is out, as `pg` tells it: its error
+ * event (which must throw nothing) and then the statement's rejection. Resolves what `call`
+ * (started on the store over that pool) settled with.
+ */
+async function connectionFailsDuring(
+  during: (text: string) => boolean,
+  call: (pool: PgPoolLike) => Promise<unknown>,
+): Promise<{ outcome: unknown; reset: Error }> {
+  let fails!: (error: Error) => void;
+  const { pool, fail, sent } = scriptedPool({
+    answer: (text) => (during(text) ? new Promise<never>((_resolve, reject) => (fails = reject)) : standard(text)),
+  });
+  const outcome = failure(call(pool));
+  await vi.waitUntil(() => sent.some(during));
+  const reset = sqlError('08006', 'Connection terminated unexpectedly');
+  expect(() => fail(reset)).not.toThrow();
+  fails(reset);
+  return { outcome: await outcome, reset };
+}
+
 const TERMS: ClaimTerms = { leaseMs: 300, waitMs: 1_000, doneTtlMs: 60_000 };
 
 /** A claim `store.claim` took (failing the test otherwise). */
@@ -282,16 +303,10 @@ describe('taking a claim: what a caller is told', () => {
   });
 
   it("a connection that fails during the claim's statement throws nothing from its error event; the claim fails", async () => {
-    let fails!: (error: Error) => void;
-    const { pool, fail, sent } = scriptedPool({
-      answer: () => new Promise<never>((_resolve, reject) => (fails = reject)),
-    });
-    const claim = failure(createPostgresStore({ pool }).claim('done:k', TERMS));
-    await vi.waitUntil(() => sent.length === 1);
-    const reset = sqlError('08006', 'Connection terminated unexpectedly');
-    expect(() => fail(reset)).not.toThrow();
-    fails(reset);
-    expect(await claim).toMatchObject({ name: 'StoreError', cause: reset });
+    const { outcome, reset } = await connectionFailsDuring(isTake, (pool) =>
+      createPostgresStore({ pool }).claim('done:k', TERMS),
+    );
+    expect(outcome).toMatchObject({ name: 'StoreError', cause: reset });
   });
 
   it('ClaimBusyError keeps the lock timeout as its cause; an answer without the insert leaves no listener behind', async () => {
@@ -629,17 +644,11 @@ describe('migrate', () => {
   });
 
   it('a connection failing during the migration crashes nothing: migrate fails with a StoreError', async () => {
-    let fails!: (error: Error) => void;
-    const { pool, fail, sent } = scriptedPool({
-      answer: (text) =>
-        text.startsWith('CREATE') ? new Promise<never>((_resolve, reject) => (fails = reject)) : standard(text),
-    });
-    const migration = failure(createPostgresStore({ pool }).migrate());
-    await vi.waitUntil(() => sent.some((text) => text.startsWith('CREATE')));
-    const reset = sqlError('08006', 'Connection terminated unexpectedly');
-    expect(() => fail(reset)).not.toThrow();
-    fails(reset);
-    expect(await migration).toMatchObject({ name: 'StoreError', cause: reset });
+    const { outcome, reset } = await connectionFailsDuring(
+      (text) => text.startsWith('CREATE'),
+      (pool) => createPostgresStore({ pool }).migrate(),
+    );
+    expect(outcome).toMatchObject({ name: 'StoreError', cause: reset });
   });
 
   it('a failure rolls back, destroys the connection and is a StoreError; so is a pool that gives none', async () => {
