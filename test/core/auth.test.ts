@@ -6,7 +6,7 @@ import {
   type ClientCredentialsOptions,
   type SecretClientCredentials,
 } from '../../src/core/auth.ts';
-import { AuthenticationError } from '../../src/errors/failures.ts';
+import { AuthenticationError, TimeoutError } from '../../src/errors/failures.ts';
 import { UnauthorizedError } from '../../src/errors/api-error.ts';
 import { InstantClient } from '../../src/client.ts';
 import { HttpCore } from '../../src/core/http.ts';
@@ -179,6 +179,19 @@ describe('client credentials through openid-client (form body)', () => {
     await expect(waiting).rejects.toThrow('caller left');
     expect(await other).toBe('tok-1');
     expect(tokenRequests()).toHaveLength(1);
+  });
+
+  it("a token request slower than the call's total budget: a TimeoutError naming the call and the budget", async () => {
+    const { server } = await startService({ slowTokenMs: 5_000 });
+    const api = new InstantClient({
+      baseUrl: server.url,
+      auth: { tokenUrl: `${server.url}/oauth/token`, clientId: 'merchant-1', clientSecret: SECRET },
+    });
+    const error = await api.cob
+      .get('k3Jd8s0Qw2Lm5Nb7Vc9Xz1Ty4Ru6Io8P', {}, { totalTimeout: 300 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toBe('GET /cob/{} timed out after 300 ms');
   });
 
   it('refuses a plain-http token URL that is not loopback', () => {

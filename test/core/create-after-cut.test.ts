@@ -6,8 +6,9 @@
  * twice. The service here refuses a second create under a key it holds, as the real one does.
  */
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectionError, InstantClient } from '../../src/index.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConnectionError, InstantClient, InstantError, type RequestOptions } from '../../src/index.ts';
+import { rejection, settles } from '../support/settles.ts';
 import { type LoopbackServer, type RecordedRequest, sendJson, startServer } from '../support/loopback.ts';
 import { addDays, todayInBrasilia } from '../../src/lib/dates.ts';
 import { cobRBody, recBody, solicRecBody } from '../recurring/fixtures.ts';
@@ -32,6 +33,9 @@ let creates: number;
 let writes: number;
 /** The first write is cut before it lands (else after). */
 let cutBeforeLanding: boolean;
+/** The service never answers a read (the look before a create is sent again); those reads' answers. */
+let readsHang: boolean;
+let unanswered: ServerResponse[];
 let server: LoopbackServer;
 
 /** Headers of a complete answer, then half its body, then the connection is destroyed. */
@@ -71,6 +75,7 @@ const SERVICE_KEYED = /^\/(cob|cobr|rec|solicrec|loc|locrec)$|\/retentativa\//;
 function serve(req: RecordedRequest, res: ServerResponse): void {
   const path = req.url.split('?')[0] ?? '';
   if (req.method === 'GET') {
+    if (readsHang) return void unanswered.push(res);
     const found = held.get(path);
     if (found) return sendJson(res, 200, found);
     return sendJson(res, 404, {
@@ -106,6 +111,8 @@ beforeEach(() => {
   creates = 0;
   writes = 0;
   cutBeforeLanding = false;
+  readsHang = false;
+  unanswered = [];
   server.requests.length = 0;
 });
 
@@ -222,4 +229,34 @@ describe('a create the service keys itself, its first attempt landed and its ans
       expect(creates).toBe(1);
     });
   }
+});
+
+describe("the look before a create is sent again: the call's own limits bound it", () => {
+  // The create lands and its answer is cut; the look that follows is never answered. Each limit
+  // the caller gave must end it (the call, and the look's own request: none left running),
+  // leaving the cut's failure standing and nothing sent again.
+  const lookThatHangs = async (options: RequestOptions, abort?: AbortController) => {
+    readsHang = true;
+    const call = api.cob.create(TXID, cob, { ...options, signal: abort?.signal });
+    await vi.waitFor(() => expect(sends('GET')).toHaveLength(1));
+    abort?.abort(new Error('the caller gave up'));
+    const error = await rejection(call, 'the create whose look hangs');
+    expect(sends('PUT')).toHaveLength(1);
+    const [look] = unanswered;
+    if (!look?.socket?.destroyed)
+      await settles(new Promise((closed) => look?.on('close', closed)), "the look's request ending");
+    return error;
+  };
+
+  it('an abort of the call ends the look', async () => {
+    await lookThatHangs({}, new AbortController());
+  });
+
+  it("the call's per-attempt timeout ends the look", async () => {
+    expect(await lookThatHangs({ timeout: 400 })).toBeInstanceOf(ConnectionError);
+  });
+
+  it("what is left of the call's total budget ends the look", async () => {
+    expect(await lookThatHangs({ totalTimeout: 1_500 })).toBeInstanceOf(InstantError);
+  });
 });
