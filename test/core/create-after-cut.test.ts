@@ -237,7 +237,7 @@ describe("the look before a create is sent again: the call's own limits bound it
   // leaving the cut's failure standing and nothing sent again.
   const lookThatHangs = async (options: RequestOptions, abort?: AbortController) => {
     readsHang = true;
-    const call = api.cob.create(TXID, cob, { ...options, signal: abort?.signal });
+    const call = api.cob.create(TXID, cob, abort ? { ...options, signal: abort.signal } : options);
     await vi.waitFor(() => expect(sends('GET')).toHaveLength(1));
     abort?.abort(new Error('the caller gave up'));
     const error = await rejection(call, 'the create whose look hangs');
