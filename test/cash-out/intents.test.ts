@@ -3,7 +3,7 @@
  * `recover()` outcomes; the claim on transfer notifications; the shared token's waits; sealing.
  */
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AuthenticationError,
   ConfigurationError,
@@ -15,6 +15,7 @@ import {
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
   StoreError,
+  TimeoutError,
   type Store,
 } from '../../src/index.ts';
 import { SharedTokenProvider } from '../../src/composition/shared-token.ts';
@@ -402,5 +403,116 @@ describe('sealer', () => {
     expect(await createSealer(cryptoKey).open(sealed, 'token:a')).toBe('secret-token');
     expect(await createSealer(Buffer.from(KEY_BYTES).toString('base64')).open(sealed, 'token:a')).toBe('secret-token');
     expect(() => createSealer(new Uint8Array(16))).toThrow(ConfigurationError);
+  });
+});
+
+describe("the idempotency key's lease", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a pay() with a key another pay() holds waits for it, then goes on', async () => {
+    const store = sharedStore();
+    provider();
+    await store.lease('intent:held1', 'someone-alive', 10_000);
+    let takes = 0;
+    // The holder gives the key back while the second call waits for it.
+    const releasing: Store = {
+      ...store,
+      lease: async (name, owner, ttlMs) => {
+        if (name === 'intent:held1' && ++takes === 2) await store.unlease(name, 'someone-alive');
+        return store.lease(name, owner, ttlMs);
+      },
+    };
+    const result = await cashOutClient({ store: releasing }).pay({ ...params, idempotencyKey: 'held1' });
+    expect(result.transfer.idempotencyKey).toBe('held1');
+    expect(takes).toBe(2);
+  });
+
+  it('its time ending while another holds the key: PaymentOutcomeUnknownError (the holder decides), nothing sent', async () => {
+    // Only Date is faked: the time left is exactly one poll (100 ms) when the second take fails.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.parse('2026-11-28T12:00:00Z');
+    vi.setSystemTime(start);
+    const store = sharedStore();
+    provider();
+    await store.lease('intent:held2', 'someone-alive', 10_000);
+    const late: Store = {
+      ...store,
+      lease: async (name, owner, ttlMs) => {
+        vi.setSystemTime(start + 900);
+        return store.lease(name, owner, ttlMs);
+      },
+    };
+    const error = await cashOutClient({ store: late })
+      .pay({ ...params, idempotencyKey: 'held2' }, { totalTimeout: 1_000 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(error).toMatchObject({ idempotencyKey: 'held2' });
+    const cause = (error as PaymentOutcomeUnknownError).cause;
+    expect(cause).toBeInstanceOf(ClaimBusyError);
+    expect((cause as Error).message).toMatch(/Another pay\(\) or recover\(\) holds this idempotency key/);
+    expect(net.requests).toHaveLength(0);
+  });
+
+  it("a pay() whose lease was taken over before the order leaves says it lost the key's lease, sends nothing", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.parse('2026-11-28T12:00:00Z');
+    vi.setSystemTime(start);
+    const store = sharedStore();
+    provider();
+    net.server.use(
+      http.get(BALANCE_URL, () => {
+        // The balance read outlasts half of the lease: it is renewed before the order leaves.
+        vi.setSystemTime(start + 20_000);
+        return HttpResponse.json({ data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: 1000 } }] });
+      }),
+    );
+    let leases = 0;
+    const contested: Store = {
+      ...store,
+      lease: (name, owner, ttlMs) => (leases++ === 0 ? store.lease(name, owner, ttlMs) : Promise.resolve(false)),
+    };
+    const error = await cashOutClient({ store: contested })
+      .pay({ ...params, idempotencyKey: 'taken1' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(error).toMatchObject({ idempotencyKey: 'taken1' });
+    expect(((error as PaymentOutcomeUnknownError).cause as Error).message).toMatch(/lost its idempotency key's lease/);
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('recover(): the caller ends it between intents', () => {
+  /** Two rows under no idempotency key (each only logged); `onFirst` runs as the first is logged. */
+  const twoRows = async (onFirst: () => void) => {
+    const { sealer: _sealer, ...plain } = sharedStore();
+    await plain.set('intent-open:bad-key1!', '{}');
+    await plain.set('intent-open:bad-key2!', '{}');
+    const warnings: unknown[] = [];
+    const logger = {
+      warn: (message: string, meta?: Record<string, unknown>) => {
+        if (warnings.push({ message, meta }) === 1) onFirst();
+      },
+    };
+    return { cashOut: cashOutClient({ store: plain, logger }), warnings };
+  };
+
+  it('the signal aborting: recover() rejects with its reason and reads no further intent', async () => {
+    const controller = new AbortController();
+    const reason = new Error('shutting down');
+    const { cashOut, warnings } = await twoRows(() => controller.abort(reason));
+    await expect(cashOut.recover({ signal: controller.signal })).rejects.toBe(reason);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('its time running out: recover() rejects with TimeoutError naming totalTimeout and reads no further intent', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse('2026-11-28T12:00:00Z'));
+    const { cashOut, warnings } = await twoRows(() => vi.setSystemTime(Date.parse('2026-11-28T12:05:00Z')));
+    const error = await cashOut.recover({ totalTimeout: 60_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(/totalTimeout/);
+    expect(warnings).toHaveLength(1);
   });
 });
