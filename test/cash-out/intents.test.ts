@@ -22,9 +22,11 @@ import { SharedTokenProvider } from '../../src/composition/shared-token.ts';
 import {
   BALANCE_URL,
   BY_KEY_URL,
+  CNPJ,
   CPF,
   DICT_URL,
   EVP,
+  PHONE,
   cashOutClient,
   notification,
   providerError,
@@ -514,5 +516,163 @@ describe('recover(): the caller ends it between intents', () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toMatch(/totalTimeout/);
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('pay() with a caller-given key: the earlier intent under it', () => {
+  const body = { instantKey: EVP, creditorDocument: CPF, payment: { currency: 'BRL', amount: '10.00' } };
+  /** An earlier call's open intent under `key`, sealed as pay() writes it. */
+  const openIntent = async (store: ReturnType<typeof sharedStore>, key: string, of: Record<string, unknown> = body) => {
+    const value = await store.sealer!.seal(
+      JSON.stringify({ body: of, createdAt: '2026-01-01T00:00:00.000Z' }),
+      `intent-open:${key}`,
+    );
+    await store.set(`intent-open:${key}`, value);
+    return value;
+  };
+
+  it('names another payment (amount, destination key or document): IdempotencyKeyReusedError, nothing sent, the intent untouched', async () => {
+    const others = [
+      { ...body, payment: { currency: 'BRL', amount: '10.01' } },
+      { ...body, instantKey: PHONE },
+      { ...body, creditorDocument: CNPJ },
+    ];
+    for (const [i, other] of others.entries()) {
+      const store = sharedStore();
+      provider();
+      const key = `other${i}`;
+      const open = await openIntent(store, key, other);
+      const error = await cashOutClient({ store })
+        .pay({ ...params, idempotencyKey: key })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
+      expect(error).toMatchObject({ idempotencyKey: key, sentRequest: false });
+      expect((error as IdempotencyKeyReusedError).violacoes).toEqual([
+        {
+          propriedade: 'idempotencyKey',
+          razao: expect.stringMatching(/unsettled payment .*settle it with recover\(\)/),
+        },
+      ]);
+      expect(net.requests).toHaveLength(0);
+      expect(await store.get(`intent-open:${key}`)).toBe(open);
+    }
+  });
+
+  it('the same payment: placed under the key, and the earlier intent closed', async () => {
+    const store = sharedStore();
+    const p = provider();
+    await openIntent(store, 'same1');
+    const result = await cashOutClient({ store }).pay({ ...params, idempotencyKey: 'same1' });
+    expect(result.transfer.idempotencyKey).toBe('same1');
+    expect(p.orders.size).toBe(1);
+    expect(await store.list('intent-open:')).toEqual([]);
+  });
+
+  it('the provider has no order under the key and this call places none (balance): the earlier intent closed as not placed', async () => {
+    const store = sharedStore();
+    provider({ balance: 1 });
+    await openIntent(store, 'poor3');
+    await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'poor3' })).rejects.toBeInstanceOf(
+      InsufficientBalanceError,
+    );
+    expect(await store.list('intent-open:')).toEqual([]);
+    expect(JSON.parse(await store.sealer!.open((await store.get('intent:poor3'))!, 'intent:poor3'))).toMatchObject({
+      state: 'not-placed',
+    });
+  });
+
+  it('a row under the key this store did not write is left as it is when nothing is sent', async () => {
+    const store = sharedStore();
+    provider({ balance: 1 });
+    await store.set('intent-open:forged1', 'not sealed');
+    await expect(cashOutClient({ store }).pay({ ...params, idempotencyKey: 'forged1' })).rejects.toBeInstanceOf(
+      InsufficientBalanceError,
+    );
+    expect(await store.get('intent-open:forged1')).toBe('not sealed');
+  });
+
+  it('a fresh key: no intent to read, nothing logged about one', async () => {
+    const store = sharedStore();
+    provider();
+    const warn = vi.fn();
+    await cashOutClient({ store, logger: { warn } }).pay({ ...params, idempotencyKey: 'fresh1' });
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('reading it fails: StoreError saying no order was sent (the failure as its cause), nothing sent', async () => {
+    const store = sharedStore();
+    provider();
+    const down = new StoreError('down');
+    const failing: Store = {
+      ...store,
+      get: (key) => (key.startsWith('intent-open:') ? Promise.reject(down) : store.get(key)),
+    };
+    const error = await cashOutClient({ store: failing })
+      .pay({ ...params, idempotencyKey: 'unread1' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toMatch(/down; no payment order was sent/);
+    expect((error as Error).cause).toBe(down);
+    expect(net.requests).toHaveLength(0);
+  });
+
+  it("the caller's abort before the order leaves keeps the earlier intent open", async () => {
+    const store = sharedStore();
+    provider();
+    const open = await openIntent(store, 'abort1');
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    net.server.use(
+      http.get(BALANCE_URL, () => {
+        controller.abort(reason);
+        return new Promise<Response>(() => undefined);
+      }),
+    );
+    const error = await cashOutClient({ store })
+      .pay({ ...params, idempotencyKey: 'abort1' }, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(await store.get('intent-open:abort1')).toBe(open);
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('pay() with a shared store: what it records', () => {
+  it("the intent is stamped by the client's clock", async () => {
+    const store = sharedStore();
+    const p = provider();
+    p.watch(store);
+    const now = () => new Date('2030-01-02T03:04:05.000Z');
+    await cashOutClient({ store, now }).pay({ ...params, idempotencyKey: 'clock1' });
+    const atPost = p.seenAtPost[0]!.find((e) => e.key === 'intent-open:clock1')!;
+    expect(JSON.parse(await store.sealer!.open(atPost.value, 'intent-open:clock1'))).toMatchObject({
+      createdAt: '2030-01-02T03:04:05.000Z',
+    });
+  });
+
+  it('closing the intent fails after the order was placed: the caller still gets the order, and the log says so', async () => {
+    for (const logger of [{}, { warn: vi.fn() }]) {
+      const store = sharedStore();
+      provider();
+      const failing: Store = { ...store, delete: () => Promise.reject(new StoreError('down')) };
+      const result = await cashOutClient({ store: failing, logger }).pay({ ...params, idempotencyKey: 'close1' });
+      expect(result.transfer.idempotencyKey).toBe('close1');
+      if ('warn' in logger) {
+        expect(logger.warn).toHaveBeenCalledWith('payment intent left open', { reason: 'StoreError' });
+      }
+    }
+  });
+
+  it('the store never answering the lease: TimeoutError saying no order was sent, its cause the time running out', async () => {
+    const store = sharedStore();
+    provider();
+    const stalled: Store = { ...store, lease: () => new Promise<boolean>(() => undefined) };
+    const error = await cashOutClient({ store: stalled })
+      .pay({ ...params, idempotencyKey: 'stall1' }, { totalTimeout: 50 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(/no payment order was sent/);
+    expect((error as Error).cause).toBeInstanceOf(TimeoutError);
+    expect(net.requests).toHaveLength(0);
   });
 });
