@@ -157,6 +157,58 @@ describe('payments.create()', () => {
   });
 });
 
+describe('payments.create(): the lookup after a lost answer', () => {
+  it("carries the caller's signal: an abort while the provider keeps it waiting ends the call at once", async () => {
+    const controller = new AbortController();
+    let lookupAnswered = false;
+    let release: () => void = () => undefined;
+    net.server.use(
+      http.post(DICT_URL, () => HttpResponse.json(providerError(503), { status: 503 })),
+      http.get(BY_KEY_URL, async () => {
+        controller.abort(new Error('caller gave up'));
+        // Answers only once the test has seen the call end (or after 2 s, when the call waits for this).
+        await new Promise<void>((resolve) => {
+          release = resolve;
+          setTimeout(resolve, 2_000);
+        });
+        lookupAnswered = true;
+        return HttpResponse.json(providerError(404), { status: 404 });
+      }),
+    );
+    const error = await cashOutClient()
+      .payments.create(order, { idempotencyKey: KEY, signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(lookupAnswered).toBe(false);
+    release();
+    expect(error).toMatchObject({ name: 'PaymentOutcomeUnknownError', idempotencyKey: KEY });
+  });
+
+  it('with validate: false the lookup asks for the key as sent, unchecked, as the order carried it', async () => {
+    let posts = 0;
+    net.server.use(
+      http.post(DICT_URL, () =>
+        ++posts === 1
+          ? HttpResponse.json(providerError(503), { status: 503 })
+          : HttpResponse.json({ data: wireTransfer({ idempotencyKey: 'not_checked' }) }, { status: 202 }),
+      ),
+      http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
+    );
+    const transfer = await cashOutClient().payments.create(order, { idempotencyKey: 'not_checked', validate: false });
+    expect(transfer.idempotencyKey).toBe('not_checked');
+    expect(net.requests.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
+  });
+
+  it('a key outside the rule is refused saying what the rule is', async () => {
+    const error = (await cashOutClient()
+      .payments.create(order, { idempotencyKey: 'has-dash' })
+      .catch((e: unknown) => e)) as RequisicaoInvalida;
+    expect(error.violacoes).toContainEqual({
+      propriedade: 'idempotencyKey',
+      razao: 'must be 1 to 50 letters or digits ([a-zA-Z0-9]{1,50})',
+    });
+  });
+});
+
 describe('payments.getByIdempotencyKey()', () => {
   it('reads the status query, normalising refund objects and money', async () => {
     net.server.use(
