@@ -54,6 +54,19 @@ function sharedStore(): Store & { snapshot(): Promise<Array<{ key: string; value
 
 const params = { key: EVP, amount: '10.00', creditorDocument: CPF };
 
+/** The wire body of `params`, as an intent records it. */
+const body = { instantKey: EVP, creditorDocument: CPF, payment: { currency: 'BRL', amount: '10.00' } };
+
+/** An open intent under `key` (by default for `params`), sealed as pay() writes it. */
+async function openIntent(store: ReturnType<typeof sharedStore>, key: string, of: Record<string, unknown> = body) {
+  const value = await store.sealer!.seal(
+    JSON.stringify({ body: of, createdAt: '2026-01-01T00:00:00.000Z' }),
+    `intent-open:${key}`,
+  );
+  await store.set(`intent-open:${key}`, value);
+  return value;
+}
+
 function provider(options: { balance?: number; post?: 'ok' | 503 | 422; get?: 'orders' | 500 } = {}) {
   const orders = new Map<string, Record<string, unknown>>();
   const seenAtPost: Array<Array<{ key: string; value: string }>> = [];
@@ -520,17 +533,6 @@ describe('recover(): the caller ends it between intents', () => {
 });
 
 describe('pay() with a caller-given key: the earlier intent under it', () => {
-  const body = { instantKey: EVP, creditorDocument: CPF, payment: { currency: 'BRL', amount: '10.00' } };
-  /** An earlier call's open intent under `key`, sealed as pay() writes it. */
-  const openIntent = async (store: ReturnType<typeof sharedStore>, key: string, of: Record<string, unknown> = body) => {
-    const value = await store.sealer!.seal(
-      JSON.stringify({ body: of, createdAt: '2026-01-01T00:00:00.000Z' }),
-      `intent-open:${key}`,
-    );
-    await store.set(`intent-open:${key}`, value);
-    return value;
-  };
-
   it('names another payment (amount, destination key or document): IdempotencyKeyReusedError, nothing sent, the intent untouched', async () => {
     const others = [
       { ...body, payment: { currency: 'BRL', amount: '10.01' } },
@@ -674,5 +676,103 @@ describe('pay() with a shared store: what it records', () => {
     expect((error as Error).message).toMatch(/no payment order was sent/);
     expect((error as Error).cause).toBeInstanceOf(TimeoutError);
     expect(net.requests).toHaveLength(0);
+  });
+});
+
+describe('recover(): each intent under its lease', () => {
+  it("records the outcome by the client's clock, under a lease of leaseMs", async () => {
+    const store = sharedStore();
+    const p = provider();
+    p.orders.set('found1', wireTransfer({ idempotencyKey: 'found1', payment: { currency: 'BRL', amount: 10 } }));
+    await openIntent(store, 'found1');
+    const leases: number[] = [];
+    const watched: Store = {
+      ...store,
+      lease: (name, owner, ttlMs) => (leases.push(ttlMs), store.lease(name, owner, ttlMs)),
+    };
+    const now = () => new Date('2030-01-02T03:04:05.000Z');
+    const [result] = await cashOutClient({ store: watched, now }).recover({ leaseMs: 1_234 });
+    expect(result).toMatchObject({ idempotencyKey: 'found1', outcome: 'found' });
+    expect(leases[0]).toBe(1_234);
+    expect(JSON.parse(await store.sealer!.open((await store.get('intent:found1'))!, 'intent:found1'))).toMatchObject({
+      state: 'placed',
+      settledAt: '2030-01-02T03:04:05.000Z',
+    });
+  });
+
+  it('an intent settled between the listing and its lease is passed over, nothing logged', async () => {
+    const store = sharedStore();
+    provider();
+    await openIntent(store, 'gone1');
+    const warn = vi.fn();
+    const settledMeanwhile: Store = {
+      ...store,
+      get: (key) => (key === 'intent-open:gone1' ? Promise.resolve(undefined) : store.get(key)),
+    };
+    expect(await cashOutClient({ store: settledMeanwhile, logger: { warn } }).recover()).toEqual([]);
+    expect(warn).not.toHaveBeenCalled();
+    expect(net.requests).toHaveLength(0);
+  });
+
+  it("unknown: 'place' asks the provider twice (before and after the safe wait), then places it", async () => {
+    const store = sharedStore();
+    provider();
+    await openIntent(store, 'late1');
+    const [result] = await cashOutClient({ store }).recover({ settleDelayMs: 10, unknown: 'place' });
+    expect(result).toMatchObject({ idempotencyKey: 'late1', outcome: 'placed' });
+    expect(net.requests.map((r) => `${r.method} ${new URL(r.url).pathname.split('/').at(-2)}`)).toEqual([
+      'GET idempotencyKey',
+      'GET idempotencyKey',
+      'GET balances',
+      'POST payments',
+    ]);
+  });
+
+  it("unknown: 'place' whose lease is lost during the safe wait sends nothing: unsettled, the intent left open", async () => {
+    const store = sharedStore();
+    provider();
+    await openIntent(store, 'lost3');
+    let leases = 0;
+    // Taken once; every renewal after it is refused (another process took the key).
+    const contested: Store = {
+      ...store,
+      lease: (name, owner, ttlMs) => (leases++ === 0 ? store.lease(name, owner, ttlMs) : Promise.resolve(false)),
+    };
+    const [result] = await cashOutClient({ store: contested }).recover({
+      leaseMs: 100,
+      settleDelayMs: 60,
+      unknown: 'place',
+    });
+    expect(result).toMatchObject({ idempotencyKey: 'lost3', outcome: 'unsettled' });
+    expect((result?.error as PaymentOutcomeUnknownError).cause).toBeInstanceOf(ClaimBusyError);
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:lost3']);
+  });
+
+  it('found, but the intent cannot be closed: unsettled with the transfer, the store failure as the cause', async () => {
+    const store = sharedStore();
+    const p = provider();
+    p.orders.set('stuck1', wireTransfer({ idempotencyKey: 'stuck1', payment: { currency: 'BRL', amount: 10 } }));
+    await openIntent(store, 'stuck1');
+    const down = new StoreError('down');
+    const failing: Store = { ...store, delete: () => Promise.reject(down) };
+    const [result] = await cashOutClient({ store: failing }).recover();
+    expect(result).toMatchObject({
+      idempotencyKey: 'stuck1',
+      outcome: 'unsettled',
+      transfer: { idempotencyKey: 'stuck1' },
+    });
+    expect(result?.error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(result?.error).toMatchObject({ idempotencyKey: 'stuck1', cause: down });
+  });
+
+  it('the key names another payment: the IdempotencyKeyReusedError says nothing was sent', async () => {
+    const store = sharedStore();
+    const p = provider();
+    p.orders.set('other2', wireTransfer({ idempotencyKey: 'other2', payment: { currency: 'BRL', amount: 99 } }));
+    await openIntent(store, 'other2');
+    const [result] = await cashOutClient({ store }).recover();
+    expect(result).toMatchObject({ idempotencyKey: 'other2', outcome: 'not-placed' });
+    expect(result?.error).toMatchObject({ name: 'IdempotencyKeyReusedError', sentRequest: false });
   });
 });
