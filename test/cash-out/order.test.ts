@@ -141,7 +141,8 @@ describe('placeOrder: a failed attempt', () => {
     expect(p.asked).toHaveLength(3);
   });
 
-  for (const status of [300, 302]) {
+  for (const status of [300, 302, 0]) {
+    // 0: the opaque answer a browser gives for a redirect under `redirect: 'manual'`.
     it(`an answer ${status} (never followed) proves nothing: looked up, and sent again when the provider has none`, async () => {
       const p = provider(
         [new InvalidResponseError('redirect', status, 'redirect'), { data: wireTransfer() }],
