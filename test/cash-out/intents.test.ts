@@ -776,3 +776,95 @@ describe('recover(): each intent under its lease', () => {
     expect(result?.error).toMatchObject({ name: 'IdempotencyKeyReusedError', sentRequest: false });
   });
 });
+
+describe('intents in a store without a sealer', () => {
+  it('only a whole order is acted on: a row missing a field, or with an amount that is not two-decimal reais, is tampered', async () => {
+    const { sealer: _sealer, ...plain } = sharedStore();
+    const rows: Record<string, unknown> = {
+      whole1: { body },
+      nodoc1: { body: { ...body, creditorDocument: undefined } },
+      numkey1: { body: { ...body, instantKey: 11 } },
+      numamount1: { body: { ...body, payment: { currency: 'BRL', amount: 10.25 } } },
+      rawamount1: { body: { ...body, payment: { currency: 'BRL', amount: '10' } } },
+      nopayment1: { body: { ...body, payment: undefined } },
+      nobody1: { createdAt: '2026-01-01T00:00:00.000Z' },
+    };
+    for (const [key, row] of Object.entries(rows)) await plain.set(`intent-open:${key}`, JSON.stringify(row));
+    const p = provider();
+    const results = await cashOutClient({ store: plain, logger: {} }).recover({ settleDelayMs: 1, unknown: 'place' });
+    expect(Object.fromEntries(results.map((r) => [r.idempotencyKey, r.outcome]))).toEqual({
+      whole1: 'placed',
+      nodoc1: 'tampered',
+      numkey1: 'tampered',
+      numamount1: 'tampered',
+      rawamount1: 'tampered',
+      nopayment1: 'tampered',
+      nobody1: 'tampered',
+    });
+    expect([...p.orders.keys()]).toEqual(['whole1']);
+  });
+
+  it("the outcome record failing after the order was placed: the caller gets the order, the log names the failure's kind", async () => {
+    const failures: Array<[unknown, string]> = [
+      [new StoreError('down'), 'StoreError'],
+      [new Error('down'), 'Error'],
+      ['down', 'string'],
+    ];
+    for (const [i, [failure, reason]] of failures.entries()) {
+      const { sealer: _sealer, ...plain } = sharedStore();
+      provider();
+      const failing: Store = {
+        ...plain,
+        set: (key, value, ttl) => (key.startsWith('intent:') ? Promise.reject(failure) : plain.set(key, value, ttl)),
+      };
+      const warn = vi.fn();
+      const result = await cashOutClient({ store: failing, logger: { warn } }).pay({
+        ...params,
+        idempotencyKey: `norecord${i}`,
+      });
+      expect(result.transfer.idempotencyKey).toBe(`norecord${i}`);
+      expect(warn).toHaveBeenCalledWith('payment outcome not recorded', { reason });
+    }
+    const { sealer: _sealer, ...plain } = sharedStore();
+    provider();
+    const failing: Store = {
+      ...plain,
+      set: (key, value, ttl) =>
+        key.startsWith('intent:') ? Promise.reject(new Error('down')) : plain.set(key, value, ttl),
+    };
+    expect(
+      (await cashOutClient({ store: failing, logger: {} }).pay({ ...params, idempotencyKey: 'nowarn1' }))
+        .idempotencyKey,
+    ).toBe('nowarn1');
+  });
+});
+
+describe('recover(): what it logs and records', () => {
+  it('a row the store key does not open is tampered, and the log says why', async () => {
+    const store = sharedStore();
+    provider();
+    await store.set('intent-open:plain1', JSON.stringify({ body }));
+    const warn = vi.fn();
+    expect(await cashOutClient({ store, logger: { warn } }).recover()).toEqual([
+      { idempotencyKey: 'plain1', outcome: 'tampered' },
+    ]);
+    expect(warn).toHaveBeenCalledWith('payment intent ignored', { reason: 'not sealed with the store key' });
+  });
+
+  it('the outcome record failing, with no logger or one without warn: still found', async () => {
+    for (const logger of [{}, undefined]) {
+      const store = sharedStore();
+      const p = provider();
+      p.orders.set('norec2', wireTransfer({ idempotencyKey: 'norec2', payment: { currency: 'BRL', amount: 10 } }));
+      await openIntent(store, 'norec2');
+      const failing: Store = {
+        ...store,
+        set: (key, value, ttl) =>
+          key === 'intent:norec2' ? Promise.reject(new StoreError('down')) : store.set(key, value, ttl),
+      };
+      const [result] = await cashOutClient({ store: failing, ...(logger && { logger }) }).recover();
+      expect(result).toMatchObject({ idempotencyKey: 'norec2', outcome: 'found' });
+      expect(await store.list('intent-open:')).toEqual([]);
+    }
+  });
+});
