@@ -744,7 +744,8 @@ describe('recover(): each intent under its lease', () => {
       unknown: 'place',
     });
     expect(result).toMatchObject({ idempotencyKey: 'lost3', outcome: 'unsettled' });
-    expect((result?.error as PaymentOutcomeUnknownError).cause).toBeInstanceOf(ClaimBusyError);
+    expect(result?.error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect(result?.error).toMatchObject({ cause: expect.any(ClaimBusyError) });
     expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
     expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:lost3']);
   });
