@@ -38,11 +38,11 @@ type Answer = unknown;
 function provider(posts: Answer[], lookups: Array<Transfer | undefined | Error> = []) {
   const sent: RequestOptions[] = [];
   const asked: RequestOptions[] = [];
-  const answer = <T>(script: T[], calls: number, what: string): T => {
+  const answer = <T>(script: Array<T | Error>, calls: number, what: string): T => {
     if (calls > script.length) throw new Error(`unexpected ${what} #${calls}`);
-    const next = script[calls - 1] as T;
+    const next = script[calls - 1];
     if (next instanceof Error) throw next;
-    return next;
+    return next as T;
   };
   const channel: OrderChannel = {
     post: async (options) => {
@@ -51,7 +51,7 @@ function provider(posts: Answer[], lookups: Array<Transfer | undefined | Error> 
     },
     find: async (options) => {
       asked.push(options);
-      return answer(lookups, asked.length, 'status query');
+      return answer<Transfer | undefined>(lookups, asked.length, 'status query');
     },
   };
   return { channel, sent, asked };
