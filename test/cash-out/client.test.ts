@@ -234,6 +234,13 @@ describe('payments.getByIdempotencyKey()', () => {
     expect(transfer['someNewField']).toEqual({ kept: true });
   });
 
+  it('an answer that leaves the key out is read under the key asked for', async () => {
+    const { idempotencyKey: _key, ...withoutKey } = wireTransfer({ status: 'LIQUIDATED' });
+    net.server.use(http.get(BY_KEY_URL, () => HttpResponse.json({ data: withoutKey })));
+    const transfer = await cashOutClient().payments.getByIdempotencyKey(KEY);
+    expect(transfer).toMatchObject({ idempotencyKey: KEY, status: 'LIQUIDATED' });
+  });
+
   it('throws TransferNotFoundError on 404', async () => {
     net.server.use(http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })));
     const error = await cashOutClient()
