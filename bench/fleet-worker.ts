@@ -26,7 +26,9 @@ const env = (name: string): string => {
 };
 
 const postgres = env('STORE') === 'postgres';
-const pool = postgres ? new pg.Pool({ connectionString: env('DB_URL') }) : undefined;
+// Sized as docs/many-processes.md says: the claims' connections (up to maxConcurrentConfirmations,
+// 8) and one per delivery reading its mark (16 in flight per process here).
+const pool = postgres ? new pg.Pool({ connectionString: env('DB_URL'), max: 20 }) : undefined;
 pool?.on('error', () => undefined);
 const counted = pool && countingPool(pool);
 const store = counted

@@ -77,12 +77,13 @@ function ipv4(text: string): number[] | undefined {
 function ipv6(text: string): Address | undefined {
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
-  const words = (part: string): number[] | undefined => {
+  // A dotted IPv4 tail only ends the whole address (`::ffff:1.2.3.4`), never the part before `::`.
+  const words = (part: string, end: boolean): number[] | undefined => {
     if (part === '') return [];
     const out: number[] = [];
     const groups = part.split(':');
     for (const [i, group] of groups.entries()) {
-      if (i === groups.length - 1 && group.includes('.')) {
+      if (end && i === groups.length - 1 && group.includes('.')) {
         const v4 = ipv4(group);
         if (!v4) return undefined;
         out.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
@@ -91,8 +92,8 @@ function ipv6(text: string): Address | undefined {
     }
     return out;
   };
-  const left = words(halves[0]!);
-  const right = halves.length === 2 ? words(halves[1]!) : [];
+  const left = words(halves[0]!, halves.length === 1);
+  const right = halves.length === 2 ? words(halves[1]!, true) : [];
   if (!left || !right) return undefined;
   const missing = 8 - left.length - right.length;
   if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;

@@ -186,8 +186,8 @@ function clientAddress(arrival: Arrival, trusted: AddressSet): Uint8Array | unde
   if (!trusted.has(peer)) return peer;
   const hops = (arrival.header('x-forwarded-for') ?? '').split(',').filter((hop) => hop.trim() !== '');
   for (let i = hops.length - 1; i >= 0; i--) {
+    // An entry that is no address is not a hop either: `undefined`, refused.
     const hop = parseAddress(hops[i]);
-    if (hop === undefined) return undefined;
     if (!trusted.has(hop)) return hop;
   }
   return hops.length > 0 ? parseAddress(hops[0]) : peer;
@@ -208,7 +208,7 @@ function certificateCheck(
       'authenticate.clientCertificate',
       'clientCertificate needs node:crypto (Node, Deno or Bun)',
     );
-  const anchors = certificatesOf(crypto, options?.ca);
+  const anchors = certificatesOf(crypto, options.ca);
   if (anchors === undefined || anchors.length === 0) {
     throw new ConfigurationError(
       'authenticate.clientCertificate.ca',
@@ -330,7 +330,7 @@ function forwardedText(value: string): string | Uint8Array {
 function fromXfcc(crypto: Crypto, value: string): X509Certificate[] | undefined {
   const elements = splitOutsideQuotes(value, ',');
   const fields = new Map<string, string>();
-  for (const pair of splitOutsideQuotes(elements[elements.length - 1] ?? '', ';')) {
+  for (const pair of splitOutsideQuotes(elements.at(-1)!, ';')) {
     const at = pair.indexOf('=');
     if (at > 0)
       fields.set(
@@ -406,7 +406,7 @@ export function webArrival(request: Request, remoteAddress: string | undefined):
     path = new URL(request.url).pathname;
   } catch {
     // A relative URL (some frameworks): only its path matters.
-    path = request.url.split('?')[0] ?? '/';
+    path = request.url.split('?')[0]!;
   }
   return { path, header: (name) => request.headers.get(name) ?? undefined, remoteAddress, peerChain: undefined };
 }

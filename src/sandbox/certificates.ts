@@ -39,6 +39,8 @@ export interface CertificateRequest {
   notBefore?: Date;
   /** End of validity (default: ten years after `notBefore`). */
   notAfter?: Date;
+  /** `false`: no keyUsage extension, as many client certificates have (default: one, by `ca`). */
+  keyUsage?: boolean;
 }
 
 /** A new certificate and key as `request` describes. */
@@ -167,13 +169,17 @@ function extensions(request: CertificateRequest, subjectKeyId: Uint8Array, autho
     extension('2.5.29.14', false, tlv(0x04, subjectKeyId)),
     extension('2.5.29.35', false, seq(tlv(0x80, authorityKeyId))),
     extension('2.5.29.19', true, seq(...(request.ca ? [new Uint8Array([0x01, 0x01, 0xff])] : []))), // basicConstraints
-    // keyUsage: keyCertSign + cRLSign for a CA, digitalSignature otherwise.
-    extension(
-      '2.5.29.15',
-      true,
-      request.ca ? tlv(0x03, new Uint8Array([1, 0x06])) : tlv(0x03, new Uint8Array([7, 0x80])),
-    ),
   ];
+  // keyUsage: keyCertSign + cRLSign for a CA, digitalSignature otherwise.
+  if (request.keyUsage !== false) {
+    out.push(
+      extension(
+        '2.5.29.15',
+        true,
+        request.ca ? tlv(0x03, new Uint8Array([1, 0x06])) : tlv(0x03, new Uint8Array([7, 0x80])),
+      ),
+    );
+  }
   // extKeyUsage: serverAuth and clientAuth.
   if (!request.ca) out.push(extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'), oid('1.3.6.1.5.5.7.3.2'))));
   if (request.hosts && request.hosts.length > 0) {
