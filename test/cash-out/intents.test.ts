@@ -693,6 +693,8 @@ describe('recover(): each intent under its lease', () => {
     const now = () => new Date('2030-01-02T03:04:05.000Z');
     const [result] = await cashOutClient({ store: watched, now }).recover({ leaseMs: 1_234 });
     expect(result).toMatchObject({ idempotencyKey: 'found1', outcome: 'found' });
+    // Found at the first look: no second one.
+    expect(net.requests.map((r) => r.method)).toEqual(['GET']);
     expect(leases[0]).toBe(1_234);
     expect(JSON.parse(await store.sealer!.open((await store.get('intent:found1'))!, 'intent:found1'))).toMatchObject({
       state: 'placed',
@@ -720,6 +722,10 @@ describe('recover(): each intent under its lease', () => {
     await openIntent(store, 'late1');
     const [result] = await cashOutClient({ store }).recover({ settleDelayMs: 10, unknown: 'place' });
     expect(result).toMatchObject({ idempotencyKey: 'late1', outcome: 'placed' });
+    expect(JSON.parse(await store.sealer!.open((await store.get('intent:late1'))!, 'intent:late1'))).toMatchObject({
+      state: 'placed',
+      transfer: { idempotencyKey: 'late1' },
+    });
     expect(net.requests.map((r) => `${r.method} ${new URL(r.url).pathname.split('/').at(-2)}`)).toEqual([
       'GET idempotencyKey',
       'GET idempotencyKey',
@@ -867,5 +873,32 @@ describe('recover(): what it logs and records', () => {
       expect(result).toMatchObject({ idempotencyKey: 'norec2', outcome: 'found' });
       expect(await store.list('intent-open:')).toEqual([]);
     }
+  });
+});
+
+describe('recover(): what it records and how long it takes', () => {
+  it('an intent the provider does not know after the safe wait is recorded as not placed', async () => {
+    const store = sharedStore();
+    provider();
+    await openIntent(store, 'none1');
+    expect(await cashOutClient({ store }).recover({ settleDelayMs: 1 })).toEqual([
+      { idempotencyKey: 'none1', outcome: 'not-placed' },
+    ]);
+    expect(JSON.parse(await store.sealer!.open((await store.get('intent:none1'))!, 'intent:none1'))).toMatchObject({
+      state: 'not-placed',
+    });
+  });
+
+  it('requestOptions.totalTimeout bounds the provider calls: a lookup that never answers ends, the intent left open', async () => {
+    const store = sharedStore();
+    provider();
+    net.server.use(http.get(BY_KEY_URL, () => new Promise<Response>(() => undefined)));
+    await openIntent(store, 'hang1');
+    const started = Date.now();
+    const [result] = await cashOutClient({ store }).recover({ requestOptions: { totalTimeout: 200 } });
+    expect(result).toMatchObject({ idempotencyKey: 'hang1', outcome: 'unsettled' });
+    expect(result?.error).toMatchObject({ cause: expect.any(TimeoutError) });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect((await store.list('intent-open:')).map((e) => e.key)).toEqual(['intent-open:hang1']);
   });
 });
