@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
   createMemoryStore,
+  InsufficientBalanceError,
   PaymentOutcomeUnknownError,
   TimeoutError,
   type Store,
@@ -68,6 +69,22 @@ describe('cash-out workflow spans', () => {
       if (store) expect(await store.get(`intent:${idempotencyKey}`)).toBeDefined();
     });
   }
+
+  it('a pay() that fails: its span ends failed, naming the error', async () => {
+    net.server.use(
+      http.get(BALANCE_URL, () =>
+        HttpResponse.json({ data: [{ eventDate: '2026-01-01T00:00:00Z', balanceAmount: { available: 1 } }] }),
+      ),
+    );
+    const { client, named } = traced();
+    await expect(client.pay(params)).rejects.toThrow(InsufficientBalanceError);
+    expect(named('cashOut.pay')).toMatchObject([
+      {
+        status: { code: 2 },
+        attributes: { 'instant_payments.outcome': 'failed', 'error.type': 'InsufficientBalanceError' },
+      },
+    ]);
+  });
 
   it('pay() without its params: a refused cashOut.pay span naming the error', async () => {
     const { client, named } = traced();
