@@ -339,6 +339,46 @@ describe('authentication', () => {
     expect(balance!.headers.get('authorization')).toBe('Bearer from-json');
   });
 
+  it('the default token endpoint whatever trailing slashes baseUrl has', async () => {
+    net.server.use(
+      http.post(TOKEN_URL, () =>
+        HttpResponse.json({ accessToken: 'from-json', tokenType: 'Bearer', expiresAt: 300 }, { status: 201 }),
+      ),
+      http.get(BALANCE_URL, () => HttpResponse.json({ data: [{ balanceAmount: { available: 1 } }] })),
+    );
+    await new CashOutClient({ baseUrl: `${CASH_OUT_URL}//`, auth: { clientId: 'a', clientSecret: 'b' } }).balance.get();
+    expect(net.requests[0]!.url).toBe(TOKEN_URL);
+  });
+
+  it('a token provider written as a class is used as it is', async () => {
+    class Tokens {
+      calls = 0;
+      async getToken(): Promise<string> {
+        this.calls++;
+        return 'from-class';
+      }
+    }
+    const tokens = new Tokens();
+    net.server.use(http.get(BALANCE_URL, () => HttpResponse.json({ data: [{ balanceAmount: { available: 1 } }] })));
+    await new CashOutClient({ baseUrl: CASH_OUT_URL, auth: tokens }).balance.get();
+    expect(tokens.calls).toBe(1);
+    expect(net.requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer from-class']);
+  });
+
+  it('options it cannot work with are refused at construction, naming them', () => {
+    expect(() => new CashOutClient({ baseUrl: 'not a url', auth: { getToken: async () => 't' } })).toThrow(
+      expect.objectContaining({ name: 'ConfigurationError', option: 'baseUrl' }),
+    );
+  });
+
+  it("its default store runs on the client's clock", async () => {
+    let ms = Date.parse('2030-01-01T00:00:00Z');
+    const store = cashOutClient({ now: () => new Date(ms) }).store;
+    await store.set('k', 'v', 1_000);
+    ms += 2_000;
+    expect(await store.get('k')).toBeUndefined();
+  });
+
   it('honours an explicit tokenUrl', async () => {
     const other = 'https://auth.psp.example/oauth/token';
     net.server.use(
