@@ -31,6 +31,7 @@ import {
   KEY,
   TOKEN_URL,
   cashOutClient,
+  heldAnswer,
   providerError,
   wireTransfer,
 } from './fixtures.ts';
@@ -161,16 +162,12 @@ describe('payments.create(): the lookup after a lost answer', () => {
   it("carries the caller's signal: an abort while the provider keeps it waiting ends the call at once", async () => {
     const controller = new AbortController();
     let lookupAnswered = false;
-    let release: () => void = () => undefined;
+    const { held, release } = heldAnswer();
     net.server.use(
       http.post(DICT_URL, () => HttpResponse.json(providerError(503), { status: 503 })),
       http.get(BY_KEY_URL, async () => {
         controller.abort(new Error('caller gave up'));
-        // Answers only once the test has seen the call end (or after 2 s, when the call waits for this).
-        await new Promise<void>((resolve) => {
-          release = resolve;
-          setTimeout(resolve, 2_000);
-        });
+        await held;
         lookupAnswered = true;
         return HttpResponse.json(providerError(404), { status: 404 });
       }),

@@ -9,7 +9,6 @@ import {
   ConfigurationError,
   CashOutUnprocessableError,
   ClaimBusyError,
-  createMemoryStore,
   IdempotencyKeyReusedError,
   createSealer,
   InsufficientBalanceError,
@@ -30,6 +29,7 @@ import {
   cashOutClient,
   notification,
   providerError,
+  sharedMemoryStore,
   wireTransfer,
 } from './fixtures.ts';
 import { useMsw } from '../support/msw.ts';
@@ -39,17 +39,7 @@ const KEY_BYTES = new Uint8Array(32).fill(5);
 
 /** A store that is not the in-memory default (so clients treat it as shared), with a sealer. */
 function sharedStore(): Store & { snapshot(): Promise<Array<{ key: string; value: string }>> } {
-  const inner = createMemoryStore();
-  return {
-    sealer: createSealer(KEY_BYTES),
-    lease: (...a) => inner.lease(...a),
-    unlease: (...a) => inner.unlease(...a),
-    get: (...a) => inner.get(...a),
-    set: (...a) => inner.set(...a),
-    delete: (...a) => inner.delete(...a),
-    list: (...a) => inner.list(...a),
-    snapshot: () => inner.list(''),
-  };
+  return { sealer: createSealer(KEY_BYTES), ...sharedMemoryStore() };
 }
 
 const params = { key: EVP, amount: '10.00', creditorDocument: CPF };

@@ -10,7 +10,7 @@ import {
   type SuspiciousNotification,
 } from '../../src/index.ts';
 import { useMsw } from '../support/msw.ts';
-import { BY_KEY_URL, KEY, cashOutClient, notification, providerError, wireTransfer } from './fixtures.ts';
+import { BY_KEY_URL, KEY, cashOutClient, heldAnswer, notification, providerError, wireTransfer } from './fixtures.ts';
 
 const net = useMsw();
 
@@ -323,15 +323,11 @@ describe('transfer notifications: what the caller and the operator are told', ()
   it('the delivery given up (its request aborted): the status query is given up with it, not waited for', async () => {
     const controller = new AbortController();
     let queryAnswered = false;
-    let release: () => void = () => undefined;
+    const { held, release } = heldAnswer();
     net.server.use(
       http.get(BY_KEY_URL, async () => {
         controller.abort(new Error('the service hung up'));
-        // Answers only once the test has seen the handler's answer (or after 2 s, when it waits for this).
-        await new Promise<void>((resolve) => {
-          release = resolve;
-          setTimeout(resolve, 2_000);
-        });
+        await held;
         queryAnswered = true;
         return HttpResponse.json({ data: wireTransfer({ status: 'LIQUIDATED' }) });
       }),

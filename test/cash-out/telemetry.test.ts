@@ -7,14 +7,23 @@ import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
-  createMemoryStore,
   InsufficientBalanceError,
   PaymentOutcomeUnknownError,
   TimeoutError,
   type Store,
 } from '../../src/index.ts';
 import { useMsw } from '../support/msw.ts';
-import { BALANCE_URL, BY_KEY_URL, CPF, DICT_URL, EVP, cashOutClient, providerError, wireTransfer } from './fixtures.ts';
+import {
+  BALANCE_URL,
+  BY_KEY_URL,
+  CPF,
+  DICT_URL,
+  EVP,
+  cashOutClient,
+  providerError,
+  sharedMemoryStore,
+  wireTransfer,
+} from './fixtures.ts';
 
 const net = useMsw();
 const params = { key: EVP, amount: '10.00', creditorDocument: CPF };
@@ -41,23 +50,10 @@ function traced(store?: Store) {
   return { client, named: (name: string) => spans.getFinishedSpans().filter((span) => span.name === name) };
 }
 
-/** A store that is not the client's own in-memory one: pay() records its intent there. */
-function sharedStore(): Store {
-  const inner = createMemoryStore();
-  return {
-    lease: (...a) => inner.lease(...a),
-    unlease: (...a) => inner.unlease(...a),
-    get: (...a) => inner.get(...a),
-    set: (...a) => inner.set(...a),
-    delete: (...a) => inner.delete(...a),
-    list: (...a) => inner.list(...a),
-  };
-}
-
 describe('cash-out workflow spans', () => {
   for (const [what, store] of [
     ['without a shared store', undefined],
-    ['with a shared store', sharedStore()],
+    ['with a shared store', sharedMemoryStore()],
   ] as const) {
     it(`pay() ${what}: one CLIENT span cashOut.pay, outcome placed`, async () => {
       provider();
@@ -93,7 +89,7 @@ describe('cash-out workflow spans', () => {
   });
 
   it('recover(): one span cashOut.recover, the count recovered as an event, outcome recovered', async () => {
-    const store = sharedStore();
+    const store = sharedMemoryStore();
     await store.set('intent-open:bad1!', '{}');
     const { client, named } = traced(store);
     expect(await client.recover()).toHaveLength(1);
