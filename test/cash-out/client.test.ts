@@ -180,6 +180,18 @@ describe('payments.create(): the lookup after a lost answer', () => {
     expect(error).toMatchObject({ name: 'PaymentOutcomeUnknownError', idempotencyKey: KEY });
   });
 
+  it("the client's maxRetries: with 0, one POST, then the lookup, and the key when it finds nothing", async () => {
+    net.server.use(
+      http.post(DICT_URL, () => HttpResponse.json(providerError(503), { status: 503 })),
+      http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
+    );
+    const error = await cashOutClient({ maxRetries: 0 })
+      .payments.create(order, { idempotencyKey: KEY })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'PaymentOutcomeUnknownError', idempotencyKey: KEY });
+    expect(net.requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+
   it('with validate: false the lookup asks for the key as sent, unchecked, as the order carried it', async () => {
     let posts = 0;
     net.server.use(

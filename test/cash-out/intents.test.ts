@@ -583,6 +583,16 @@ describe('pay() with a caller-given key: the earlier intent under it', () => {
     expect(await store.get('intent-open:forged1')).toBe('not sealed');
   });
 
+  it('a row under the key this store did not write is left as it is when the order is found at the provider', async () => {
+    const store = sharedStore();
+    const p = provider();
+    p.orders.set('forged2', wireTransfer({ idempotencyKey: 'forged2', payment: { currency: 'BRL', amount: 10 } }));
+    await store.set('intent-open:forged2', 'not sealed');
+    const result = await cashOutClient({ store }).pay({ ...params, idempotencyKey: 'forged2' });
+    expect(result.transfer.idempotencyKey).toBe('forged2');
+    expect(await store.get('intent-open:forged2')).toBe('not sealed');
+  });
+
   it('a fresh key: no intent to read, nothing logged about one', async () => {
     const store = sharedStore();
     provider();
