@@ -33,12 +33,15 @@ export default defineConfig({
       'test/store/{claims,lease,lease-claim-order,postgres-store}.test.ts',
       'test/lib/{money,amount-due}.test.ts',
       'test/internal/retry.test.ts',
-      'test/core/{auth,http,request,create-after-cut}.test.ts',
+      'test/core/{auth,http,request,create-after-cut,telemetry,operating-options}.test.ts',
       'test/collection/received-payments*.test.ts',
       'test/recurring/notifications.test.ts',
       'test/errors/echoed-credentials.test.ts',
       'test/e2e/sweep.test.ts',
     ],
     sequence: { sequencer: CheapestFirst },
+    // One PostgreSQL per test runner process: a mutant's run of a file creates a database on it
+    // (milliseconds) instead of starting a server (seconds).
+    globalSetup: ['test/support/shared-postgres.ts'],
   },
 });

@@ -7,9 +7,9 @@
  * - Payable through `lastPayableDay`: the rolled due date plus `validadeAposVencimento` calendar
  *   days (default 30), itself rolled to a business day (examples A–G).
  * - `abatimento` always: 1 fixed, 2 percent of `original`.
- * - `desconto`: 1/2 the amount/percent of the first `descontoDataFixa` date (each rolled like the
- *   due date) on or after the day; paid before the due date, 3/5 an amount/percent per calendar
- *   day early, 4/6 per business day early.
+ * - `desconto`: 1/2 the amount/percent of the earliest `descontoDataFixa` date whose rolled date
+ *   (each rolled like the due date) is on or after the day; paid before the due date, 3/5 an
+ *   amount/percent per calendar day early, 4/6 per business day early.
  * - Paid after the due date: `multa` once (1 fixed, 2 percent of `original`); `juros`, simple, on
  *   `original`, per calendar day late (1–4) or per business day late (5–8): 1/5 an amount per
  *   day, 2/6 percent per day, 3/7 percent per month (a month is 30 calendar or 21 business days),
@@ -94,12 +94,12 @@ export function amountDue(cobv: AmountDueCharge, date: string, options?: AmountD
   if (ds) {
     const m = modalidade(ds, 6);
     if (m <= 2) {
-      const dates = (ds.descontoDataFixa ?? []).map((tier) => ({
-        until: isCivilDate(tier.data) ? roll(tier.data, open) : '',
-        rate: tier.valorPerc,
-      }));
-      const tier = dates.filter(({ until }) => date <= until).sort((a, b) => (a.until < b.until ? -1 : 1))[0];
-      if (tier) desconto = m === 1 ? toCents(tier.rate) : percent(tier.rate);
+      // Sorted by the date as written: of two dates that roll to the same day, the earlier one counts.
+      const tier = ds.descontoDataFixa
+        ?.filter((t) => isCivilDate(t.data))
+        .sort((a, b) => a.data.localeCompare(b.data))
+        .find((t) => date <= roll(t.data, open));
+      if (tier) desconto = m === 1 ? toCents(tier.valorPerc) : percent(tier.valorPerc);
     } else if (date < dueDate) {
       // 3 and 5 count calendar days, 4 and 6 business days; 3 and 4 are amounts, 5 and 6 percentages.
       const early = m % 2 === 1 ? daysBetween(date, dueDate) : businessDaysBetween(date, dueDate, open);

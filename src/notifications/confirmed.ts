@@ -106,10 +106,10 @@ export function deliverySettings(
  * Runs `work` once fewer than the bound are running; a waiting turn is given up when `signal`
  * aborts. `trace` is the notification's span, told when its wait was too long.
  */
-export type Limit = <T>(work: () => Promise<T>, signal: AbortSignal, trace?: NotificationTrace) => Promise<T>;
+export type Limit = <T>(work: () => Promise<T>, signal: AbortSignal, trace: NotificationTrace) => Promise<T>;
 
 /** Told how long a turn has waited (the oldest waiting one, or one that ended its wait). */
-type Overdue = (waitedMs: number, trace: NotificationTrace | undefined) => void;
+type Overdue = (waitedMs: number, trace: NotificationTrace) => void;
 
 /**
  * Says once, through the logger (`warn`) and the notification's span, that deliveries wait for
@@ -127,7 +127,7 @@ function overdueWarning(log: Logger | undefined, max: number, timeoutMs: number)
       deliveryTimeoutMs: timeoutMs,
     };
     log?.warn?.(CONFIRMATIONS_OVERDUE, figures);
-    trace?.step(CONFIRMATIONS_OVERDUE, {
+    trace.step(CONFIRMATIONS_OVERDUE, {
       'instant_payments.waited_ms': figures.waitedMs,
       'instant_payments.max_concurrent_confirmations': max,
       'instant_payments.delivery_timeout_ms': timeoutMs,
@@ -186,7 +186,7 @@ export interface Delivery<N, A> {
    * running in another process, or set aside; rejects when the confirmation or the callback
    * failed. `trace` is the notification's span.
    */
-  notified(item: N, signal: AbortSignal, trace?: NotificationTrace): Promise<DeliveryOutcome>;
+  notified(item: N, signal: AbortSignal, trace: NotificationTrace): Promise<DeliveryOutcome>;
   /**
    * A record the service listed itself (a sweep): nothing to confirm, delivered under the same
    * keys and claims as a notified one, so that the two never both hand it over. One running in

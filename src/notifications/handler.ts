@@ -131,12 +131,13 @@ export interface NotificationTrace {
 
 /**
  * Builds a handler's HTTP side (see `pipeline.ts`): the method and body checks, then `handle`
- * with the body's bytes. A throw anywhere is a 500, told to `onError` and logged to `log`.
+ * with the body's bytes and the request's signal. A throw anywhere is a 500, told to `onError`
+ * and logged to `log`.
  */
 export function notificationHandler(
   options: NotificationHandlerOptions,
   log: Logger | undefined,
-  handle: (bytes: Uint8Array, request: Request, fail: Fail, trace: NotificationTrace) => Promise<Response>,
+  handle: (bytes: Uint8Array, signal: AbortSignal, fail: Fail, trace: NotificationTrace) => Promise<Response>,
   telemetry: { telemetry: Telemetry | undefined; name: string; now: Now },
 ): NotificationHandler {
   const maxBytes = options.maxBodyBytes ?? DEFAULT_NOTIFICATION_MAX_BYTES;
@@ -171,7 +172,7 @@ export function notificationHandler(
       const bytes = await readBounded(request, maxBytes);
       if (bytes === undefined)
         return fail(400, new InvalidNotificationError(`Notification body exceeds ${maxBytes} bytes`));
-      return await handle(bytes, withoutDenoSignal(request), fail, trace);
+      return await handle(bytes, requestSignal(request), fail, trace);
     } catch (error) {
       return fail(500, error);
     }
@@ -218,27 +219,26 @@ function tracedAnswer(
 }
 
 /** Ends a notification's span with its status: `failed` for a 5xx, `refused` for a 4xx, else the outcome. */
-function answered(span: WorkflowSpan | undefined, status: number, outcome: string | undefined): void {
-  span?.step('answered', { 'http.response.status_code': status });
+function answered(span: WorkflowSpan, status: number, outcome: string | undefined): void {
+  span.step('answered', { 'http.response.status_code': status });
   if (status >= 500)
-    span?.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
-  else span?.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
+    span.end('failed', Object.assign(new Error('notification failed'), { name: 'NotificationFailed' }));
+  else span.end(status >= 400 ? 'refused' : (outcome ?? 'answered'));
 }
 
 /**
  * Deno.serve warns on any read of a request's `signal` (there it also aborts after every answer,
- * its legacy behaviour): on Deno the handler reads a copy without it (never aborted; the
- * callbacks' own timeouts still bound them). Elsewhere the request as it came.
+ * its legacy behaviour): on Deno the handler does not read it and takes a signal never aborted
+ * (the callbacks' own timeouts still bound them). Elsewhere the request's signal.
  */
-function withoutDenoSignal(request: Request): Request {
-  if (typeof (globalThis as { Deno?: unknown }).Deno !== 'object') return request;
-  return new Request(request.url, { method: request.method, headers: request.headers });
+function requestSignal(request: Request): AbortSignal {
+  return typeof (globalThis as { Deno?: unknown }).Deno === 'object' ? UNCLAIMED : request.signal;
 }
 
 const BODY_ALREADY_READ =
   'The request body was already read before the handler: pass the Request before anything reads it (a middleware that needs the body can read request.clone())';
 
-/** The signal of a callback that holds no claim: never aborted. */
+/** A signal never aborted: a callback's that holds no claim, and a request's on Deno. */
 const UNCLAIMED: AbortSignal = new AbortController().signal;
 
 /** A context for a callback that runs without a claim. */

@@ -77,11 +77,14 @@ export function notificationPipeline<B>(
   const definition = define(log);
   const now = api.now ?? systemNow;
   const settings = deliverySettings(options, options.store ?? api.store, log, now);
-  const deliveries = definition.feeds.map((item) => item && confirmedDelivery(item.confirmation, settings));
+  const fed = definition.feeds.map(
+    (item) => item && { item, delivery: confirmedDelivery(item.confirmation, settings) },
+  );
+  const deliveries = fed.map((feed) => feed?.delivery);
   const handler = notificationHandler(
     options,
     log,
-    async (bytes, request, fail, trace) => {
+    async (bytes, signal, fail, trace) => {
       const started = epochMs(now);
       let body: B;
       try {
@@ -93,11 +96,10 @@ export function notificationPipeline<B>(
       log?.info?.('notification received', counts);
       try {
         const outcomes: DeliveryOutcome[] = [];
-        for (const [index, item] of definition.feeds.entries()) {
-          const delivery = deliveries[index];
-          if (item === undefined || delivery === undefined) continue;
-          for (const notified of item.items(body))
-            outcomes.push(await delivery.notified(notified, request.signal, trace));
+        for (const feed of fed) {
+          if (feed === undefined) continue;
+          for (const notified of feed.item.items(body))
+            outcomes.push(await feed.delivery.notified(notified, signal, trace));
         }
         trace.outcome(notificationOutcome(outcomes));
         const ms = epochMs(now) - started;

@@ -223,10 +223,11 @@ export function dueAmount(
     const modalidade = Number(ds['modalidade']);
     if (modalidade <= 2) {
       const dates = (Array.isArray(ds['descontoDataFixa']) ? ds['descontoDataFixa'] : []) as Json[];
+      // Sorted by the date as written: of two dates that roll to the same day, the earlier one counts.
       const hit = dates
-        .map((d) => ({ until: roll(d['data'] as string, open), d }))
-        .filter(({ until }) => until >= day)
-        .sort((a, b) => (a.until < b.until ? -1 : 1))[0];
+        .map((d) => ({ data: d['data'] as string, d }))
+        .sort((a, b) => a.data.localeCompare(b.data))
+        .find(({ data }) => roll(data, open) >= day);
       if (hit) desconto = modalidade === 1 ? rate(hit.d) : percentOf(original, rate(hit.d));
     } else if (day < due) {
       const early = days(day, due, modalidade === 4 || modalidade === 6);

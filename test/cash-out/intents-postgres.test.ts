@@ -17,7 +17,7 @@ import {
   type Store,
 } from '../../src/index.ts';
 import { createPostgresStore, type PostgresStore } from '../../src/postgres.ts';
-import { startPostgres, type TestPostgres } from '../support/postgres.ts';
+import { startTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { CPF, EVP } from './fixtures.ts';
 import {
@@ -32,7 +32,7 @@ import {
 const KEY = Buffer.alloc(32, 3).toString('base64');
 const params: PayParams = { key: EVP, amount: '25.00', creditorDocument: CPF };
 
-let db: TestPostgres;
+let db: TestDatabase;
 let proxy: TcpProxy;
 let pool: pg.Pool;
 let tables = 0;
@@ -40,13 +40,13 @@ let provider: Provider | undefined;
 const clients: CashOutClient[] = [];
 
 beforeAll(async () => {
-  db = await startPostgres();
+  db = await startTestDatabase();
   proxy = await startTcpProxy({ port: db.port });
   pool = newPool();
 }, 30_000);
 
 function newPool(): pg.Pool {
-  const fresh = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/postgres` });
+  const fresh = new pg.Pool({ connectionString: proxy.via(db.url) });
   // A cut or reset link ends pooled connections: the pool reports it here.
   fresh.on('error', () => undefined);
   return fresh;

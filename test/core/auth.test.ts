@@ -335,3 +335,43 @@ describe("the token request's retries", () => {
     expect(tokenRequests()).toHaveLength(1);
   });
 });
+
+describe('the cached token', () => {
+  const at = (url: string, clock: () => number) =>
+    new ClientCredentialsProvider(
+      { tokenUrl: `${url}/oauth/token`, clientId: 'merchant-1', clientSecret: SECRET },
+      { now: () => new Date(clock()) },
+    );
+
+  it('is used until its refresh time, not at it (300 s lifetime: refreshed at 270 s)', async () => {
+    const { server, tokenRequests } = await startService();
+    let ms = Date.parse('2026-11-28T12:00:00Z');
+    const provider = at(server.url, () => ms);
+    expect(provider.tokenNow()).toBeUndefined();
+    expect(await provider.getToken()).toBe('tok-1');
+    expect(provider.tokenNow()).toBe('tok-1');
+    ms += 269_999;
+    expect(provider.tokenNow()).toBe('tok-1');
+    expect(await provider.getToken()).toBe('tok-1');
+    ms += 1;
+    expect(provider.tokenNow()).toBeUndefined();
+    expect(await provider.getToken()).toBe('tok-2');
+    expect(tokenRequests()).toHaveLength(2);
+  });
+
+  it('a 401 drops only the token it refused: a late 401 of an older token keeps the newer one', async () => {
+    const { server, tokenRequests } = await startService();
+    const provider = at(server.url, () => Date.parse('2026-11-28T12:00:00Z'));
+    provider.invalidate('tok-0'); // nothing cached yet: nothing to drop
+    expect(await provider.getToken()).toBe('tok-1');
+    provider.invalidate('tok-0');
+    expect(provider.tokenNow()).toBe('tok-1');
+    provider.invalidate('tok-1');
+    expect(provider.tokenNow()).toBeUndefined();
+    expect(await provider.getToken()).toBe('tok-2');
+    provider.invalidate();
+    expect(provider.tokenNow()).toBeUndefined();
+    expect(await provider.getToken()).toBe('tok-3');
+    expect(tokenRequests()).toHaveLength(3);
+  });
+});

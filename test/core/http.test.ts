@@ -439,3 +439,54 @@ describe('what leaves the SDK', () => {
     }
   });
 });
+
+describe('what the log tells an operator', () => {
+  const recorder = () => {
+    const records: Array<[string, string, unknown]> = [];
+    const logger = {
+      debug: (m: string, meta?: object) => void records.push(['debug', m, meta]),
+      warn: (m: string, meta?: object) => void records.push(['warn', m, meta]),
+    };
+    return { records, logger };
+  };
+  const frozen = new Date('2026-11-28T12:00:00Z');
+
+  it('a retry: method, route, its count, the reason and the wait; then the answer: status and time', async () => {
+    const { records, logger } = recorder();
+    sequence('get', '/cob/*', [500]);
+    await core({ logger, now: () => frozen }).json({ method: 'GET', path: path`/cob/${'abc'}` });
+    expect(records).toEqual([
+      ['warn', 'retry', { method: 'GET', route: '/cob/{}', retry: 1, reason: 'HTTP 500', waitedMs: 0 }],
+      ['debug', 'request', { method: 'GET', route: '/cob/{}', status: 200, ms: 0 }],
+    ]);
+  });
+
+  it('a 401 replayed: the token dropped is said once, with method and route', async () => {
+    const { records, logger } = recorder();
+    sequence('get', '/cob/*', [401]);
+    const auth: TokenProvider = { getToken: async () => 'tok', invalidate: () => undefined };
+    await core({ logger, auth, now: () => frozen }).json({ method: 'GET', path: path`/cob/${'abc'}` });
+    expect(records.filter(([level]) => level === 'warn')).toEqual([
+      ['warn', '401: token dropped, replaying once', { method: 'GET', route: '/cob/{}' }],
+    ]);
+  });
+
+  it('a logger without warn: a 401 is still replayed', async () => {
+    const lines: string[] = [];
+    sequence('get', '/cob', [401]);
+    const auth: TokenProvider = { getToken: async () => 'tok', invalidate: () => undefined };
+    const logger = { debug: (m: string) => void lines.push(m) };
+    await expect(core({ logger, auth }).json({ method: 'GET', path: path`/cob` })).resolves.toBeDefined();
+    expect(lines).toEqual(['request', 'request']); // the 401, then the replay's answer
+  });
+});
+
+describe('a core without a token provider', () => {
+  it('sends the call; a 401 is UnauthorizedError, with nothing to replay', async () => {
+    const seen = sequence('get', '/cob', [401]);
+    const bare = new HttpCore({ baseUrl: BASE });
+    await expect(bare.json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(seen).toHaveLength(1);
+    await expect(bare.json({ method: 'GET', path: path`/cob` })).resolves.toMatchObject({ ok: true });
+  });
+});

@@ -23,7 +23,7 @@ import {
 } from '../../src/index.ts';
 import { createPostgresStore, type PostgresStore } from '../../src/postgres.ts';
 import { Random } from '../../src/sandbox/random.ts';
-import { startPostgres, type TestPostgres } from '../support/postgres.ts';
+import { startTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { startReceiver, useSandbox, type Receiver } from './harness.ts';
 
 const s = useSandbox({ redelivery: { attempts: 1 }, refundDelayMs: 5 });
@@ -219,12 +219,12 @@ describe('recurringHandler(...).sweep()', () => {
 });
 
 describe('sweep() across the fleet (PostgreSQL)', () => {
-  let db: TestPostgres;
+  let db: TestDatabase;
   let pool: pg.Pool;
   let store: PostgresStore;
 
   beforeAll(async () => {
-    db = await startPostgres();
+    db = await startTestDatabase();
     pool = new pg.Pool({ connectionString: db.url, max: 8 });
     pool.on('error', () => undefined);
     store = createPostgresStore({ pool });

@@ -228,6 +228,70 @@ describe('amountDue: tiers, rounding, limits', () => {
     expect(() => amountDue(charge('2026-03-16', {}, -1), '2026-03-16')).toThrow(RangeError);
   });
 
+  it('tells an amount from a percentage of `original` in every component (an original other than 100.00)', () => {
+    // Due Monday 2026-03-16; paid 2026-03-10: 6 calendar, 4 business days early; 2026-03-23: 7 and 5 days late.
+    const on = (valor: Partial<AmountDueCharge['valor']>, day: string) =>
+      amountDue(charge('2026-03-16', { original: '250.00', ...valor }), day).valor;
+    const fixed = (modalidade: number) => ({
+      modalidade,
+      descontoDataFixa: [{ data: '2026-03-16', valorPerc: '4.00' }],
+    });
+    expect(on({ abatimento: { modalidade: 1, valorPerc: '5.00' } }, '2026-03-16').abatimento).toBe('5.00');
+    expect(on({ abatimento: { modalidade: 2, valorPerc: '5.00' } }, '2026-03-16').abatimento).toBe('12.50');
+    expect(on({ desconto: fixed(1) }, '2026-03-16').desconto).toBe('4.00');
+    expect(on({ desconto: fixed(2) }, '2026-03-16').desconto).toBe('10.00');
+    const early = (modalidade: number) => on({ desconto: { modalidade, valorPerc: '0.10' } }, '2026-03-10').desconto;
+    expect([3, 4, 5, 6].map(early)).toEqual(['0.60', '0.40', '1.50', '1.00']);
+    expect(on({ multa: { modalidade: 1, valorPerc: '3.00' } }, '2026-03-23').multa).toBe('3.00');
+    expect(on({ multa: { modalidade: 2, valorPerc: '3.00' } }, '2026-03-23').multa).toBe('7.50');
+    const late = (modalidade: number) => on({ juros: { modalidade, valorPerc: '0.50' } }, '2026-03-23').juros;
+    expect([1, 2, 5, 6].map(late)).toEqual(['3.50', '8.75', '2.50', '6.25']);
+  });
+
+  it('of fixed dates that roll to the same business day, the earliest counts, however they are listed', () => {
+    // Saturday 2026-03-14 and Sunday 2026-03-15 both roll to Monday 2026-03-16.
+    const tiers = [
+      { data: '2026-03-15', valorPerc: '4.00' },
+      { data: '2026-03-14', valorPerc: '5.00' },
+    ];
+    for (const descontoDataFixa of [tiers, [...tiers].reverse()]) {
+      const cobv = charge('2026-03-20', { desconto: { modalidade: 1, descontoDataFixa } });
+      expect(amountDue(cobv, '2026-03-16').valor.desconto).toBe('5.00');
+      expect(amountDue(cobv, '2026-03-17').valor.desconto).toBe('0.00');
+    }
+  });
+
+  it('a fixed-date discount without dates, or with a date that is no calendar date, takes nothing off', () => {
+    expect(amountDue(charge('2026-03-16', { desconto: { modalidade: 1 } }), '2026-03-10').valor).toEqual({
+      original: '100.00',
+      desconto: '0.00',
+      final: '100.00',
+    });
+    const cobv = charge('2026-03-16', {
+      desconto: { modalidade: 2, descontoDataFixa: [{ data: 'soon', valorPerc: '5.00' }] },
+    });
+    expect(amountDue(cobv, '2026-03-10').valor.desconto).toBe('0.00');
+  });
+
+  it('refuses a modality out of its range, and says what it expects', () => {
+    const at = (valor: Partial<AmountDueCharge['valor']>) => () => amountDue(charge('2026-03-16', valor), '2026-03-20');
+    for (const modalidade of [0, 1.5, 'x', 3]) {
+      expect(at({ multa: { modalidade, valorPerc: '1.00' } })).toThrow(new RangeError('modalidade must be 1 to 2'));
+      expect(at({ abatimento: { modalidade, valorPerc: '1.00' } })).toThrow(
+        new RangeError('modalidade must be 1 to 2'),
+      );
+    }
+    expect(at({ desconto: { modalidade: 7, valorPerc: '1.00' } })).toThrow(new RangeError('modalidade must be 1 to 6'));
+    expect(at({ juros: { modalidade: 9, valorPerc: '1.00' } })).toThrow(new RangeError('modalidade must be 1 to 8'));
+    expect(at({ juros: { modalidade: 8, valorPerc: '1.00' } })).not.toThrow();
+    expect(() => amountDue(charge('2026-03-16'), '16/03/2026')).toThrow(
+      new RangeError('dates must be YYYY-MM-DD calendar dates'),
+    );
+    expect(() => amountDue(charge('2026-03-16', {}, 1.5), '2026-03-16')).toThrow(
+      new RangeError('validadeAposVencimento must be a whole number of days'),
+    );
+  });
+
   it('is the same function from the payer entry', () => {
     expect(payer.amountDue).toBe(amountDue);
   });

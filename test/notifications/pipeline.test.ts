@@ -17,6 +17,7 @@ import {
 } from '../../src/index.ts';
 import { BY_KEY_URL, cashOutClient, notification, providerError, wireTransfer } from '../cash-out/fixtures.ts';
 import { BASE_URL, testClient, useMsw } from '../support/msw.ts';
+import { sharedStore as fleetStore } from '../support/shared-store.ts';
 import { PAYMENT } from './support.ts';
 
 const net = useMsw();
@@ -41,20 +42,6 @@ function serviceAnswers(status = 200): void {
       answer({ data: wireTransfer({ idempotencyKey: params['key'], status: 'LIQUIDATED' }) }),
     ),
   );
-}
-
-/** A store that reaches beyond this process (not the in-memory class), over one memory store. */
-function fleetStore(): Store {
-  const inner = createMemoryStore();
-  return {
-    lease: (...args) => inner.lease(...args),
-    renew: (...args) => inner.renew!(...args),
-    unlease: (...args) => inner.unlease(...args),
-    get: (...args) => inner.get(...args),
-    set: (...args) => inner.set(...args),
-    delete: (...args) => inner.delete(...args),
-    list: (...args) => inner.list(...args),
-  };
 }
 
 type Callback = (record: unknown, context: { notified?: unknown; signal?: AbortSignal }) => void;

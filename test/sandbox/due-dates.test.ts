@@ -184,6 +184,24 @@ describe('parity: the payload of seeded random charges and days is what amountDu
     return valor;
   }
 
+  it('fixed discount dates that roll to the same business day: the earliest counts, as in amountDue', async () => {
+    // Saturday 2026-12-05 and Sunday 2026-12-06 both roll to Monday 2026-12-07; listed Sunday first.
+    const valor: Valor = {
+      original: '100.00',
+      desconto: {
+        modalidade: 1,
+        descontoDataFixa: [
+          { data: '2026-12-06', valorPerc: '4.00' },
+          { data: '2026-12-05', valorPerc: '5.00' },
+        ],
+      },
+    };
+    const payload = await payer.cobPayload.getCobv(await cobv('2026-12-21', 0, valor), { DPP: '2026-12-07' });
+    expect(payload.valor).toEqual({ original: '100.00', desconto: '5.00', final: '95.00' });
+    const charge = { calendario: { dataDeVencimento: '2026-12-21', validadeAposVencimento: 0 }, valor };
+    expect(amountDue(charge, '2026-12-07').valor).toEqual(payload.valor);
+  });
+
   it('40 charges, a random payable day each, with and without a local calendar', async () => {
     for (let i = 0; i < 40; i++) {
       const due = addDays(today, int(0, 90));

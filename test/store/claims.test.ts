@@ -23,13 +23,13 @@ import {
 } from '../../src/index.ts';
 import { createPostgresStore, type PgPoolLike, type PostgresStore } from '../../src/postgres.ts';
 import { claimSettings, runOnce, type ClaimContext } from '../../src/store/claims.ts';
-import { startPostgres, type TestPostgres } from '../support/postgres.ts';
+import { startTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { useMsw } from '../support/msw.ts';
 import { BY_KEY_URL, cashOutClient, KEY, notification, wireTransfer } from '../cash-out/fixtures.ts';
 
 const net = useMsw();
-let db: TestPostgres;
+let db: TestDatabase;
 let pool: pg.Pool;
 let store: PostgresStore;
 let proxy: TcpProxy;
@@ -44,7 +44,7 @@ function newPool(url: string): pg.Pool {
 }
 
 beforeAll(async () => {
-  db = await startPostgres();
+  db = await startTestDatabase();
   pool = newPool(db.url);
   store = createPostgresStore({ pool });
   await store.migrate();

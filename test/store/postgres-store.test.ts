@@ -19,24 +19,31 @@ import { createPostgresStore, type PostgresStore } from '../../src/postgres.ts';
 import { claimSettings, runOnce } from '../../src/store/claims.ts';
 import { SharedTokenProvider } from '../../src/composition/shared-token.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
+import { startTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { startFleetProvider, type FleetProvider } from './fleet-provider.ts';
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 const OTHER_KEY = Buffer.alloc(32, 1).toString('base64');
 const E2E = (n: number) => `E9876543220261009${String(n).padStart(15, '0')}`;
 
-let db: TestPostgres;
+let db: TestDatabase;
 let pool: pg.Pool;
 let provider: FleetProvider;
 let store: PostgresStore;
 
-beforeAll(async () => {
-  db = await startPostgres();
-  pool = new pg.Pool({ connectionString: db.url, connectionTimeoutMillis: 2_000 });
+/** A pool on `url` and a migrated store on it. */
+async function connect(url: string): Promise<{ pool: pg.Pool; store: PostgresStore }> {
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 2_000 });
   // Restarting the database ends idle connections: the pool reports it here.
   pool.on('error', () => undefined);
-  store = createPostgresStore({ pool, encryptionKey: KEY });
+  const store = createPostgresStore({ pool, encryptionKey: KEY });
   await store.migrate();
+  return { pool, store };
+}
+
+beforeAll(async () => {
+  db = await startTestDatabase();
+  ({ pool, store } = await connect(db.url));
   provider = await startFleetProvider();
 }, 30_000);
 
@@ -138,28 +145,6 @@ describe.each(stores)('the store contract (%s)', (_name, make) => {
 });
 
 describe('PostgreSQL store', () => {
-  it("a duplicate claim is answered without an error: nothing in PostgreSQL's log", async () => {
-    const key = `dup-${Math.random().toString(36).slice(2)}`;
-    const from = db.log().length;
-    let runs = 0;
-    expect(await runOnce(store, key, () => void runs++)).toBe('ran');
-    for (let i = 0; i < 5; i++) expect(await runOnce(store, key, () => void runs++)).toBe('done');
-    expect(runs).toBe(1);
-    // A statement that fails on purpose: once its ERROR is in the log, everything before it is.
-    await expect(pool.query("SELECT 'log-fence'::int")).rejects.toThrow();
-    await expect.poll(() => db.log().slice(from), { timeout: 5_000 }).toContain('log-fence');
-    const written = db.log().slice(from);
-    const beforeFence = written.slice(0, written.indexOf('ERROR:  invalid input syntax for type integer'));
-    expect(beforeFence).not.toMatch(/ERROR|duplicate key/);
-    // No connection was left inside the duplicate's transaction (its claim names the key in hex).
-    const hex = Buffer.from(`done:${key}`).toString('hex');
-    const open = await pool.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' AND query LIKE $1`,
-      [`%${hex}%`],
-    );
-    expect(open.rows[0].n).toBe(0);
-  });
-
   it('migrate() runs concurrently and repeatedly', async () => {
     await Promise.all(Array.from({ length: 8 }, () => createPostgresStore({ pool }).migrate()));
     await store.migrate();
@@ -223,54 +208,93 @@ describe('PostgreSQL store', () => {
   });
 });
 
-describe('the database restarted mid-run', () => {
-  it('calls that need the store fail with StoreError while it is down and work after; no token or claim is lost', async () => {
-    const options = () => ({
-      baseUrl: provider.url,
-      auth: { tokenUrl: `${provider.url}/oauth/token`, clientId: 'restart-client', clientSecret: 's' },
-      store,
-      maxRetries: 0,
-    });
-    const runs: string[] = [];
-    const handlerOf = (api: InstantClient) =>
-      receivedPaymentsHandler(api, { claim: { waitMs: 200 }, onPayment: (p) => void runs.push(p.endToEndId) });
-    const deliver = (handler: (r: Request) => Promise<Response>, e2eid: string) =>
-      handler(
-        new Request('http://127.0.0.1/hook/recebidos', {
-          method: 'POST',
-          body: JSON.stringify({ recebidos: [{ endToEndId: e2eid, valor: '10.00' }] }),
-        }),
-      ).then((r) => r.status);
+/** The tests that read the server's log or restart it run on a server of their own. */
+describe('on a PostgreSQL server of its own', () => {
+  let db: TestPostgres;
+  let pool: pg.Pool;
+  let store: PostgresStore;
 
-    const api = new InstantClient(options());
-    await api.instant.get(E2E(1));
-    const tokens = provider.tokenRequests.form;
-    expect(await deliver(handlerOf(api), E2E(1))).toBe(200);
-    expect(runs).toEqual([E2E(1)]);
-
-    await db.halt();
-    // A process that holds the token keeps calling; one that must ask the store gets a typed error.
-    await expect(api.instant.get(E2E(1))).resolves.toMatchObject({ endToEndId: E2E(1) });
-    await expect(new InstantClient(options()).instant.get(E2E(1))).rejects.toBeInstanceOf(StoreError);
-    expect(await deliver(handlerOf(api), E2E(2))).toBe(500);
-    const cashOut = new CashOutClient({
-      baseUrl: provider.url,
-      auth: { clientId: 'c', clientSecret: 's' },
-      store,
-      maxRetries: 0,
-    });
-    await expect(
-      cashOut.pay({ key: '123e4567-e89b-12d3-a456-426614174000', amount: '1.00', creditorDocument: '52998224725' }),
-    ).rejects.toBeInstanceOf(StoreError);
-    expect(provider.orderPosts).toBe(0);
-
-    await db.start();
-    const fresh = new InstantClient(options());
-    await expect(fresh.instant.get(E2E(1))).resolves.toMatchObject({ endToEndId: E2E(1) });
-    expect(provider.tokenRequests.form).toBe(tokens);
-    const handler = handlerOf(fresh);
-    expect(await deliver(handler, E2E(1))).toBe(200);
-    expect(await deliver(handler, E2E(2))).toBe(200);
-    expect(runs).toEqual([E2E(1), E2E(2)]);
+  beforeAll(async () => {
+    db = await startPostgres();
+    ({ pool, store } = await connect(db.url));
   }, 30_000);
+
+  afterAll(async () => {
+    await pool?.end();
+    await db?.stop();
+  });
+
+  it("a duplicate claim is answered without an error: nothing in PostgreSQL's log", async () => {
+    const key = `dup-${Math.random().toString(36).slice(2)}`;
+    const from = db.log().length;
+    let runs = 0;
+    expect(await runOnce(store, key, () => void runs++)).toBe('ran');
+    for (let i = 0; i < 5; i++) expect(await runOnce(store, key, () => void runs++)).toBe('done');
+    expect(runs).toBe(1);
+    // A statement that fails on purpose: once its ERROR is in the log, everything before it is.
+    await expect(pool.query("SELECT 'log-fence'::int")).rejects.toThrow();
+    await expect.poll(() => db.log().slice(from), { timeout: 5_000 }).toContain('log-fence');
+    const written = db.log().slice(from);
+    const beforeFence = written.slice(0, written.indexOf('ERROR:  invalid input syntax for type integer'));
+    expect(beforeFence).not.toMatch(/ERROR|duplicate key/);
+    // No connection was left inside the duplicate's transaction (its claim names the key in hex).
+    const hex = Buffer.from(`done:${key}`).toString('hex');
+    const open = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' AND query LIKE $1`,
+      [`%${hex}%`],
+    );
+    expect(open.rows[0].n).toBe(0);
+  });
+
+  describe('the database restarted mid-run', () => {
+    it('calls that need the store fail with StoreError while it is down and work after; no token or claim is lost', async () => {
+      const options = () => ({
+        baseUrl: provider.url,
+        auth: { tokenUrl: `${provider.url}/oauth/token`, clientId: 'restart-client', clientSecret: 's' },
+        store,
+        maxRetries: 0,
+      });
+      const runs: string[] = [];
+      const handlerOf = (api: InstantClient) =>
+        receivedPaymentsHandler(api, { claim: { waitMs: 200 }, onPayment: (p) => void runs.push(p.endToEndId) });
+      const deliver = (handler: (r: Request) => Promise<Response>, e2eid: string) =>
+        handler(
+          new Request('http://127.0.0.1/hook/recebidos', {
+            method: 'POST',
+            body: JSON.stringify({ recebidos: [{ endToEndId: e2eid, valor: '10.00' }] }),
+          }),
+        ).then((r) => r.status);
+
+      const api = new InstantClient(options());
+      await api.instant.get(E2E(1));
+      const tokens = provider.tokenRequests.form;
+      expect(await deliver(handlerOf(api), E2E(1))).toBe(200);
+      expect(runs).toEqual([E2E(1)]);
+
+      await db.halt();
+      // A process that holds the token keeps calling; one that must ask the store gets a typed error.
+      await expect(api.instant.get(E2E(1))).resolves.toMatchObject({ endToEndId: E2E(1) });
+      await expect(new InstantClient(options()).instant.get(E2E(1))).rejects.toBeInstanceOf(StoreError);
+      expect(await deliver(handlerOf(api), E2E(2))).toBe(500);
+      const cashOut = new CashOutClient({
+        baseUrl: provider.url,
+        auth: { clientId: 'c', clientSecret: 's' },
+        store,
+        maxRetries: 0,
+      });
+      await expect(
+        cashOut.pay({ key: '123e4567-e89b-12d3-a456-426614174000', amount: '1.00', creditorDocument: '52998224725' }),
+      ).rejects.toBeInstanceOf(StoreError);
+      expect(provider.orderPosts).toBe(0);
+
+      await db.start();
+      const fresh = new InstantClient(options());
+      await expect(fresh.instant.get(E2E(1))).resolves.toMatchObject({ endToEndId: E2E(1) });
+      expect(provider.tokenRequests.form).toBe(tokens);
+      const handler = handlerOf(fresh);
+      expect(await deliver(handler, E2E(1))).toBe(200);
+      expect(await deliver(handler, E2E(2))).toBe(200);
+      expect(runs).toEqual([E2E(1), E2E(2)]);
+    }, 30_000);
+  });
 });
