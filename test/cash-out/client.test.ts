@@ -31,6 +31,7 @@ import {
   KEY,
   TOKEN_URL,
   cashOutClient,
+  heldAnswer,
   providerError,
   wireTransfer,
 } from './fixtures.ts';
@@ -157,6 +158,66 @@ describe('payments.create()', () => {
   });
 });
 
+describe('payments.create(): the lookup after a lost answer', () => {
+  it("carries the caller's signal: an abort while the provider keeps it waiting ends the call at once", async () => {
+    const controller = new AbortController();
+    let lookupAnswered = false;
+    const { held, release } = heldAnswer();
+    net.server.use(
+      http.post(DICT_URL, () => HttpResponse.json(providerError(503), { status: 503 })),
+      http.get(BY_KEY_URL, async () => {
+        controller.abort(new Error('caller gave up'));
+        await held;
+        lookupAnswered = true;
+        return HttpResponse.json(providerError(404), { status: 404 });
+      }),
+    );
+    const error = await cashOutClient()
+      .payments.create(order, { idempotencyKey: KEY, signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(lookupAnswered).toBe(false);
+    release();
+    expect(error).toMatchObject({ name: 'PaymentOutcomeUnknownError', idempotencyKey: KEY });
+  });
+
+  it("the client's maxRetries: with 0, one POST, then the lookup, and the key when it finds nothing", async () => {
+    net.server.use(
+      http.post(DICT_URL, () => HttpResponse.json(providerError(503), { status: 503 })),
+      http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
+    );
+    const error = await cashOutClient({ maxRetries: 0 })
+      .payments.create(order, { idempotencyKey: KEY })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'PaymentOutcomeUnknownError', idempotencyKey: KEY });
+    expect(net.requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+
+  it('with validate: false the lookup asks for the key as sent, unchecked, as the order carried it', async () => {
+    let posts = 0;
+    net.server.use(
+      http.post(DICT_URL, () =>
+        ++posts === 1
+          ? HttpResponse.json(providerError(503), { status: 503 })
+          : HttpResponse.json({ data: wireTransfer({ idempotencyKey: 'not_checked' }) }, { status: 202 }),
+      ),
+      http.get(BY_KEY_URL, () => HttpResponse.json(providerError(404), { status: 404 })),
+    );
+    const transfer = await cashOutClient().payments.create(order, { idempotencyKey: 'not_checked', validate: false });
+    expect(transfer.idempotencyKey).toBe('not_checked');
+    expect(net.requests.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
+  });
+
+  it('a key outside the rule is refused saying what the rule is', async () => {
+    const error = (await cashOutClient()
+      .payments.create(order, { idempotencyKey: 'has-dash' })
+      .catch((e: unknown) => e)) as RequisicaoInvalida;
+    expect(error.violacoes).toContainEqual({
+      propriedade: 'idempotencyKey',
+      razao: 'must be 1 to 50 letters or digits ([a-zA-Z0-9]{1,50})',
+    });
+  });
+});
+
 describe('payments.getByIdempotencyKey()', () => {
   it('reads the status query, normalising refund objects and money', async () => {
     net.server.use(
@@ -180,6 +241,13 @@ describe('payments.getByIdempotencyKey()', () => {
       { endToEndId: 'D1', status: 'LIQUIDATED', instantRefundAmount: { currency: 'BRL', amount: '0.70' } },
     ]);
     expect(transfer['someNewField']).toEqual({ kept: true });
+  });
+
+  it('an answer that leaves the key out is read under the key asked for', async () => {
+    const { idempotencyKey: _key, ...withoutKey } = wireTransfer({ status: 'LIQUIDATED' });
+    net.server.use(http.get(BY_KEY_URL, () => HttpResponse.json({ data: withoutKey })));
+    const transfer = await cashOutClient().payments.getByIdempotencyKey(KEY);
+    expect(transfer).toMatchObject({ idempotencyKey: KEY, status: 'LIQUIDATED' });
   });
 
   it('throws TransferNotFoundError on 404', async () => {
@@ -278,6 +346,46 @@ describe('authentication', () => {
       client_secret: 'co-secret',
     });
     expect(balance!.headers.get('authorization')).toBe('Bearer from-json');
+  });
+
+  it('the default token endpoint whatever trailing slashes baseUrl has', async () => {
+    net.server.use(
+      http.post(TOKEN_URL, () =>
+        HttpResponse.json({ accessToken: 'from-json', tokenType: 'Bearer', expiresAt: 300 }, { status: 201 }),
+      ),
+      http.get(BALANCE_URL, () => HttpResponse.json({ data: [{ balanceAmount: { available: 1 } }] })),
+    );
+    await new CashOutClient({ baseUrl: `${CASH_OUT_URL}//`, auth: { clientId: 'a', clientSecret: 'b' } }).balance.get();
+    expect(net.requests[0]!.url).toBe(TOKEN_URL);
+  });
+
+  it('a token provider written as a class is used as it is', async () => {
+    class Tokens {
+      calls = 0;
+      async getToken(): Promise<string> {
+        this.calls++;
+        return 'from-class';
+      }
+    }
+    const tokens = new Tokens();
+    net.server.use(http.get(BALANCE_URL, () => HttpResponse.json({ data: [{ balanceAmount: { available: 1 } }] })));
+    await new CashOutClient({ baseUrl: CASH_OUT_URL, auth: tokens }).balance.get();
+    expect(tokens.calls).toBe(1);
+    expect(net.requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer from-class']);
+  });
+
+  it('options it cannot work with are refused at construction, naming them', () => {
+    expect(() => new CashOutClient({ baseUrl: 'not a url', auth: { getToken: async () => 't' } })).toThrow(
+      expect.objectContaining({ name: 'ConfigurationError', option: 'baseUrl' }),
+    );
+  });
+
+  it("its default store runs on the client's clock", async () => {
+    let ms = Date.parse('2030-01-01T00:00:00Z');
+    const store = cashOutClient({ now: () => new Date(ms) }).store;
+    await store.set('k', 'v', 1_000);
+    ms += 2_000;
+    expect(await store.get('k')).toBeUndefined();
   });
 
   it('honours an explicit tokenUrl', async () => {

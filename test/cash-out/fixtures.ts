@@ -1,5 +1,5 @@
 /** Cash-out test data: made-up documents and keys with valid check digits, provider wire shapes. */
-import { CashOutClient, type CashOutClientOptions } from '../../src/index.ts';
+import { CashOutClient, createMemoryStore, type CashOutClientOptions, type Store } from '../../src/index.ts';
 
 /** The cash-out host root used by msw tests (neutral, non-resolvable). */
 export const CASH_OUT_URL = 'https://accounts.psp.example';
@@ -69,4 +69,31 @@ export function providerError(status: number, code = 'ABC-0042') {
     detail: 'Something about the request',
     instance: '/api/v2/instant/payments/dict',
   };
+}
+
+/** A store that is not the client's own in-memory default (so `pay()` records its intents there). */
+export function sharedMemoryStore(): Store & { snapshot(): Promise<Array<{ key: string; value: string }>> } {
+  const inner = createMemoryStore();
+  return {
+    lease: (...a) => inner.lease(...a),
+    unlease: (...a) => inner.unlease(...a),
+    get: (...a) => inner.get(...a),
+    set: (...a) => inner.set(...a),
+    delete: (...a) => inner.delete(...a),
+    list: (...a) => inner.list(...a),
+    snapshot: () => inner.list(''),
+  };
+}
+
+/**
+ * A provider's answer held back: `held` settles on `release()`, or after 2 s when the code under
+ * test waits for the answer after all (the test then fails on what it sees, not on its time-out).
+ */
+export function heldAnswer(): { held: Promise<void>; release: () => void } {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+    setTimeout(resolve, 2_000);
+  });
+  return { held, release };
 }

@@ -1,13 +1,16 @@
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import {
+  CashOutResponseError,
+  createMemoryStore,
   InvalidNotificationError,
   verifyTransferNotification,
   type ConfirmedNotification,
   type SuspiciousNotification,
 } from '../../src/index.ts';
 import { useMsw } from '../support/msw.ts';
-import { BY_KEY_URL, KEY, cashOutClient, notification, providerError, wireTransfer } from './fixtures.ts';
+import { BY_KEY_URL, KEY, cashOutClient, heldAnswer, notification, providerError, wireTransfer } from './fixtures.ts';
 
 const net = useMsw();
 
@@ -209,5 +212,151 @@ describe('notificationHandler() (web-standard)', () => {
     const response = await handler(new Request(URL_, { method: 'GET' }));
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('transfer notifications: what the caller and the operator are told', () => {
+  const URL_ = 'https://merchant.example/webhook/transfer-confirmation';
+  const post = (body: unknown, init: RequestInit = {}) =>
+    new Request(URL_, { method: 'POST', body: JSON.stringify(body), ...init });
+
+  it('says what is wrong with a body it cannot read', async () => {
+    const client = cashOutClient();
+    const cases: Array<[unknown, RegExp]> = [
+      [{ idempotencyKey: KEY, status: 'LIQUIDATED', type: 'TRANSFER' }, /no data object/],
+      [{ data: { idempotencyKey: 12345, status: 'LIQUIDATED' } }, /no valid data\.idempotencyKey/],
+      [{ data: { idempotencyKey: KEY } }, /no data\.status/],
+    ];
+    for (const [body, message] of cases) {
+      const error = await client.verifyNotification(body).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidNotificationError);
+      expect((error as Error).message).toMatch(message);
+    }
+    const amount = await client
+      .verifyNotification(notification({ payment: { currency: 'BRL', amount: 1e20 } }))
+      .catch((e: unknown) => e);
+    expect(amount).toBeInstanceOf(InvalidNotificationError);
+    expect((amount as Error).message).toMatch(/unreadable amount/);
+    expect((amount as Error).cause).toBeInstanceOf(CashOutResponseError);
+    expect(net.requests).toHaveLength(0);
+  });
+
+  it('logs each notification (counts only), a confirmation, a duplicate, and why one is suspicious', async () => {
+    const info: Array<[string, unknown]> = [];
+    const warn: Array<[string, unknown]> = [];
+    const logger = {
+      info: (message: string, fields?: unknown) => void info.push([message, fields]),
+      warn: (message: string, fields?: unknown) => void warn.push([message, fields]),
+    };
+    const handler = cashOutClient().notificationHandler({
+      onConfirmed: () => undefined,
+      onSuspicious: () => undefined,
+      logger,
+    });
+    providerSays('LIQUIDATED');
+    expect((await handler(post(notification()))).status).toBe(200);
+    expect((await handler(post(notification({ remittanceInformation: 'again' })))).status).toBe(200);
+    providerSays('CANCELED');
+    expect((await handler(post(notification({ idempotencyKey: 'forged1' })))).status).toBe(200);
+    expect(info).toContainEqual(['notification received', { transfers: 1 }]);
+    expect(info.map(([message]) => message)).toContain('notification confirmed');
+    expect(info.map(([message]) => message).some((m) => /^notification duplicate: .*onConfirmed/.test(m))).toBe(true);
+    expect(warn).toEqual([['notification suspicious', { reason: 'status-mismatch' }]]);
+  });
+
+  it('a logger without warn: a suspicious notification is still answered and reported', async () => {
+    providerSays('CANCELED');
+    const onSuspicious = vi.fn();
+    const handler = cashOutClient().notificationHandler({
+      onConfirmed: () => undefined,
+      onSuspicious,
+      logger: { info: () => undefined },
+    });
+    expect((await handler(post(notification()))).status).toBe(200);
+    expect(onSuspicious).toHaveBeenCalledTimes(1);
+  });
+
+  it('onSuspicious gets the transfer as notified and a signal that never aborts', async () => {
+    providerSays(undefined);
+    const onSuspicious = vi.fn<(r: SuspiciousNotification, c: { notified: unknown; signal: AbortSignal }) => void>();
+    const handler = cashOutClient().notificationHandler({ onConfirmed: () => undefined, onSuspicious });
+    await handler(post(notification()));
+    const [result, context] = onSuspicious.mock.calls[0]!;
+    expect(context.notified).toEqual(result.notified);
+    expect(context.signal.aborted).toBe(false);
+  });
+
+  it('each transfer and status is its own delivery: two keys, or a key reaching another status, both delivered', async () => {
+    net.server.use(
+      http.get(BY_KEY_URL, ({ params }) =>
+        HttpResponse.json({
+          data: wireTransfer({
+            idempotencyKey: params['key'],
+            status: params['key'] === 'late1' ? 'CANCELED' : 'LIQUIDATED',
+          }),
+        }),
+      ),
+    );
+    const confirmed: string[] = [];
+    const handler = cashOutClient().notificationHandler({
+      onConfirmed: (r) => void confirmed.push(`${r.actual.idempotencyKey}:${r.actual.status}`),
+      onSuspicious: () => undefined,
+    });
+    await handler(post(notification({ idempotencyKey: 'first1' })));
+    await handler(post(notification({ idempotencyKey: 'second1' })));
+    await handler(post(notification({ idempotencyKey: 'late1', status: 'CANCELED' })));
+    expect(confirmed).toEqual(['first1:LIQUIDATED', 'second1:LIQUIDATED', 'late1:CANCELED']);
+  });
+
+  it('a duplicate delivered to another handler sharing the store is answered from its done mark, the service not asked', async () => {
+    providerSays('LIQUIDATED');
+    const store = createMemoryStore();
+    const onConfirmed = vi.fn();
+    const one = cashOutClient({ store }).notificationHandler({ onConfirmed, onSuspicious: () => undefined });
+    const other = cashOutClient({ store }).notificationHandler({ onConfirmed, onSuspicious: () => undefined });
+    expect((await one(post(notification()))).status).toBe(200);
+    expect((await other(post(notification()))).status).toBe(200);
+    expect(onConfirmed).toHaveBeenCalledTimes(1);
+    expect(statusQueries()).toHaveLength(1);
+  });
+
+  it('the delivery given up (its request aborted): the status query is given up with it, not waited for', async () => {
+    const controller = new AbortController();
+    let queryAnswered = false;
+    const { held, release } = heldAnswer();
+    net.server.use(
+      http.get(BY_KEY_URL, async () => {
+        controller.abort(new Error('the service hung up'));
+        await held;
+        queryAnswered = true;
+        return HttpResponse.json({ data: wireTransfer({ status: 'LIQUIDATED' }) });
+      }),
+    );
+    const onConfirmed = vi.fn();
+    const handler = cashOutClient().notificationHandler({ onConfirmed, onSuspicious: () => undefined });
+    const response = await handler(post(notification(), { signal: controller.signal }));
+    expect(queryAnswered).toBe(false);
+    expect(response.status).not.toBe(200);
+    release();
+    expect(onConfirmed).not.toHaveBeenCalled();
+  });
+});
+
+describe('transfer notifications: telemetry', () => {
+  it('one SERVER span per notification, named cashOut.notification', async () => {
+    providerSays('LIQUIDATED');
+    const spans = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+    const handler = cashOutClient({ telemetry: { tracerProvider } }).notificationHandler({
+      onConfirmed: () => undefined,
+      onSuspicious: () => undefined,
+    });
+    const request = new Request('https://merchant.example/webhook/transfer-confirmation', {
+      method: 'POST',
+      body: JSON.stringify(notification()),
+    });
+    expect((await handler(request)).status).toBe(200);
+    const served = spans.getFinishedSpans().filter((span) => span.kind === 1);
+    expect(served.map((span) => span.name)).toEqual(['cashOut.notification']);
   });
 });

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
+  ConfigurationError,
   IdempotencyKeyReusedError,
   CashOutUnprocessableError,
   InsufficientBalanceError,
@@ -366,5 +367,62 @@ describe('pay(): never a second order', () => {
     await cashOutClient().pay(params);
     expect(posts).toBe(2);
     expect(net.requests.filter((r) => r.url.includes('idempotencyKey'))).toHaveLength(0);
+  });
+});
+
+describe('pay(): what a refusal before sending says', () => {
+  const refused = async (change: Partial<PayParams>, options?: { validate?: boolean }) =>
+    (await cashOutClient()
+      .pay({ ...params, ...change }, options)
+      .catch((e: unknown) => e)) as RequisicaoInvalida;
+
+  it('an amount that does not parse is reported once, saying how to write it', async () => {
+    const error = await refused({ amount: '10,00' });
+    expect(error.message).toMatch(/Payment refused before sending/);
+    const amounts = error.violacoes.filter((v) => v.propriedade === 'payment.amount');
+    expect(amounts).toHaveLength(1);
+    expect(amounts[0]!.razao).toBe('must be a decimal string with a dot and at most two decimals, such as "10.50"');
+    const both = await refused({ amount: '10,00', creditorDocument: '52998224700' });
+    expect(both.violacoes.map((v) => v.propriedade).sort()).toEqual(['creditorDocument', 'payment.amount']);
+  });
+
+  it('no amount at all: a decimal string in reais is asked for', async () => {
+    const error = await refused({ amount: undefined as unknown as string });
+    expect(error.violacoes.filter((v) => v.propriedade === 'payment.amount')).toEqual([
+      { propriedade: 'payment.amount', razao: 'must be a decimal string in reais, such as "10.50"' },
+    ]);
+    expect(net.requests).toHaveLength(0);
+  });
+
+  it('pay() without its params: ConfigurationError naming them, nothing sent', async () => {
+    const error = await cashOutClient()
+      .pay(undefined as unknown as PayParams)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ option: 'params' });
+    expect((error as Error).message).toMatch(/needs its params: \{ key, amount, creditorDocument \}/);
+    expect(net.requests).toHaveLength(0);
+  });
+
+  it('validate: false sends what the rules would refuse (the service judges); the key is still checked', async () => {
+    const p = provider();
+    const document = '52998224700';
+    await cashOutClient().pay({ ...params, creditorDocument: document }, { validate: false });
+    await cashOutClient({ validate: false }).pay({ ...params, creditorDocument: document });
+    expect(p.bodies.map((b) => (b as { creditorDocument: string }).creditorDocument)).toEqual([document, document]);
+    const badKey = await refused({ idempotencyKey: 'a-b' }, { validate: false });
+    expect(badKey).toBeInstanceOf(RequisicaoInvalida);
+  });
+
+  it("with a given key, the caller's abort before anything is sent is thrown as it is, not as an unknown outcome", async () => {
+    provider();
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    controller.abort(reason);
+    const error = await cashOutClient()
+      .pay({ ...params, idempotencyKey: KEY }, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(net.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 });
