@@ -51,12 +51,13 @@ describe('createSealer', () => {
     const sealed = await sealer.seal('secret', 'token:a');
     const data = sealed.split('.')[2]!;
     const flipped = `${sealed.slice(0, -data.length)}${data[0] === 'A' ? 'B' : 'A'}${data.slice(1)}`;
+    // One at a time: a rejection made before it is awaited would be unhandled.
     for (const attempt of [
-      sealer.open(sealed, 'token:b'),
-      createSealer(new Uint8Array(32).fill(1)).open(sealed, 'token:a'),
-      sealer.open(flipped, 'token:a'),
+      () => sealer.open(sealed, 'token:b'),
+      () => createSealer(new Uint8Array(32).fill(1)).open(sealed, 'token:a'),
+      () => sealer.open(flipped, 'token:a'),
     ]) {
-      const error = await failure(attempt);
+      const error = await failure(attempt());
       expect(error).toBeInstanceOf(StoreError);
       expect((error as StoreError).message).toBe('Stored value does not open with this encryption key');
       expect((error as StoreError).cause).toBeDefined();
