@@ -1,5 +1,6 @@
 /** Cash-out test data: made-up documents and keys with valid check digits, provider wire shapes. */
-import { CashOutClient, createMemoryStore, type CashOutClientOptions, type Store } from '../../src/index.ts';
+import { CashOutClient, type CashOutClientOptions, type Store } from '../../src/index.ts';
+import { sharedStore } from '../support/shared-store.ts';
 
 /** The cash-out host root used by msw tests (neutral, non-resolvable). */
 export const CASH_OUT_URL = 'https://accounts.psp.example';
@@ -71,18 +72,13 @@ export function providerError(status: number, code = 'ABC-0042') {
   };
 }
 
-/** A store that is not the client's own in-memory default (so `pay()` records its intents there). */
+/**
+ * A store that is not the client's own in-memory default (so `pay()` records its intents there):
+ * the shared one of test/support, without `renew` (leases renewed by taking them again).
+ */
 export function sharedMemoryStore(): Store & { snapshot(): Promise<Array<{ key: string; value: string }>> } {
-  const inner = createMemoryStore();
-  return {
-    lease: (...a) => inner.lease(...a),
-    unlease: (...a) => inner.unlease(...a),
-    get: (...a) => inner.get(...a),
-    set: (...a) => inner.set(...a),
-    delete: (...a) => inner.delete(...a),
-    list: (...a) => inner.list(...a),
-    snapshot: () => inner.list(''),
-  };
+  const { renew: _renew, ...store } = sharedStore();
+  return { ...store, snapshot: () => store.list('') };
 }
 
 /**
