@@ -26,9 +26,9 @@ const env = (name: string): string => {
 };
 
 const postgres = env('STORE') === 'postgres';
-// Sized as docs/many-processes.md says: the claims' connections (up to maxConcurrentConfirmations,
-// 8) and one per delivery reading its mark (16 in flight per process here).
-const pool = postgres ? new pg.Pool({ connectionString: env('DB_URL'), max: 20 }) : undefined;
+// pg's default size (10), as docs/many-processes.md says: the claims' connections, and one for
+// the marks' reads (those made at once share it).
+const pool = postgres ? new pg.Pool({ connectionString: env('DB_URL') }) : undefined;
 pool?.on('error', () => undefined);
 const counted = pool && countingPool(pool);
 const store = counted

@@ -1,8 +1,9 @@
 /**
  * The store in PostgreSQL, over a `pg.Pool` the user gives (typed structurally: the SDK itself
  * never imports `pg`). Two tables: leases (owner and expiry, judged by the database's clock) and
- * values (with an optional expiry). Every method is one statement; `migrate()` creates the
- * tables under a transaction-scoped advisory lock, so any number of processes may run it at once.
+ * values (with an optional expiry). Every method is one statement, and reads made while one is
+ * out share the next (`read-batches.ts`); `migrate()` creates the tables under a
+ * transaction-scoped advisory lock, so any number of processes may run it at once.
  *
  * Its `claim` holds a once-only claim with a transaction: a plain read looks for a committed done
  * mark (a duplicate is answered by it alone, as cheap as any read), then one round trip takes the
@@ -14,6 +15,7 @@
 import { bounded } from '../internal/bounded.ts';
 import { checkNowOption, ConfigurationError } from '../errors/failures.ts';
 import { createSealer, toHex, type EncryptionKey } from './crypto.ts';
+import { batchedReads } from './read-batches.ts';
 import {
   ClaimBusyError,
   StoreError,
@@ -78,6 +80,9 @@ export interface PostgresStore extends TransactionalStore {
   prune(): Promise<void>;
 }
 
+/** How long a batch of reads may be out before the next batch goes without waiting for it. */
+const READ_STALL_MS = 50;
+
 /** Key of the advisory lock `migrate()` holds (any fixed 64-bit number). */
 const MIGRATE_LOCK = 7_042_513_377_001;
 
@@ -104,7 +109,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const sealer: Sealer | undefined =
     options.encryptionKey === undefined ? undefined : createSealer(options.encryptionKey);
 
-  const query = async (text: string, params: unknown[]): Promise<PgQueryResult> => {
+  const query = async (text: string | PgNamedQuery, params?: unknown[]): Promise<PgQueryResult> => {
     try {
       return await pool.query(text, params);
     } catch (error) {
@@ -112,7 +117,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     }
   };
   const live = 'expires_at IS NULL OR expires_at > now()';
-  const claim = transactionalClaim(pool, values, live, now);
+  // Prepared once per connection: the server skips parsing and planning it on every batch.
+  const readText = `SELECT key, value FROM ${values} WHERE key = ANY($1) AND (${live})`;
+  const read = batchedReads(async (keys) => {
+    const result = await query({ name: `${values}_read`, text: readText, values: [keys] });
+    return new Map(result.rows.map((row) => [String(row['key']), String(row['value'])]));
+  }, READ_STALL_MS);
+  const claim = transactionalClaim(pool, values, read, now);
 
   return {
     sealer,
@@ -142,11 +153,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       await query(`DELETE FROM ${leases} WHERE name = $1 AND owner = $2`, [name, owner]);
     },
 
-    async get(key) {
-      const result = await query(`SELECT value FROM ${values} WHERE key = $1 AND (${live})`, [key]);
-      const value = result.rows[0]?.['value'];
-      return typeof value === 'string' ? value : undefined;
-    },
+    get: read,
 
     async set(key, value, ttlMs) {
       await query(
@@ -218,13 +225,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
 /**
  * `Store.claim` on PostgreSQL. A read first (unless the caller has just made it): a committed
- * live mark answers `'done'` (a duplicate costs one statement, no transaction, no connection
- * held). Otherwise the claim proper, one simple-protocol message whose statements run as an
+ * live mark answers `'done'` (a duplicate costs one read, shared with the reads made meanwhile: no
+ * transaction, no connection held). Otherwise the claim proper, one simple-protocol message whose statements run as an
  * implicit transaction until its closing `BEGIN` makes it a real one: set the lock wait and the
  * idle limit and try the key's advisory lock (`pg_try_advisory_xact_lock`, never waiting), then,
- * only under that lock, delete the mark if expired and insert it unless a live one is there
- * (`ON CONFLICT DO NOTHING`). The transaction then stays open, holding the lock and the
- * uncommitted mark, until `commit` (`COMMIT`) or `release` (`ROLLBACK`). No insert means a
+ * only under that lock, insert the mark, or replace it if expired (`ON CONFLICT DO UPDATE` that
+ * leaves a live one alone). The transaction then stays open, holding the lock and the
+ * uncommitted mark, until `commit` (`COMMIT`) or `release` (`ROLLBACK`). No row written means a
  * duplicate: `'done'` when this delivery had the lock (a live mark was there), `'running'` when
  * another transaction holds it (the other delivery is still running; it may yet fail). Its empty
  * transaction is rolled back before the connection goes back to the pool, a round trip the caller
@@ -236,9 +243,12 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
  * `leaseMs`; the server ends a transaction idle for `leaseMs`
  * (`idle_in_transaction_session_timeout`), so a holder cut off from the database loses it.
  */
-function transactionalClaim(pool: PgPoolLike, values: string, live: string, now: Now): TransactionalStore['claim'] {
-  // Prepared once per connection: the server skips parsing and planning it on every delivery.
-  const seen = { name: `${values}_seen`, text: `SELECT 1 FROM ${values} WHERE key = $1 AND (${live})` };
+function transactionalClaim(
+  pool: PgPoolLike,
+  values: string,
+  read: (key: string) => Promise<string | undefined>,
+  now: Now,
+): TransactionalStore['claim'] {
   return async (key, terms) => {
     const limit = terms.waitMs + CLAIM_GRACE_MS;
     const failed = (error: unknown) => {
@@ -247,10 +257,8 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string, now:
     if (!terms.markChecked) {
       // A committed live mark is a duplicate: one plain read answers it, without a transaction.
       // (An uncommitted one is invisible here; the claim below finds its lock taken.)
-      const found = await bounded(pool.query({ ...seen, values: [key] }), limit, terms.signal, () =>
-        unanswered(limit),
-      ).catch(failed);
-      if (found.rowCount !== null && found.rowCount > 0) return 'done';
+      const found = await bounded(read(key), limit, terms.signal, () => unanswered(limit)).catch(failed);
+      if (found !== undefined) return 'done';
     }
     const client = await bounded(
       pool.connect(),
@@ -276,10 +284,10 @@ function transactionalClaim(pool: PgPoolLike, values: string, live: string, now:
       `SELECT set_config('lock_timeout', '${Math.max(1, Math.ceil(terms.waitMs))}', true),` +
       ` set_config('idle_in_transaction_session_timeout', '${Math.ceil(terms.leaseMs)}', true),` +
       ` ${locked} AS free;` +
-      ` DELETE FROM ${values} WHERE key = ${target} AND expires_at <= now() AND ${locked};` +
-      ` INSERT INTO ${values} (key, value, expires_at)` +
+      ` INSERT INTO ${values} AS mark (key, value, expires_at)` +
       ` SELECT ${target}, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ${expiry}` +
-      ` WHERE ${locked} ON CONFLICT (key) DO NOTHING;` +
+      ` WHERE ${locked} ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at` +
+      ' WHERE mark.expires_at <= now();' +
       ' BEGIN';
     let answers: PgQueryResult | PgQueryResult[];
     try {

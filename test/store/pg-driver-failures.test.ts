@@ -26,7 +26,6 @@ const result = (
 /** The claim statement's answers: the lock `free` or not, and how many rows its insert wrote. */
 const takeAnswers = (free: boolean, inserted: number) => [
   result('SELECT', 1, [{ free }]),
-  result('DELETE', 0),
   result('INSERT', inserted),
   result('BEGIN', null),
 ];
@@ -158,7 +157,9 @@ describe('taking a claim', () => {
 
   it('a committed mark found by the first read answers done without taking a connection; a read skipped when the caller just looked', async () => {
     let connects = 0;
-    const { pool } = scriptedPool({ read: async () => result('SELECT', 1, [{ '?column?': 1 }]) });
+    const { pool } = scriptedPool({
+      read: async () => result('SELECT', 1, [{ key: 'done:k', value: '2026-11-29T08:00:00.000Z' }]),
+    });
     const counted: PgPoolLike = { query: pool.query, connect: () => (connects++, pool.connect()) };
     const store = createPostgresStore({ pool: counted });
     expect(await store.claim('done:k', TERMS)).toBe('done');
@@ -252,7 +253,7 @@ describe('taking a claim: more of the driver', () => {
     });
     await (await taken(store.claim('done:a', TERMS))).release();
     await (await taken(store.claim('done:b', TERMS))).release();
-    expect(names).toEqual(['instant_payments_values_seen', 'instant_payments_values_seen']);
+    expect(names).toEqual(['instant_payments_values_read', 'instant_payments_values_read']);
   });
 
   it('connections without on and removeListener (optional in PgClientLike) still migrate, claim and commit', async () => {

@@ -18,7 +18,7 @@ import {
 import { createPostgresStore, type PostgresStore } from '../../src/postgres.ts';
 import { claimSettings, runOnce } from '../../src/store/claims.ts';
 import { SharedTokenProvider } from '../../src/composition/shared-token.ts';
-import { startPostgres, type TestPostgres } from '../support/postgres.ts';
+import { countingPool, startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { startFleetProvider, type FleetProvider } from './fleet-provider.ts';
 
@@ -162,6 +162,24 @@ describe('PostgreSQL store', () => {
     expect(await rows('instant_payments_leases', 'name')).toEqual([`${p}:kept`]);
     const forever = await pool.query('SELECT expires_at FROM instant_payments_values WHERE key = $1', [`${p}:forever`]);
     expect(forever.rows[0].expires_at).toBeNull();
+  });
+
+  it('reads made at once share statements, each answered with its own value, whatever its key holds; an expired value reads as none', async () => {
+    const counted = countingPool(pool);
+    const reading = createPostgresStore({ pool: counted.pool, encryptionKey: KEY });
+    const p = `read-${Math.random().toString(36).slice(2)}`;
+    // Keys an array parameter must quote: commas, quotes, braces, backslashes, spaces, NULL as text, non-ASCII.
+    const odd = [',', '"', "'", '{x}', '\\', ' spaced ', 'NULL', 'ção', '😀'];
+    const keys = [...Array.from({ length: 40 }, (_, i) => `${p}:${i}`), ...odd.map((tail) => `${p}:${tail}`)];
+    for (const [i, key] of keys.entries()) if (i % 3 !== 0) await reading.set(key, `value of ${key}`);
+    await reading.set(`${p}:expired`, 'gone', 1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const before = counted.count();
+    const answers = await Promise.all([...keys, ...keys, `${p}:expired`].map((key) => reading.get(key)));
+    const expected = keys.map((key, i) => (i % 3 !== 0 ? `value of ${key}` : undefined));
+    expect(answers).toEqual([...expected, ...expected, undefined]);
+    // The first read goes alone; the 98 made meanwhile go as one more statement.
+    expect(counted.count() - before).toBe(2);
   });
 
   it('migrate() runs concurrently and repeatedly', async () => {
