@@ -30,7 +30,7 @@ export default defineConfig({
     include: [
       'test/cash-out/*.test.ts',
       'test/notifications/*.test.ts',
-      'test/store/{claims,claim-options,lease,lease-claim-order,memory-store,pg-driver-failures,postgres-store,run-once,sealer}.test.ts',
+      'test/store/{claims,claim-options,lease,lease-claim-order,memory-store,pg-driver-failures,postgres-store,read-batches,run-once,sealer}.test.ts',
       'test/lib/{money,amount-due}.test.ts',
       'test/internal/retry.test.ts',
       'test/core/{auth,http,request,create-after-cut,telemetry,operating-options}.test.ts',
