@@ -225,14 +225,14 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
 /**
  * `Store.claim` on PostgreSQL. A read first (unless the caller has just made it): a committed
- * live mark answers `'done'` (a duplicate costs one read, shared with the reads made meanwhile: no
- * transaction, no connection held). Otherwise the claim proper, one simple-protocol message whose statements run as an
- * implicit transaction until its closing `BEGIN` makes it a real one: set the lock wait and the
- * idle limit and try the key's advisory lock (`pg_try_advisory_xact_lock`, never waiting), then,
- * only under that lock, insert the mark, or replace it if expired (`ON CONFLICT DO UPDATE` that
- * leaves a live one alone). The transaction then stays open, holding the lock and the
- * uncommitted mark, until `commit` (`COMMIT`) or `release` (`ROLLBACK`). No row written means a
- * duplicate: `'done'` when this delivery had the lock (a live mark was there), `'running'` when
+ * live mark answers `'done'` (a duplicate costs one read, shared with the reads made meanwhile:
+ * no transaction, no connection held). Otherwise the claim proper, one simple-protocol message
+ * whose statements run as an implicit transaction until its closing `BEGIN` makes it a real one:
+ * set the lock wait and the idle limit and try the key's advisory lock
+ * (`pg_try_advisory_xact_lock`, never waiting), then, only under that lock, insert the mark, or
+ * replace it if expired (`ON CONFLICT DO UPDATE` that leaves a live one alone). The transaction
+ * then stays open, holding the lock and the uncommitted mark, until `commit` (`COMMIT`) or
+ * `release` (`ROLLBACK`). No row written means a duplicate: `'done'` when this delivery had the lock (a live mark was there), `'running'` when
  * another transaction holds it (the other delivery is still running; it may yet fail). Its empty
  * transaction is rolled back before the connection goes back to the pool, a round trip the caller
  * does not wait for. (A unique violation would have saved that statement, but each costs the
