@@ -282,12 +282,21 @@ describe('taking a claim: more of the driver', () => {
     expect(releases[0]).toBe(hangUp);
   });
 
-  it('a driver that rejects with no error at all is still a StoreError', async () => {
+  it("a signal aborted with a reason that is not an object (abort('stop')) rejects with that reason as it is", async () => {
+    const controller = new AbortController();
+    const { pool, sent, releases } = scriptedPool({ answer: () => new Promise<never>(() => undefined) });
+    const claim = failure(createPostgresStore({ pool }).claim('done:k', { ...TERMS, signal: controller.signal }));
+    await vi.waitUntil(() => sent.length === 1);
+    controller.abort('stop');
+    expect(await claim).toBe('stop');
+    expect(releases[0]).toBeInstanceOf(Error);
+  });
+
+  it('a driver that rejects with no error at all is still a StoreError, with that nothing as its cause', async () => {
     const { pool } = scriptedPool({ read: () => Promise.reject(null) });
-    expect(await failure(createPostgresStore({ pool }).claim('done:k', TERMS))).toMatchObject({
-      name: 'StoreError',
-      message: 'PostgreSQL store failed',
-    });
+    const error = await failure(createPostgresStore({ pool }).claim('done:k', TERMS));
+    expect(error).toMatchObject({ name: 'StoreError', message: 'PostgreSQL store failed' });
+    expect((error as Error).cause).toBeNull();
   });
 });
 

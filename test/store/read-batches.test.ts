@@ -101,6 +101,28 @@ describe('batched reads', () => {
     expect(batches).toHaveLength(2);
   });
 
+  it("a stalled batch's late answer does not let the reads behind the next batch go before it answers", async () => {
+    vi.useFakeTimers();
+    const { read, batches } = scriptedRead();
+    const get = batchedReads(read, 50);
+    const stuck = get('a');
+    await vi.advanceTimersByTimeAsync(50);
+    const next = get('b');
+    expect(batches.map((b) => b.keys)).toEqual([['a'], ['b']]);
+    batches[0]!.answer({ a: '1' });
+    expect(await stuck).toBe('1');
+    const behind = get('c');
+    await vi.advanceTimersByTimeAsync(0);
+    // 'b' is still out: 'c' waits for it.
+    expect(batches).toHaveLength(2);
+    batches[1]!.answer({ b: '2' });
+    expect(await next).toBe('2');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(batches.map((b) => b.keys)).toEqual([['a'], ['b'], ['c']]);
+    batches[2]!.answer({ c: '3' });
+    expect(await behind).toBe('3');
+  });
+
   it('an answered batch leaves no stall timer behind', async () => {
     vi.useFakeTimers();
     const { read, batches } = scriptedRead();
