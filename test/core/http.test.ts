@@ -98,6 +98,16 @@ describe('retries', () => {
     for (const request of seen) expect(await request.json()).toEqual({ a: 1 });
   });
 
+  it("a client's maxRetries holds for a call that logs its retries (the per-call policy leaves the limit alone)", async () => {
+    const seen = sequence('get', '/cob', [503, 503, 503, 503, 503, 503]);
+    const warn = vi.fn();
+    await expect(
+      core({ maxRetries: 3, logger: { warn } }).json({ method: 'GET', path: path`/cob` }),
+    ).rejects.toBeInstanceOf(ServicoIndisponivel);
+    expect(seen).toHaveLength(4);
+    expect(warn.mock.calls.filter(([message]) => message === 'retry')).toHaveLength(3);
+  });
+
   it('stops after maxRetries and throws the last error', async () => {
     const seen = sequence('get', '/cob', [503, 503, 503, 503]);
     await expect(core({ maxRetries: 1 }).json({ method: 'GET', path: path`/cob` })).rejects.toBeInstanceOf(
