@@ -33,7 +33,7 @@ export default defineConfig({
       'test/store/{claims,claim-options,lease,lease-claim-order,memory-store,pg-driver-failures,postgres-store,read-batches,run-once,sealer}.test.ts',
       'test/lib/{money,amount-due}.test.ts',
       'test/internal/retry.test.ts',
-      'test/core/{auth,http,request,create-after-cut,telemetry,operating-options}.test.ts',
+      'test/core/{auth,http,request,create-after-cut,telemetry,operating-options,hostile-server}.test.ts',
       'test/collection/received-payments*.test.ts',
       'test/recurring/notifications.test.ts',
       'test/errors/echoed-credentials.test.ts',

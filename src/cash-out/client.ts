@@ -106,8 +106,9 @@ export class CashOutClient {
     checkClientOptions(options, CASH_OUT_CLIENT);
     checkIntentOptions(options.intents, 'intents.');
     const { auth, validate, intents, ...connection } = options;
+    // checkClientOptions refused a `getToken` that is not a function: one that is there is a provider.
     const withTokenUrl =
-      'getToken' in auth && typeof auth.getToken === 'function'
+      'getToken' in auth
         ? (auth as TokenProvider)
         : {
             ...(auth as CashOutCredentials),

@@ -137,7 +137,7 @@ function tokenProvider(
   now: Now,
 ): TokenProvider {
   const { auth, timeout, maxResponseBytes, store, tls } = options;
-  if ('getToken' in auth && typeof auth.getToken === 'function') return auth;
+  if ('getToken' in auth) return auth; // checkClientOptions refused a `getToken` that is not a function
   const credentials = auth as ClientCredentials;
   const provider = new ClientCredentialsProvider(
     format && !credentials.tokenRequestFormat ? { ...credentials, tokenRequestFormat: format } : credentials,

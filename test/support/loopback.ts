@@ -1,7 +1,7 @@
 /** Real HTTP(S) servers on 127.0.0.1 for tests where the real thing matters. */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface RecordedRequest {
   method: string;
@@ -17,6 +17,8 @@ export type Handler = (req: RecordedRequest, res: ServerResponse) => void | Prom
 export interface LoopbackServer {
   url: string;
   requests: RecordedRequest[];
+  /** The client connections open now (keep-alive ones included). */
+  openConnections(): number;
   close(): Promise<void>;
 }
 
@@ -41,11 +43,17 @@ export async function startServer(handler: Handler, tls?: ServerOptions): Promis
     }
   };
   const server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
+    openConnections: () => open.size,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
